@@ -1,0 +1,195 @@
+"""The command line: a registry of subcommands, one exit-code table, one error path.
+
+``python -m dua --help`` imports no command module; a command's module is imported
+only when that command runs (or its own ``--help`` is asked for).
+"""
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from typing import Sequence
+
+from . import errors
+from .config import PROVIDERS, Settings
+
+# name -> (one-line summary, module under dua.commands)
+COMMANDS = {
+    "parse": ("write, run and verify a parser for a bank statement", "parse"),
+    "run": ("reuse a generated parser on more statements (no agent, no LLM)", "run"),
+    "extract": ("turn a PDF into typed elements (headings, tables, …)", "extract"),
+    "serve": ("run the Error Handler as an HTTP service", "serve"),
+    "handle": ("run the Error Handler once on an error payload", "handle"),
+}
+
+EXIT_CODES = (
+    (errors.EXIT_OK, "success (the result is verified)"),
+    (errors.EXIT_NOT_VERIFIED, "ran, but the result is not verified"),
+    (errors.EXIT_USAGE, "usage error (bad flags, or the command is not available)"),
+    (errors.EXIT_BAD_INPUT, "bad input (not a PDF, encrypted, no text layer, bad payload)"),
+    (errors.EXIT_FAILURE, "LLM or system failure"),
+    (errors.EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
+)
+
+ENVIRONMENT = """\
+environment (flags win over these):
+  DUA_LLM_PROVIDER   builtin (default: no LLM, no network) | openai | gemini
+  DUA_LLM_BASE_URL   server URL, e.g. http://127.0.0.1:11434/v1 for Ollama
+  DUA_LLM_MODEL      model name
+  DUA_LLM_API_KEY    API key (never printed)
+  DUA_LLM_TIMEOUT    seconds per LLM call (default 60)
+  DUA_HOME           state directory (default ~/.local/state/dua)
+"""
+
+
+def _epilog() -> str:
+    codes = "\n".join(f"  {code:<4} {text}" for code, text in EXIT_CODES)
+    return f"exit codes:\n{codes}\n\n{ENVIRONMENT}"
+
+
+def _command_module(name: str):
+    return importlib.import_module(f".commands.{COMMANDS[name][1]}", __package__)
+
+
+def build_parser(command: str | None = None):
+    """The argparse parser; only ``command``'s module is imported to add its arguments."""
+    import argparse  # lazy: keeps import dua fast
+
+    parser = argparse.ArgumentParser(
+        prog="dua",
+        description="dua reads PDFs (bank statements above all) and turns them into exact, "
+        "verified data. Every command works offline on the built-in engine; an LLM is optional.",
+        epilog=_epilog(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"dua {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (summary, _) in COMMANDS.items():
+        if name != command:
+            sub.add_parser(name, help=summary, description=summary)
+            continue
+        module = _command_module(name)
+        p = sub.add_parser(
+            name,
+            help=summary,
+            description=module.DESCRIPTION,
+            epilog=f"examples:\n{module.EXAMPLES}\n{_epilog()}",
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        module.add_arguments(p)
+        add_common_options(p)
+    return parser
+
+
+def add_common_options(p) -> None:
+    g = p.add_argument_group("output")
+    g.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    g.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    g.add_argument("--debug", action="store_true", help="show tracebacks")
+
+
+def add_llm_options(p) -> None:
+    """LLM flags shared by the commands that can use one (flags win over DUA_LLM_*)."""
+    g = p.add_argument_group("LLM (optional; default: the built-in engine, no network)")
+    g.add_argument("--provider", choices=PROVIDERS, help="LLM provider (DUA_LLM_PROVIDER)")
+    g.add_argument("--base-url", help="server URL (DUA_LLM_BASE_URL)")
+    g.add_argument("--model", help="model name (DUA_LLM_MODEL)")
+    g.add_argument("--llm-timeout", type=float, help="seconds per LLM call (DUA_LLM_TIMEOUT)")
+
+
+def settings_from_args(args, environ=None) -> Settings:
+    return Settings.from_env(
+        environ,
+        provider=getattr(args, "provider", None),
+        base_url=getattr(args, "base_url", None),
+        model=getattr(args, "model", None),
+        timeout=getattr(args, "llm_timeout", None),
+        home=getattr(args, "home", None),
+    )
+
+
+def _find_command(argv: Sequence[str]) -> str | None:
+    for token in argv:
+        if token == "--":
+            return None
+        if not token.startswith("-"):
+            return token if token in COMMANDS else None
+    return None
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the CLI and return its exit code (see EXIT_CODES)."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = _find_command(argv)
+    try:
+        parser = build_parser(command)
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help, --version, usage errors
+        return exc.code if isinstance(exc.code, int) else errors.EXIT_USAGE
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return errors.EXIT_USAGE
+    try:
+        settings = settings_from_args(args)
+        return int(_command_module(args.command).run(args, settings))
+    except KeyboardInterrupt:
+        print("dua: interrupted", file=sys.stderr)
+        return errors.EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()
+        return errors.EXIT_OK
+    except errors.DuaError as exc:
+        return report_error(exc, args)
+    except Exception as exc:  # a bug: one clear line, the traceback only with --debug
+        return report_error(exc, args)
+
+
+def report_error(exc: BaseException, args) -> int:
+    """Print one clear line on stderr (and the feedback object with --json)."""
+    debug = getattr(args, "debug", False)
+    if debug:
+        import traceback  # lazy
+
+        traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
+    feedback = feedback_for(exc, agent_id=f"dua_{args.command}")
+    if getattr(args, "json", False):
+        print(json.dumps({"status": "error", "feedback": feedback}, indent=2))
+    print(f"dua {args.command}: {feedback['user_message']}", file=sys.stderr)
+    if not isinstance(exc, errors.DuaError) and not debug:
+        print("dua: this is a bug; re-run with --debug for the traceback", file=sys.stderr)
+    return exc.exit_code if isinstance(exc, errors.DuaError) else errors.EXIT_FAILURE
+
+
+def feedback_for(exc: BaseException, agent_id: str) -> dict:
+    """Seed 004's feedback object for a failure, from the in-process Error Handler."""
+    payload = errors.payload_from_exception(exc, agent_id)
+    try:
+        from .recovery import handle_in_process  # lazy: only on the error path
+    except ImportError:
+        handle_in_process = None
+    if handle_in_process is not None:
+        return handle_in_process(payload)
+    data = payload["data"]
+    message = exc.user_message if isinstance(exc, errors.DuaError) else data["message"]
+    return {
+        "error_type": data["error_type"],
+        "error_code": data["error_code"],
+        "error_source": agent_id,
+        "user_message": message,
+        "recovery_suggestions": [],
+        "automated_actions": [],
+        "context_preserved": True,
+        "query_id": data["query_id"],
+        "timestamp": payload["timestamp"],
+        "next_action": "await_user" if data["error_type"] == "input_error" else "escalate",
+    }
+
+
+def _silence_stdout() -> None:
+    # json.tool's trick: point stdout at devnull so the interpreter's flush at exit is quiet.
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())

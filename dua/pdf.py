@@ -1,0 +1,174 @@
+"""Opening PDFs: the only module that imports pdfplumber.
+
+It turns every way a file can fail to be a readable PDF into a typed
+``DocumentError`` and reads each page once into plain dataclasses (words with
+font and size, ruling lines, image boxes) that the rest of dua works on.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+from typing import Iterator, Sequence
+
+from .errors import (
+    CorruptPDFError,
+    DocumentNotFoundError,
+    EncryptedPDFError,
+    MissingDependencyError,
+    NotAPDFError,
+    NoTextLayerError,
+)
+
+WORD_ATTRS = ("fontname", "size")
+
+
+@dataclasses.dataclass
+class Word:
+    text: str
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    font: str = ""
+    size: float = 0.0
+
+
+@dataclasses.dataclass
+class Page:
+    """What dua needs of one page, read once."""
+
+    number: int  # 1-based
+    width: float
+    height: float
+    words: list = dataclasses.field(default_factory=list)
+    char_count: int = 0
+    h_rules: list = dataclasses.field(default_factory=list)  # (x0, x1, y) horizontal edges
+    v_rules: list = dataclasses.field(default_factory=list)  # (x, top, bottom) vertical edges
+    images: list = dataclasses.field(default_factory=list)  # (x0, top, x1, bottom)
+
+
+@dataclasses.dataclass
+class Document:
+    path: str
+    pages: list
+    metadata: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def char_count(self) -> int:
+        return sum(p.char_count for p in self.pages)
+
+
+def import_pdfplumber():
+    """pdfplumber, or MissingDependencyError with the install command."""
+    try:
+        import pdfplumber  # lazy: keeps import dua fast
+    except ImportError as exc:
+        raise MissingDependencyError("pdfplumber is not installed") from exc
+    return pdfplumber
+
+
+def check_file(path: str) -> None:
+    """Cheap checks before pdfminer sees the file.
+
+    Raises:
+        DocumentNotFoundError, NotAPDFError
+    """
+    if not os.path.exists(path):
+        raise DocumentNotFoundError(f"No such file: {path}", path=path)
+    if os.path.isdir(path):
+        raise NotAPDFError(f"{path} is a directory, not a PDF", path=path)
+    if os.path.getsize(path) == 0:
+        raise NotAPDFError(f"{path} is empty (0 bytes)", path=path)
+    with open(path, "rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF-" not in head:
+        raise NotAPDFError(f"{path} is not a PDF (no %PDF- header)", path=path)
+
+
+@contextlib.contextmanager
+def open_pdf(path: str, password: str | None = None) -> Iterator[object]:
+    """Open ``path`` with pdfplumber; every failure inside becomes a typed DocumentError.
+
+    Raises:
+        DocumentNotFoundError, NotAPDFError, EncryptedPDFError, CorruptPDFError
+    """
+    check_file(path)
+    pdfplumber = import_pdfplumber()
+    try:
+        pdf = pdfplumber.open(path, password=password or "")
+    except Exception as exc:
+        raise _translate(exc, path, password) from exc
+    try:
+        yield pdf
+    except (AssertionError, KeyError, TypeError, ValueError, EOFError, IndexError) as exc:
+        if type(exc).__module__.startswith("dua"):
+            raise
+        raise _translate(exc, path, password) from exc
+    except Exception as exc:
+        if type(exc).__module__.startswith(("pdfminer", "pdfplumber")):
+            raise _translate(exc, path, password) from exc
+        raise
+    finally:
+        pdf.close()
+
+
+def _translate(exc: Exception, path: str, password: str | None):
+    cause = getattr(exc, "args", [None])[0] if exc.args else None
+    names = {type(exc).__name__, type(cause).__name__ if isinstance(cause, Exception) else ""}
+    text = str(exc)
+    if names & {"PDFPasswordIncorrect", "PDFEncryptionError", "PDFEncryptionWarning"} or (
+        "password" in text.lower()
+    ):
+        what = "the password is wrong" if password else "it needs a password"
+        return EncryptedPDFError(f"{path} is encrypted and {what}", path=path)
+    if "Root object" in text or "Is this really a PDF" in text:
+        return CorruptPDFError(f"{path} is damaged: no document catalog ({text})", path=path)
+    return CorruptPDFError(f"{path} is damaged or truncated: {text or type(exc).__name__}", path=path)
+
+
+def read_document(path: str, password: str | None = None, pages: Sequence[int] | None = None,
+                  on_page=None) -> Document:
+    """Read every page (or the 1-based ``pages``) once into a Document.
+
+    Raises:
+        DocumentError (any subclass)
+    """
+    with open_pdf(path, password) as pdf:
+        numbers = pages or range(1, len(pdf.pages) + 1)
+        out = []
+        for n in numbers:
+            if not 1 <= n <= len(pdf.pages):
+                continue
+            out.append(read_page(pdf.pages[n - 1]))
+            if on_page:
+                on_page(n, len(pdf.pages))
+        return Document(path, out, dict(pdf.metadata or {}))
+
+
+def read_page(page) -> Page:
+    words = [
+        Word(w["text"], w["x0"], w["x1"], w["top"], w["bottom"], w.get("fontname", ""),
+             round(float(w.get("size", 0.0)), 2))
+        for w in page.extract_words(extra_attrs=list(WORD_ATTRS), keep_blank_chars=False)
+    ]
+    h_rules, v_rules = [], []
+    for e in page.edges:
+        if e["orientation"] == "h":
+            h_rules.append((e["x0"], e["x1"], e["top"]))
+        else:
+            v_rules.append((e["x0"], e["top"], e["bottom"]))
+    images = [(i["x0"], i["top"], i["x1"], i["bottom"]) for i in page.images]
+    return Page(page.page_number, float(page.width), float(page.height), words,
+                len(page.chars), h_rules, v_rules, images)
+
+
+def require_text_layer(doc: Document) -> None:
+    """Raises: NoTextLayerError when no page has a single character."""
+    if doc.char_count == 0:
+        n = len(doc.pages)
+        raise NoTextLayerError(
+            f"{doc.path} has no text layer: its {n} page{'s' if n != 1 else ''} "
+            "are images with no characters",
+            path=doc.path, pages=n,
+        )
