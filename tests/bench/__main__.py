@@ -1,0 +1,38 @@
+"""Benchmark runner: ``python -m tests.bench [NAME…]`` runs tests/bench/bench_*.py.
+
+Each bench module defines ``run() -> list[Figure]``. A figure is printed beside a
+floor measured in the same run on the same machine, so the ratio means something
+on any machine; absolute numbers alone would not.
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def discover(names):
+    found = sorted(f[:-3] for f in os.listdir(HERE) if f.startswith("bench_") and f.endswith(".py"))
+    return [n for n in found if not names or any(x in n for x in names)]
+
+
+def main(argv=None) -> int:
+    names = discover(sys.argv[1:] if argv is None else argv)
+    if not names:
+        print("no benchmarks matched", file=sys.stderr)
+        return 2
+    for name in names:
+        module = importlib.import_module(f"tests.bench.{name}")
+        started = time.perf_counter()
+        print(f"== {name}")
+        for fig in module.run():
+            print("   " + fig.line())
+        print(f"   ({time.perf_counter() - started:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
