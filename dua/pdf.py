@@ -172,3 +172,46 @@ def require_text_layer(doc: Document) -> None:
             "are images with no characters",
             path=doc.path, pages=n,
         )
+
+
+# --- tables (pdfplumber's finder), for dua.blocks ------------------------------------
+
+
+@dataclasses.dataclass
+class Table:
+    """A ruled table found by pdfplumber: its box and its cell boxes, row by row."""
+
+    bbox: tuple
+    rows: list  # each row: a list of (x0, top, x1, bottom) cell boxes, None for a spanned cell
+
+
+def read_tables(page) -> list:
+    """Ruled tables on a pdfplumber page (the finder's default "lines" strategy)."""
+    out = []
+    for table in page.find_tables():
+        rows = [[tuple(c) if c else None for c in row.cells] for row in table.rows]
+        if len(rows) >= 2 and max(len(r) for r in rows) >= 2:
+            out.append(Table(tuple(table.bbox), rows))
+    return out
+
+
+def read_layout(path: str, password: str | None = None, pages: Sequence[int] | None = None,
+                on_page=None) -> tuple:
+    """Like ``read_document``, plus the ruled tables of each page: ``(Document, {page: [Table]})``.
+
+    Raises:
+        DocumentError (any subclass)
+    """
+    with open_pdf(path, password) as pdf:
+        total = len(pdf.pages)
+        out, tables = [], {}
+        for n in pages or range(1, total + 1):
+            if not 1 <= n <= total:
+                continue
+            page = pdf.pages[n - 1]
+            out.append(read_page(page))
+            tables[n] = read_tables(page)
+            page.close()  # frees pdfminer's layout cache: long documents stay flat in memory
+            if on_page:
+                on_page(n, total)
+        return Document(path, out, dict(pdf.metadata or {})), tables
