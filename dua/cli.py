@@ -13,7 +13,7 @@ from typing import Sequence
 from . import errors
 from .config import PROVIDERS, Settings
 
-# name -> (one-line summary, module under dua.commands)
+# name -> (one-line summary, module under dua.commands or a dotted module path)
 COMMANDS = {
     "parse": ("write, run and verify a parser for a bank statement", "parse"),
     "run": ("reuse a generated parser on more statements (no agent, no LLM)", "run"),
@@ -48,7 +48,8 @@ def _epilog() -> str:
 
 
 def _command_module(name: str):
-    return importlib.import_module(f".commands.{COMMANDS[name][1]}", __package__)
+    module = COMMANDS[name][1]
+    return importlib.import_module(module if "." in module else f"{__package__}.commands.{module}")
 
 
 def build_parser(command: str | None = None):

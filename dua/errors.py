@@ -1,6 +1,7 @@
 """Every exception dua raises, in one flat module that imports nothing from dua.
 
     DuaError                                  root; knows error_type, error_code, retryable, hint
+    ├── UnexpectedError                       a bug: any foreign exception, wrapped
     ├── UsageError (ValueError)               bad flags or arguments            exit 2
     │   └── MissingDependencyError (ImportError)
     ├── ResponseError                         seed 002: the LLM answered, but not usefully
