@@ -48,9 +48,10 @@
     ├── VerificationError                     ran, but the result is not proven  exit 1
     ├── SchemaError (ValueError)              data that does not fit a dua schema
     │   └── PayloadValidationError            a malformed seed-004 error payload
-    └── GraphError
-        ├── InvalidGraphError (ValueError)
-        └── StepLimitError (RecursionError)
+    ├── GraphError
+    │   ├── InvalidGraphError (ValueError)
+    │   └── StepLimitError (RecursionError)
+    └── StoreError                            the Error Handler's sqlite store is unusable
 
 Every class sets its canonical seed-004 ``error_type``, a stable UPPER_SNAKE
 ``error_code``, whether retrying can help, and a ``hint`` naming what fixes it.
@@ -575,3 +576,10 @@ class StepLimitError(GraphError, RecursionError):
 
     error_code = "STEP_LIMIT_EXCEEDED"
     hint = "Raise the step limit or check the routes for a loop."
+
+
+class StoreError(DuaError):
+    """The Error Handler's store cannot be used."""
+
+    error_code = "STORE_ERROR"
+    hint = "Check that DUA_HOME (or serve --db) points to a writable directory."
