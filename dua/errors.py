@@ -6,7 +6,8 @@
     │   └── MissingDependencyError (ImportError)
     ├── ResponseError                         seed 002: the LLM answered, but not usefully
     │   ├── EmptyResponseError
-    │   │   ├── NoCandidatesError             no choices / candidates (prompt blocked)
+    │   │   ├── NoCandidatesError             no choices / candidates
+    │   │   │   └── PromptBlockedError        the provider refused the prompt (blockReason)
     │   │   ├── NoTextError                   a candidate with neither text nor tool calls
     │   │   │   └── ContentFilteredError      content_filter, SAFETY, RECITATION, refusal
     │   │   └── NoToolActivityError           a tool was required and none was called
@@ -16,7 +17,8 @@
     │   │   └── UnexpectedTypeError
     │   ├── ToolExecutionError
     │   │   ├── ToolNotFoundError
-    │   │   └── ToolFailedError
+    │   │   ├── ToolFailedError
+    │   │   └── ToolArgumentsError (ValueError)  arguments that are not a JSON object
     │   ├── TruncatedResponseError            finish_reason length / MAX_TOKENS
     │   └── StreamInterruptedError            a stream that stopped without finishing
     ├── StructuredOutputError                 seed 003
@@ -227,6 +229,14 @@ class NoCandidatesError(EmptyResponseError):
     error_code = "LLM_NO_CANDIDATES"
 
 
+class PromptBlockedError(NoCandidatesError):
+    """The provider blocked the prompt and returned no candidates."""
+
+    error_code = "LLM_PROMPT_BLOCKED"
+    retryable = False
+    hint = "Rephrase the request or use --provider builtin; retrying the same prompt will not help."
+
+
 class NoTextError(EmptyResponseError):
     """The LLM returned neither text nor tool calls."""
 
@@ -309,6 +319,13 @@ class StreamInterruptedError(ResponseError):
     """The stream stopped before the model finished."""
 
     error_code = "LLM_STREAM_INTERRUPTED"
+    retryable = True
+
+
+class ToolArgumentsError(ToolExecutionError, ValueError):
+    """The LLM called a tool with arguments that are not a JSON object."""
+
+    error_code = "LLM_TOOL_BAD_ARGUMENTS"
     retryable = True
 
 
