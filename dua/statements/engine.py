@@ -1,0 +1,202 @@
+"""The statement parsing engine: pure functions over words, driven by one SETTINGS dict.
+
+Its source is copied verbatim into every generated parser, so it imports only the
+standard library and pandas, never dua. Words are ``(text, x0, x1, top, bottom)``
+tuples, one list per page, exactly as pdfplumber's ``extract_words`` measures them.
+"""
+from __future__ import annotations
+
+import re
+
+AMOUNT_RE = re.compile(
+    r"^(?P<open>\()?\s*(?P<lead>[-+])?\s*(?:[A-Z]{0,3}\$|[$€£¥₹]|Rs\.?|INR|USD|EUR|GBP|SGD)?\s*"
+    r"(?P<lead2>-)?(?P<num>\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"\s*(?P<close>\))?\s*(?P<trail>-)?\s*(?P<drcr>(?i:dr|cr)\.?)?$"
+)
+SPACE_RE = re.compile(r"\s+")
+
+
+def normalize(text: str) -> str:
+    """Lower-case letters and digits only: how header lines are recognised on every page."""
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def group_lines(words: list, tolerance: float) -> list:
+    """Words of one page grouped into lines by ``top``; each line is a list sorted by x0."""
+    lines, current, anchor = [], [], None
+    for word in sorted(words, key=lambda w: (w[3], w[1])):
+        if current and word[3] - anchor > tolerance:
+            lines.append(sorted(current, key=lambda w: w[1]))
+            current = []
+        if not current:
+            anchor = word[3]
+        current.append(word)
+    if current:
+        lines.append(sorted(current, key=lambda w: w[1]))
+    return lines
+
+
+def join_words(words: list, glue_gap: float) -> str:
+    """Join words left to right; fragments closer than ``glue_gap`` are one word (OCR splits)."""
+    out, last_x1 = "", None
+    for word in sorted(words, key=lambda w: w[1]):
+        if last_x1 is not None:
+            out += "" if word[1] - last_x1 < glue_gap else " "
+        out += word[0]
+        last_x1 = word[2]
+    return SPACE_RE.sub(" ", out).strip()
+
+
+def column_of(word: tuple, columns: list) -> int:
+    """Index of the column whose x-range holds the word's centre (first/last are open-ended)."""
+    centre = (word[1] + word[2]) / 2.0
+    for i, col in enumerate(columns[:-1]):
+        if centre < columns[i + 1]["x0"]:
+            return i
+    return len(columns) - 1
+
+
+def split_cells(line: list, columns: list, glue_gap: float) -> list:
+    """The line's text per column ('' where the column is empty)."""
+    buckets = [[] for _ in columns]
+    for word in line:
+        buckets[column_of(word, columns)].append(word)
+    return [join_words(b, glue_gap) for b in buckets]
+
+
+def parse_amount(text: str, settings: dict) -> float | None:
+    """A printed amount as a signed float, or None when the text is not an amount.
+
+    Handles 1,234.56, Indian grouping 1,00,102.03, (12.00), 12.00-, -12.00,
+    12.00 Dr / Cr and currency symbols; the sign rules come from ``settings``.
+    """
+    m = AMOUNT_RE.match(text.strip().replace(" ", "") if len(text) < 40 else "")
+    if not m or (bool(m.group("open")) != bool(m.group("close"))):
+        return None
+    value = float(m.group("num").replace(",", ""))
+    negative = bool(m.group("lead") == "-" or m.group("lead2"))
+    if m.group("open") and settings.get("parens_negative", True):
+        negative = not negative
+    if m.group("trail") and settings.get("trailing_minus_negative", True):
+        negative = not negative
+    drcr = (m.group("drcr") or "").lower().rstrip(".")
+    if drcr and settings.get("drcr_signs", {}).get(drcr, 1) < 0:
+        negative = not negative
+    return -value if negative else value
+
+
+def looks_like_amount(text: str) -> bool:
+    """A token that a statement prints as money: decimals or digit grouping, not a bare integer."""
+    t = text.strip()
+    return bool(AMOUNT_RE.match(t.replace(" ", ""))) and ("." in t or "," in t)
+
+
+def _is_header(line_text: str, settings: dict) -> bool:
+    norm = normalize(line_text)
+    return bool(norm) and norm in settings["header"]
+
+
+def _skipped(line_text: str, patterns: list) -> bool:
+    return any(re.search(p, line_text, re.IGNORECASE) for p in patterns)
+
+
+def _is_anchor(cells: list, settings: dict, kinds: list) -> bool:
+    date = cells[settings["date_column"]]
+    if not date or not re.fullmatch(settings["date_pattern"], date, re.IGNORECASE):
+        return False
+    if not settings.get("anchor_needs_amount", True):
+        return True
+    return any(cells[i] and parse_amount(cells[i], settings) is not None
+               for i, k in enumerate(kinds) if k == "amount")
+
+
+def _is_continuation(cells: list, kinds: list, line: list, prev: list, settings: dict) -> bool:
+    if any(cells[i] for i, k in enumerate(kinds) if k != "text"):
+        return False
+    return line[0][3] - prev[0][3] <= settings["continuation_gap"]
+
+
+def page_rows(words: list, settings: dict) -> list:
+    """Transactions found on one page: a list of ``(cells, lines)``, lines being the source lines.
+
+    A row starts at an anchor line (its date cell matches the date pattern), takes the
+    close text-only lines below it, and ends at any other line. Header lines, lines above
+    the first header (when the layout repeats it per page) and summary lines are skipped.
+    """
+    columns, kinds = settings["columns"], [c["kind"] for c in settings["columns"]]
+    glue, rows, current, prev = settings["glue_gap"], [], None, None
+    in_table = not settings.get("require_header", False)
+    for line in group_lines(words, settings["line_tolerance"]):
+        text = join_words(line, glue)
+        if _is_header(text, settings):
+            in_table, current = True, None
+            continue
+        if not in_table:
+            continue
+        if _skipped(text, settings["skip_patterns"]):
+            current = None
+            continue
+        cells = split_cells(line, columns, glue)
+        if _is_anchor(cells, settings, kinds):
+            current = (cells, [text])
+            rows.append(current)
+        elif current is not None and _is_continuation(cells, kinds, line, prev, settings):
+            for i, cell in enumerate(cells):
+                if cell:
+                    current[0][i] = f"{current[0][i]} {cell}".strip()
+            current[1].append(text)
+        else:
+            current = None
+        prev = line
+    return rows
+
+
+def extract_rows(pages: list, settings: dict) -> list:
+    """Every transaction of the document, in printed order (see ``page_rows``)."""
+    rows = []
+    for words in pages:
+        rows.extend(page_rows(words, settings))
+    return rows
+
+
+def _convert(values: list, kind: str, settings: dict) -> list:
+    if kind == "amount":
+        return [parse_amount(v, settings) if v else None for v in values]
+    texts = [v if v else None for v in values]
+    present = [v for v in texts if v is not None]
+    # read_csv semantics: a column of bare integers is numeric, not text.
+    if present and all(re.fullmatch(r"-?\d{1,15}", v) for v in present):
+        return [int(v) if v is not None else None for v in texts]
+    return texts
+
+
+def build_frame(pages: list, settings: dict):
+    """The statement's transactions as a DataFrame (columns and kinds from ``settings``)."""
+    import pandas as pd  # lazy: the engine is also imported by dua, which must stay light
+
+    rows = extract_rows(pages, settings)
+    data = {}
+    for i, col in enumerate(settings["columns"]):
+        if not col.get("output", True):
+            continue
+        values = _convert([cells[i] for cells, _ in rows], col["kind"], settings)
+        if col.get("dtype") == "float" or all(v is None for v in values):
+            values = [float(v) if v is not None else None for v in values]
+            data[col["name"]] = pd.Series(values, dtype="float64")
+        elif col.get("dtype") == "str":
+            data[col["name"]] = pd.Series([None if v is None else str(v) for v in values])
+        else:
+            data[col["name"]] = _series(values, pd)
+    frame = pd.DataFrame(data)
+    frame.index = pd.RangeIndex(len(rows))
+    return frame
+
+
+def _series(values: list, pd):
+    if any(isinstance(v, float) for v in values):
+        return pd.Series(values, dtype="float64")
+    if all(isinstance(v, int) for v in values) and values:
+        return pd.Series(values, dtype="int64")
+    if any(isinstance(v, int) for v in values):
+        return pd.Series([float(v) if v is not None else None for v in values], dtype="float64")
+    return pd.Series(values, dtype=None if values else "object")
