@@ -136,45 +136,78 @@ def find_header(pages: list, first: tuple) -> list:
         return []
     header = [best]
     height = max(w[4] - w[3] for w in best)
-    for ln in above:  # a second header line hugging the first (e.g. "Debit" over "(INR)")
+    for ln in lines:  # a second header line hugging the first (e.g. "Debit" over "(INR)")
         gap = min(abs(ln[0][3] - best[0][4]), abs(best[0][3] - ln[0][4]))
-        if ln is not best and gap < 0.6 * height and _header_score(ln) >= 1:
+        text = " ".join(w[0] for w in ln)
+        plain = not DATE_SEARCH.search(text) and not any(engine.looks_like_amount(w[0]) for w in ln)
+        if ln is not best and gap < 0.6 * height and plain and _header_score(ln) >= 1:
             header.append(ln)
     return sorted(header, key=lambda ln: ln[0][3])
 
 
-def _assign_header(segments: list, header: list) -> list:
-    labels = [[] for _ in segments]
+def _phrases(header: list) -> list:
+    """Header words grouped into labels: words one space apart belong to one column's name."""
+    phrases = []
     for line in header:
+        height = max(w[4] - w[3] for w in line)
         for w in line:
-            overlaps = [min(w[2], b) - max(w[1], a) for a, b in segments]
-            best = max(range(len(segments)), key=lambda i: overlaps[i])
-            if overlaps[best] <= 0:
-                centre = (w[1] + w[2]) / 2
-                best = min(range(len(segments)),
-                           key=lambda i: min(abs(centre - segments[i][0]), abs(centre - segments[i][1])))
-            labels[best].append(w)
-    return labels
+            if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < 0.6 * height:
+                phrases[-1].append(w)
+            else:
+                phrases.append([w])
+    return phrases
+
+
+def _covered(segments: list, phrase: list) -> list:
+    a, b = phrase[0][1], phrase[-1][2]
+    hit = [i for i, (s0, s1) in enumerate(segments) if min(b, s1) - max(a, s0) > 0]
+    if hit:
+        return hit
+    centre = (a + b) / 2
+    return [min(range(len(segments)),
+                key=lambda i: min(abs(centre - segments[i][0]), abs(centre - segments[i][1])))]
+
+
+def _group(segments: list, header: list) -> list:
+    """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
+    groups = [[a, b, []] for a, b in segments]
+    owner = list(range(len(segments)))
+    for phrase in _phrases(header):
+        hit = _covered(segments, phrase)
+        first = owner[hit[0]]
+        for i in range(hit[0], hit[-1] + 1):
+            owner[i] = first
+        groups[first][2].append(phrase)
+    merged = []
+    for i, g in enumerate(groups):
+        if merged and owner[i] == owner[i - 1]:
+            merged[-1][1] = g[1]
+            merged[-1][2].extend(g[2])
+        else:
+            merged.append(g)
+    return merged
+
+
+def _merge_unlabeled(groups: list) -> list:
+    """A segment with no header joins its nearer neighbour (a 'Rs.' prefix, a city sub-column)."""
+    while len(groups) > 1 and any(not g[2] for g in groups):
+        i = next(i for i, g in enumerate(groups) if not g[2])
+        left = groups[i][0] - groups[i - 1][1] if i > 0 else float("inf")
+        right = groups[i + 1][0] - groups[i][1] if i + 1 < len(groups) else float("inf")
+        j = i - 1 if left <= right else i + 1
+        lo, hi = min(i, j), max(i, j)
+        groups[lo:hi + 1] = [[groups[lo][0], groups[hi][1], groups[lo][2] + groups[hi][2]]]
+    return groups
 
 
 def build_columns(segments: list, header: list) -> list:
-    """Columns named by the header words above them; unnamed segments join their left neighbour."""
-    labels = _assign_header(segments, header)
-    merged = []  # [x0, x1, words]
-    for (a, b), words in zip(segments, labels):
-        if merged and not words:
-            merged[-1][1] = b
-        elif merged and not merged[-1][2]:
-            merged[-1][1], merged[-1][2] = b, words
-        else:
-            merged.append([a, b, words])
+    """Columns named by the header phrases above them, with x0 halfway across each river."""
+    groups = _merge_unlabeled(_group(segments, header))
     columns = []
-    for i, (a, b, words) in enumerate(merged):
-        x0 = (merged[i - 1][1] + a) / 2 if i else 0.0
-        ordered = sorted(words, key=lambda w: (round(w[3]), w[1]))
-        name = engine.join_words(ordered, GLUE_GAP) if ordered else f"Column {i + 1}"
-        if len(header) > 1:
-            name = " ".join(w[0] for w in ordered)
+    for i, (a, _, phrases) in enumerate(groups):
+        x0 = (groups[i - 1][1] + a) / 2 if i else 0.0
+        ordered = sorted(phrases, key=lambda p: (round(p[0][3]), p[0][1]))
+        name = " ".join(engine.join_words(p, GLUE_GAP) for p in ordered) or f"Column {i + 1}"
         columns.append({"name": name, "x0": round(x0, 2), "kind": "text"})
     return columns
 
