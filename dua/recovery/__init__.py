@@ -1,0 +1,12 @@
+"""The Error Handler (seed 004): classify, diagnose, recover and explain errors.
+
+``handle_in_process(payload)`` answers one payload with the feedback dict (never raises);
+``recover(exc, agent_id, …)`` is what dua's own agents call when a node fails. The HTTP
+service lives in ``dua.recovery.service`` and is imported only by ``dua serve``.
+"""
+from __future__ import annotations
+
+from .handler import ErrorHandler, default_handler, handle_in_process, recover
+from .store import Store
+
+__all__ = ("ErrorHandler", "Store", "default_handler", "handle_in_process", "recover")

@@ -1,0 +1,109 @@
+"""The message generator: one short, actionable user message per probable cause.
+
+Messages say what happened in plain words and what happens next; they never show stack traces.
+"""
+from __future__ import annotations
+
+
+def user_message(verdict: dict, rca: dict, error: dict, plan: dict, done: list) -> str:
+    """The sentence(s) shown to the user, given the plan and the actions actually run."""
+    writer = TEMPLATES.get(verdict["cause"], _generic)
+    return writer(rca, error, plan, done)
+
+
+def _has(done: list, prefix: str) -> bool:
+    return any(a.startswith(prefix) for a in done)
+
+
+def _hint(error: dict) -> str:
+    hint = error["context"].get("hint")
+    return f" {hint}" if isinstance(hint, str) and hint else ""
+
+
+def _db_timeout(rca, error, plan, done):
+    base = "I couldn't retrieve the full data right now (database timeout)."
+    if plan["next_action"] == "escalate":
+        return base + " Retries did not help, so I've alerted the operators."
+    steps = []
+    if _has(done, "retry:"):
+        steps.append("I'll retry shortly")
+    if "use_cache:true" in done:
+        steps.append("I can show cached results meanwhile")
+    if _has(done, "reduce_scope:"):
+        steps.append("I'll narrow it to the last 30 days")
+    tail = ("; ".join(steps) + ".") if steps else "Try a shorter date range."
+    return f"{base} {tail[0].upper()}{tail[1:]}"
+
+
+def _missing_field(rca, error, plan, done):
+    field = rca.get("field") or "the requested field"
+    if plan["strategy"] == "auto_fix":
+        return f"'{field}' isn't in this data; I used '{rca['mapped_to']}', which means the same."
+    available = rca.get("available") or []
+    listed = f" Available fields: {', '.join(available[:8])}." if available else ""
+    return f"I couldn't find the field '{field}'.{listed} Which one should I use?"
+
+
+def _incompatible_chart(rca, error, plan, done):
+    chart = (rca.get("chart") or "this").capitalize()
+    alt = rca["alternative"]
+    if rca["dimension_kind"] == "time":
+        return (f"{chart} charts work best for categorical data. For data over time, a {alt} "
+                f"chart fits better; I can convert it to a {alt} chart.")
+    return f"{chart} charts don't suit this data; a {alt} chart fits better. I can convert it."
+
+
+def _ambiguous_input(rca, error, plan, done):
+    said = rca.get("input")
+    quoted = f" '{said}'" if said else ""
+    return f"Your request{quoted} can mean several things. Which one did you mean?"
+
+
+def _outage(rca, error, plan, done):
+    return ("This service is temporarily unavailable. The operators have been notified; "
+            "please try again in a few minutes.")
+
+
+def _llm_transient(rca, error, plan, done):
+    if _has(done, "retry:"):
+        return f"The language model did not answer properly ({error['message']}); retrying."
+    return ("The language model keeps failing; continuing with the built-in engine "
+            "(no LLM).")
+
+
+def _llm_unusable(rca, error, plan, done):
+    return (f"The language model cannot be used: {error['message'].rstrip('.')}. "
+            f"Continuing with the built-in engine.{_hint(error)}")
+
+
+def _document(rca, error, plan, done):
+    return f"{error['message'].rstrip('.')}.{_hint(error)}"
+
+
+def _parser_failed(rca, error, plan, done):
+    if plan["next_action"] == "resume":
+        return f"The generated parser failed ({error['message'].rstrip('.')}); refining it."
+    return (f"The parser still fails after several refinements: {error['message'].rstrip('.')}."
+            f"{_hint(error)}")
+
+
+def _bad_request(rca, error, plan, done):
+    return f"The request could not be used: {error['message'].rstrip('.')}.{_hint(error)}"
+
+
+def _internal(rca, error, plan, done):
+    return ("Something went wrong on our side and the operators have been notified. "
+            f"{error['message'].rstrip('.')}.{_hint(error)}")
+
+
+def _generic(rca, error, plan, done):
+    if plan["next_action"] == "escalate":
+        return _internal(rca, error, plan, done)
+    return f"Something went wrong: {error['message'].rstrip('.')}. Please rephrase or try again."
+
+
+TEMPLATES = {"db_timeout": _db_timeout, "missing_field": _missing_field,
+             "incompatible_chart": _incompatible_chart, "ambiguous_input": _ambiguous_input,
+             "outage": _outage, "llm_transient": _llm_transient, "llm_unusable": _llm_unusable,
+             "document_unreadable": _document, "parser_failed": _parser_failed,
+             "bad_request": _bad_request, "internal": _internal}
