@@ -53,7 +53,8 @@
     ├── GraphError
     │   ├── InvalidGraphError (ValueError)
     │   └── StepLimitError (RecursionError)
-    └── StoreError                            the Error Handler's sqlite store is unusable
+    ├── StoreError                            the Error Handler's sqlite store is unusable
+    └── CoverageError (AssertionError)        a bug: extract lost or doubled a word
 
 Every class sets its canonical seed-004 ``error_type``, a stable UPPER_SNAKE
 ``error_code``, whether retrying can help, and a ``hint`` naming what fixes it.
@@ -600,3 +601,10 @@ class StoreError(DuaError):
 
     error_code = "STORE_ERROR"
     hint = "Check that DUA_HOME (or serve --db) points to a writable directory."
+
+
+class CoverageError(DuaError, AssertionError):
+    """Extraction lost or duplicated words of the text layer (a bug in dua, never bad input)."""
+
+    error_code = "COVERAGE_VIOLATED"
+    hint = "This is a bug in dua: please report it with the PDF (or its page) and --debug output."
