@@ -1,0 +1,224 @@
+"""Verification of a parsed statement: against an expected CSV, or by its own arithmetic.
+
+``compare`` gives DataFrame.equals plus diagnostics that steer the next attempt;
+``intrinsic`` checks running balances, that every transaction-looking line became
+exactly one row, and that no header, footer or summary line became a row.
+"""
+from __future__ import annotations
+
+import math
+import re
+
+from ..errors import DocumentNotFoundError, SchemaError
+from . import engine
+
+_MAX_CELLS = 5
+
+
+def load_expected(path: str):
+    """The expected CSV as ``pandas.read_csv`` reads it.
+
+    Raises:
+        DocumentNotFoundError: no such file. SchemaError: not a readable CSV.
+    """
+    import os
+
+    import pandas as pd  # lazy: keeps import dua fast
+
+    if not os.path.isfile(path):
+        raise DocumentNotFoundError(f"Expected CSV not found: {path}", path=path,
+                                    hint="Check the --expected path.")
+    try:
+        return pd.read_csv(path)
+    except (ValueError, UnicodeDecodeError, OSError) as exc:
+        raise SchemaError([f"{path}: not a readable CSV ({exc})"], path=path) from exc
+
+
+def _cell(value: object) -> object:
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if hasattr(value, "item"):
+        value = value.item()
+    return value
+
+
+def _same(a: object, b: object) -> bool:
+    a, b = _cell(a), _cell(b)
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) < 1e-9
+    return a == b and type(a) is type(b) if a is not None and b is not None else a is b
+
+
+def compare(got, expected) -> dict:
+    """``DataFrame.equals`` plus what differs: columns, dtypes, row count, first cells, rows.
+
+    The result's ``distance`` ranks attempts (0 when equal).
+    """
+    equal = bool(got.equals(expected))
+    gcols, ecols = [str(c) for c in got.columns], [str(c) for c in expected.columns]
+    diag: dict = {
+        "missing_columns": [c for c in ecols if c not in gcols],
+        "extra_columns": [c for c in gcols if c not in ecols],
+        "renamed_columns": [[e, g] for e, g in zip(ecols, gcols) if e != g]
+        if len(ecols) == len(gcols) else [],
+        "dtype_differences": {c: [str(expected[c].dtype), str(got[c].dtype)]
+                              for c in ecols if c in gcols and str(expected[c].dtype) != str(got[c].dtype)},
+        "row_count": {"expected": len(expected), "got": len(got)},
+        "first_differences": [],
+        "rows_only_expected": [],
+        "rows_only_got": [],
+    }
+    diffs = 0
+    common = [c for c in ecols if c in gcols]
+    for i in range(min(len(got), len(expected))):
+        for c in common:
+            if not _same(got[c].iloc[i], expected[c].iloc[i]):
+                diffs += 1
+                if len(diag["first_differences"]) < _MAX_CELLS:
+                    diag["first_differences"].append({"row": i, "column": c, "expected": _cell(
+                        expected[c].iloc[i]), "got": _cell(got[c].iloc[i])})
+    _one_sided(got, expected, common, diag)
+    distance = 0 if equal else (1 + diffs + 50 * abs(len(got) - len(expected))
+                                + 500 * (len(diag["missing_columns"]) + len(diag["extra_columns"]))
+                                + 10 * len(diag["dtype_differences"]))
+    return {"status": "passed" if equal else "failed", "mode": "expected", "equal": equal,
+            "distance": distance, "diagnostics": diag, "summary": summarize(diag, equal)}
+
+
+def _one_sided(got, expected, common: list, diag: dict) -> None:
+    def keys(df):
+        return [tuple(str(_cell(v)) for v in row) for row in df[common].itertuples(index=False)]
+
+    g, e = keys(got), keys(expected)
+    gs, es = set(g), set(e)
+    diag["rows_only_expected"] = [list(r) for r in e if r not in gs][:_MAX_CELLS]
+    diag["rows_only_got"] = [list(r) for r in g if r not in es][:_MAX_CELLS]
+
+
+def summarize(diag: dict, equal: bool = False) -> str:
+    """The diagnostics as short lines for a person or a refine prompt."""
+    if equal:
+        return "the result equals the expected CSV"
+    out = []
+    for key in ("missing_columns", "extra_columns", "renamed_columns"):
+        if diag.get(key):
+            out.append(f"{key.replace('_', ' ')}: {diag[key]}")
+    for col, (want, got) in diag.get("dtype_differences", {}).items():
+        out.append(f"column {col!r} has dtype {got}, expected {want}")
+    rc = diag.get("row_count", {})
+    if rc and rc.get("expected") != rc.get("got"):
+        out.append(f"{rc['got']} rows, expected {rc['expected']}")
+    for d in diag.get("first_differences", []):
+        out.append(f"row {d['row']} column {d['column']!r}: expected {d['expected']!r}, got {d['got']!r}")
+    for key in ("rows_only_expected", "rows_only_got"):
+        for row in diag.get(key, [])[:3]:
+            out.append(f"{key.replace('_', ' ')}: {row}")
+    return "\n".join(out) or "the frames differ (index or dtypes)"
+
+
+# --- without an answer key -------------------------------------------------------------
+
+_ROLES = (
+    ("balance", r"\bbal(ance)?\b"),
+    ("debit", r"debit|withdraw|\bdr\b|paid out|money out|payments?\b"),
+    ("credit", r"credit|deposit|\bcr\b|paid in|money in|receipts?\b"),
+    ("amount", r"amount|\bamt\b|value"),
+)
+
+
+def column_roles(frame) -> dict:
+    """role -> column name for the numeric columns, named by their headers."""
+    roles: dict = {}
+    for col in frame.columns:
+        if str(frame[col].dtype) not in ("float64", "int64"):
+            continue
+        for role, pattern in _ROLES:
+            if role not in roles and re.search(pattern, str(col), re.IGNORECASE):
+                roles[role] = col
+                break
+    drcr = [c for c in frame.columns if str(frame[c].dtype) not in ("float64", "int64")
+            and frame[c].dropna().astype(str).str.fullmatch(r"(?i)dr|cr").all()
+            and frame[c].notna().any()]
+    if drcr:
+        roles["drcr"] = drcr[0]
+    return roles
+
+
+def _movements(frame, roles: dict) -> list | None:
+    def val(col, i):
+        v = frame[col].iloc[i]
+        return 0.0 if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
+
+    n = len(frame)
+    if "debit" in roles or "credit" in roles:
+        return [(val(roles["credit"], i) if "credit" in roles else 0.0)
+                - (val(roles["debit"], i) if "debit" in roles else 0.0) for i in range(n)]
+    if "amount" in roles:
+        signs = [(-1.0 if str(frame[roles["drcr"]].iloc[i]).lower() == "dr" else 1.0)
+                 if "drcr" in roles else 1.0 for i in range(n)]
+        return [signs[i] * val(roles["amount"], i) for i in range(n)]
+    return None
+
+
+def reconcile(frame) -> dict:
+    """Running balance check: previous ± movement = balance to the cent, either convention."""
+    roles = column_roles(frame)
+    moves = _movements(frame, roles) if "balance" in roles else None
+    if moves is None or len(frame) < 2:
+        return {"name": "balance_reconciles", "passed": None,
+                "detail": "no balance column with movements to reconcile"}
+    bal = [float(v) for v in frame[roles["balance"]].tolist()]
+    if any(math.isnan(b) for b in bal):
+        return {"name": "balance_reconciles", "passed": False, "detail": "a row has no balance"}
+    for sign in (1.0, -1.0):
+        bad = [i for i in range(1, len(bal)) if abs(bal[i - 1] + sign * moves[i] - bal[i]) > 0.005]
+        if not bad:
+            return {"name": "balance_reconciles", "passed": True,
+                    "detail": f"{len(bal) - 1} consecutive balances reconcile"}
+    return {"name": "balance_reconciles", "passed": False,
+            "detail": f"row {bad[0]}: {bal[bad[0] - 1]} with movement {moves[bad[0]]} "
+                      f"does not give {bal[bad[0]]}"}
+
+
+def transaction_lines(pages: list, settings: dict) -> int:
+    """Lines anywhere in the document with a date and an amount where the columns put them."""
+    kinds = [c["kind"] for c in settings["columns"]]
+    count = 0
+    for words in pages:
+        for line in engine.group_lines(words, settings["line_tolerance"]):
+            text = engine.join_words(line, settings["glue_gap"])
+            cells = engine.split_cells(line, settings["columns"], settings["glue_gap"])
+            if engine._is_anchor(cells, settings, kinds) and not engine._skipped(
+                    text, settings["skip_patterns"]):
+                count += 1
+    return count
+
+
+def intrinsic(frame, pages: list, settings: dict) -> dict:
+    """Verification without an answer key; status passed, failed or unverified."""
+    checks = [reconcile(frame)]
+    lines = transaction_lines(pages, settings) if settings.get("columns") else 0
+    checks.append({"name": "lines_accounted", "passed": lines == len(frame) and lines > 0,
+                   "detail": f"{lines} transaction-looking lines, {len(frame)} rows"})
+    bad = _furniture_rows(frame, settings)
+    checks.append({"name": "no_furniture_rows", "passed": not bad,
+                   "detail": f"rows that are headers, footers or summaries: {bad[:5]}" if bad
+                   else "no header, footer or summary line among the rows"})
+    if any(c["passed"] is False for c in checks):
+        status = "failed"
+    else:
+        status = "passed" if checks[0]["passed"] else "unverified"
+    summary = "; ".join(f"{c['name']}: {c['detail']}" for c in checks)
+    return {"status": status, "mode": "intrinsic", "equal": None,
+            "distance": sum(1 for c in checks if c["passed"] is False), "checks": checks,
+            "diagnostics": {}, "summary": summary}
+
+
+def _furniture_rows(frame, settings: dict) -> list:
+    header = set(settings.get("header", []))
+    bad = []
+    for i, row in enumerate(frame.itertuples(index=False)):
+        text = " ".join(str(v) for v in map(_cell, row) if v is not None)
+        if engine.normalize(text) in header or engine._skipped(text, settings.get("skip_patterns", [])):
+            bad.append(i)
+    return bad
