@@ -1,0 +1,159 @@
+"""The built-in rule classifier, and the element builders every classifier shares.
+
+Heading levels come from font-size statistics and weight, list items from bullets and
+numbering, headers and footers from lines repeated at one place across pages, page
+numbers and captions from their patterns. ``build_element`` turns a block and a type
+into an element whose text is the block's own words, so no classifier can drop one.
+"""
+from __future__ import annotations
+
+import collections
+import re
+
+from .schemas import Block
+
+MARKER = re.compile(r"^(?:[\u2022\u25e6\u25aa\u2023\u00b7\u2013\u2014*\-]|\(?\d{1,3}[.)]|"
+                    r"\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$")
+PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-\u2013(\[]?\s*\d{1,4}\s*[-\u2013)\]]?"
+                         r"(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+# "Figure 3: …", "Table 2. …" — the number and its punctuation, so "Table 2 shows" stays prose.
+CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit|plate)\s+(?:\d+(?:\.\d+)*|[A-Z])\s*[.:\u2013\u2014-]")
+_MARGIN_BAND = 0.09  # share of the page height where running headers and footers live
+_HEADING_MAX_WORDS = 16
+
+
+class Profile:
+    """Document-wide facts the rules need: body size, heading sizes, repeated lines."""
+
+    def __init__(self, blocks: list, page_sizes: dict):
+        self.page_sizes = page_sizes
+        sizes = collections.Counter()
+        for block in blocks:
+            for line in block.lines:
+                sizes[round(line.size, 1)] += len(line.text)
+        self.body_size = sizes.most_common(1)[0][0] if sizes else 10.0
+        bigger = sorted({s for s in sizes if s > self.body_size + 0.5}, reverse=True)
+        self.heading_sizes = [s for s in bigger if _used_by_short_blocks(blocks, s)]
+        self.repeated = _repeated_lines(blocks)
+
+    def level(self, size: float) -> int:
+        """1 for the largest heading size, then 2, 3…; body-size bold text comes last."""
+        for i, s in enumerate(self.heading_sizes, 1):
+            if abs(size - s) <= 0.5:
+                return min(i, 6)
+        return min(len(self.heading_sizes) + 1, 6)
+
+    def band(self, block: Block) -> str:
+        """'top' or 'bottom' when the block sits in the page's margin band, else ''."""
+        height = self.page_sizes.get(block.page_number, (612.0, 792.0))[1]
+        if block.bbox[3] <= height * _MARGIN_BAND:
+            return "top"
+        if block.bbox[1] >= height * (1 - _MARGIN_BAND):
+            return "bottom"
+        return ""
+
+
+def _used_by_short_blocks(blocks: list, size: float) -> bool:
+    return any(len(b.lines) <= 3 and abs(b.lines[0].size - size) <= 0.5 for b in blocks if b.lines)
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def _repeated_lines(blocks: list) -> set:
+    """(text with digits masked, rounded top) seen on two or more pages."""
+    pages = collections.defaultdict(set)
+    for b in blocks:
+        if len(b.lines) == 1:
+            pages[(_key(b.text), round(b.bbox[1] / 4))].add(b.page_number)
+    return {key for key, on in pages.items() if len(on) >= 2}
+
+
+def is_bold(font: str) -> bool:
+    name = font.lower()
+    return "bold" in name or "black" in name or "heavy" in name
+
+
+def rule_type(block: Block, profile: Profile) -> tuple:
+    """``(element type, heading level or None)`` for one block."""
+    kind = block.metadata.get("source_block_type", "text")
+    if kind in ("table", "image"):
+        return ("table" if kind == "table" else "figure"), None
+    if not block.lines:
+        return "paragraph", None
+    text = " ".join(block.text.split())
+    band = profile.band(block)
+    if band and PAGE_NUMBER.match(text):
+        return "page_number", None
+    repeated = (_key(block.text), round(block.bbox[1] / 4)) in profile.repeated
+    if band and (repeated or block.lines[0].size < profile.body_size - 0.5):
+        return ("header" if band == "top" else "footer"), None
+    if CAPTION.match(text):
+        return "caption", None
+    first = block.lines[0]
+    if _looks_like_heading(block, profile):
+        return "heading", profile.level(first.size)
+    if MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1:
+        return "list", None
+    return "paragraph", None
+
+
+def _looks_like_heading(block: Block, profile: Profile) -> bool:
+    first = block.lines[0]
+    if len(block.lines) > 3 or len(block.text.split()) > _HEADING_MAX_WORDS:
+        return False
+    larger = first.size > profile.body_size + 0.5
+    return larger or (is_bold(first.font) and not block.text.rstrip().endswith((".", ":", ",")))
+
+
+# --- building elements from blocks ----------------------------------------------------
+
+
+def build_element(block: Block, kind: str, level: int | None = None, caption: str = "") -> dict:
+    """The element of ``kind`` made of ``block``'s own words (nothing is re-typed or dropped).
+
+    Raises:
+        ValueError: ``kind`` cannot hold this block's words (a figure for a text block).
+    """
+    base = {"type": kind, "bbox": list(block.bbox), "page_number": block.page_number,
+            "block_ids": [block.id]}
+    text = " ".join(block.text.split())
+    if kind == "heading":
+        base.update(text=text, level=int(level or 1))
+    elif kind == "list":
+        base["items"] = list_items(block)
+    elif kind == "table":
+        rows = block.metadata.get("rows") or [[ln.text] for ln in block.lines]
+        rows = [list(r) for r in rows]
+        if rows and block.lines and is_bold(block.lines[0].font) and len(rows) > 1:
+            base["header"] = rows.pop(0)
+        base["rows"] = rows
+    elif kind == "figure":
+        if text:
+            raise ValueError(f"block {block.id} holds text; a figure element cannot carry it")
+        if caption:
+            base["caption"] = caption  # a reference: the words belong to the caption element
+    else:
+        base["text"] = text
+    return base
+
+
+def list_items(block: Block) -> list:
+    """Items start at lines opening with a marker at the list's left edge."""
+    left = min(ln.bbox[0] for ln in block.lines)
+    items = []
+    for line in block.lines:
+        words = line.text.split()
+        starts = MARKER.match(words[0]) and abs(line.bbox[0] - left) <= 2.0
+        if starts or not items:
+            marker = words[0] if starts else ""
+            items.append({"marker": marker, "text": " ".join(words[1:] if starts else words)})
+        else:
+            items[-1]["text"] = f"{items[-1]['text']} {line.text}".strip()
+    return items
+
+
+def classify_with_rules(blocks: list, profile: Profile) -> list:
+    """Elements for ``blocks``, in order."""
+    return [build_element(block, *rule_type(block, profile)) for block in blocks]
