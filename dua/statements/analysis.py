@@ -251,7 +251,7 @@ def analyze_pages(pages: list) -> Analysis:
         "require_header": bool(header) and _header_on_every_page(pages, candidates, header),
         "line_tolerance": LINE_TOLERANCE,
         "glue_gap": GLUE_GAP,
-        "continuation_gap": _pitch(candidates) * 1.6,
+        "continuation_gap": round(_pitch(candidates) * 1.6, 2),
         "skip_patterns": list(SKIP_PATTERNS),
         "parens_negative": True,
         "trailing_minus_negative": True,

@@ -1,0 +1,271 @@
+"""Parser writers: the interface, the code emitter, and the built-in (no network) writer.
+
+A writer turns the analysis into a ``Draft`` (parser source plus the settings it bakes
+in) and, given a failure, into a better one. The built-in writer searches the engine's
+settings in-process on the words read once, guided by the comparison's diagnostics;
+only the candidate it believes correct is emitted as code.
+"""
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import difflib
+import json
+import os
+import pprint
+import re
+
+from . import analysis, engine, verify
+
+ENGINE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine.py")
+SEARCH_BUDGET = 80
+
+_PARSE_FN = '''
+
+SETTINGS = {settings}
+
+
+def parse(pdf_path, password=None):
+    """The transactions of one {bank} statement as a pandas DataFrame."""
+    import pdfplumber
+
+    pages = []
+    with pdfplumber.open(pdf_path, password=password or "") as pdf:
+        for page in pdf.pages:
+            words = page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False)
+            pages.append([(w["text"], w["x0"], w["x1"], w["top"], w["bottom"]) for w in words])
+    return build_frame(pages, SETTINGS)
+'''
+
+
+@dataclasses.dataclass
+class Draft:
+    """One attempt's parser: its source, the settings behind it (None for free code), a note."""
+
+    code: str
+    settings: dict | None = None
+    note: str = ""
+    llm_calls: int = 0
+    tokens: int = 0
+    in_process: dict | None = None  # the writer's own verdict before the real run
+
+
+class Writer:
+    """The writer interface: ``write`` a first parser, ``refine`` one after a failure.
+
+    ``refine`` returns None when the writer has nothing better to offer.
+    """
+
+    name = "writer"
+
+    def write(self, state) -> Draft:
+        raise TypeError(f"{type(self).__name__} must implement write()")
+
+    def refine(self, state) -> Draft | None:
+        raise TypeError(f"{type(self).__name__} must implement refine()")
+
+
+def engine_body() -> str:
+    """The engine's source without its module docstring and ``__future__`` line."""
+    with open(ENGINE_PATH, encoding="utf-8") as fh:
+        source = fh.read()
+    tree = ast.parse(source)
+    start = tree.body[1].end_lineno if isinstance(tree.body[1], ast.ImportFrom) else tree.body[0].end_lineno
+    return "\n".join(source.splitlines()[start:]).strip("\n")
+
+
+def emit_source(settings: dict, bank: str) -> str:
+    """A complete standalone parser module: the engine plus ``SETTINGS`` plus ``parse``."""
+    doc = (f'"""Parser for {bank} statements, written by dua\'s built-in writer.\n\n'
+           "Standalone: it imports only pdfplumber, pandas and the standard library, so it can be\n"
+           "copied anywhere. ``parse(pdf_path)`` returns the transactions as a pandas DataFrame.\n"
+           '"""\n')
+    literal = pprint.pformat(settings, width=96, sort_dicts=False)
+    return (doc + "from __future__ import annotations\n\n" + engine_body() + "\n"
+            + _PARSE_FN.format(settings=literal, bank=bank))
+
+
+def align(settings: dict, expected) -> dict:
+    """Settings renamed and typed to match the expected CSV's columns."""
+    s = copy.deepcopy(settings)
+    cols, names = s["columns"], [str(c) for c in expected.columns]
+    if len(cols) == len(names):
+        pairs = list(zip(cols, names))
+    else:
+        pairs = _match_by_name(cols, names)
+    for col in cols:
+        col["output"] = False
+    for col, name in pairs:
+        col.update(name=name, output=True)
+        dtype = str(expected[name].dtype)
+        col["dtype"] = "float" if dtype == "float64" else "str" if dtype in ("str", "object",
+                                                                             "string") else None
+    return s
+
+
+def _match_by_name(cols: list, names: list) -> list:
+    pairs, used = [], set()
+    for name in names:
+        scores = [(difflib.SequenceMatcher(None, engine.normalize(c["name"]),
+                                           engine.normalize(name)).ratio(), i)
+                  for i, c in enumerate(cols) if i not in used]
+        if scores:
+            score, i = max(scores)
+            if score >= 0.5:
+                used.add(i)
+                pairs.append((cols[i], name))
+    return sorted(pairs, key=lambda p: cols.index(p[0]))
+
+
+def _key(settings: dict) -> str:
+    return json.dumps(settings, sort_keys=True)
+
+
+class BuiltinWriter(Writer):
+    """Deterministic writer: settings search on cached words, then code from the engine."""
+
+    name = "builtin"
+
+    def __init__(self, pages: list, found: analysis.Analysis, expected=None,
+                 budget: int = SEARCH_BUDGET):
+        self.pages, self.found, self.expected, self.budget = pages, found, expected, budget
+        self.tried: dict = {}  # settings key -> (distance, settings, result)
+        self.emitted: set = set()
+
+    def evaluate(self, settings: dict) -> dict:
+        """Run the engine in-process on the cached words and verify the frame."""
+        key = _key(settings)
+        if key in self.tried:
+            return self.tried[key][2]
+        try:
+            frame = engine.build_frame(self.pages, settings)
+        except (KeyError, ValueError, TypeError, IndexError, re.error) as exc:
+            result = {"status": "failed", "distance": 10 ** 9, "summary": f"engine error: {exc}",
+                      "diagnostics": {}}
+        else:
+            result = (verify.compare(frame, self.expected) if self.expected is not None
+                      else verify.intrinsic(frame, self.pages, settings))
+        self.tried[key] = (result["distance"], settings, result)
+        return result
+
+    def write(self, state=None) -> Draft:
+        if not self.found.settings:
+            raise LookupError("no transaction-looking lines (a date followed by an amount) were found")
+        base = self.found.settings
+        if self.expected is not None:
+            base = align(base, self.expected)
+        self.evaluate(base)
+        self._search(base)
+        return self._emit(self._best(), state)
+
+    def refine(self, state=None) -> Draft | None:
+        self._search(self._best()[1], extra=self.budget // 2)
+        ranked = sorted(self.tried.values(), key=lambda t: t[0])
+        for entry in ranked:
+            if _key(entry[1]) not in self.emitted and entry[0] < 10 ** 9:
+                return self._emit(entry, state)
+        return None
+
+    def _best(self) -> tuple:
+        return min(self.tried.values(), key=lambda t: t[0])
+
+    def _emit(self, entry: tuple, state) -> Draft:
+        distance, settings, result = entry
+        self.emitted.add(_key(settings))
+        bank = getattr(state, "target_bank", "") or "bank"
+        note = (f"settings search: {len(self.tried)} candidates evaluated in-process; "
+                f"best {result['status']} ({result['summary'].splitlines()[0] if result['summary'] else ''})")
+        return Draft(emit_source(settings, bank), settings, note, in_process=result)
+
+    def _search(self, start: dict, extra: int = 0) -> None:
+        """Greedy search: try the mutations the diagnostics suggest, keep the best, repeat."""
+        limit = self.budget + extra
+        self.evaluate(start)
+        best = self.tried[_key(start)]
+        evaluated = 0
+        while best[0] > 0 and evaluated < limit:
+            improved = False
+            for candidate in mutations(best[1], best[2], self.found):
+                if evaluated >= limit:
+                    break
+                if _key(candidate) in self.tried:
+                    continue
+                evaluated += 1
+                result = self.evaluate(candidate)
+                if result["distance"] < best[0]:
+                    best, improved = (result["distance"], candidate, result), True
+                    if result["distance"] == 0:
+                        return
+            if not improved:
+                return
+
+
+def _with(settings: dict, **changes) -> dict:
+    s = copy.deepcopy(settings)
+    s.update(changes)
+    return s
+
+
+def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
+    """Candidate settings worth trying next, the diagnostics' suggestions first."""
+    diag = result.get("diagnostics") or {}
+    kinds = {c["name"]: c["kind"] for c in settings["columns"]}
+    out = []
+    rc = diag.get("row_count") or {}
+    if rc.get("got", 0) > rc.get("expected", 0):
+        out += _fewer_rows(settings, diag)
+    elif rc.get("got", 0) < rc.get("expected", 0):
+        out += _more_rows(settings)
+    touched = {kinds.get(d["column"]) for d in diag.get("first_differences", [])}
+    if "amount" in touched or result.get("mode") == "intrinsic":
+        out += _sign_variants(settings)
+    if "text" in touched or "date" in touched:
+        out += [_with(settings, glue_gap=g) for g in (0.3, 1.5, 2.5, -1.0)]
+        out += [_with(settings, continuation_gap=settings["continuation_gap"] * f) for f in (0, 1.5, 2.5)]
+    if "date" in touched:
+        out += [_with(settings, date_pattern=p) for p in analysis.DATE_PATTERNS]
+    for name in diag.get("dtype_differences", {}):
+        out += _dtype_variants(settings, name)
+    out += _more_rows(settings) + _fewer_rows(settings, diag) + _sign_variants(settings)
+    return out
+
+
+def _fewer_rows(settings: dict, diag: dict) -> list:
+    out = [_with(settings, require_header=True), _with(settings, anchor_needs_amount=True)]
+    text_cols = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "text"]
+    for row in diag.get("rows_only_got", []):
+        words = [v for v in row if v not in ("None", "nan") and not re.search(r"\d", v)]
+        if words:  # a label such as 'Opening Balance' printed like a transaction
+            pattern = r"\b" + re.escape(max(words, key=len)) + r"\b"
+            out.append(_with(settings, skip_patterns=settings["skip_patterns"] + [pattern]))
+    return out if text_cols else out[:2]
+
+
+def _more_rows(settings: dict) -> list:
+    out = [_with(settings, require_header=False), _with(settings, anchor_needs_amount=False)]
+    out += [_with(settings, line_tolerance=t) for t in (1.5, 4.5, 6.0)]
+    for i in range(len(settings["skip_patterns"])):
+        out.append(_with(settings, skip_patterns=settings["skip_patterns"][:i]
+                         + settings["skip_patterns"][i + 1:]))
+    return out
+
+
+def _sign_variants(settings: dict) -> list:
+    out = [_with(settings, parens_negative=not settings.get("parens_negative", True)),
+           _with(settings, trailing_minus_negative=not settings.get("trailing_minus_negative", True))]
+    for signs in ({"dr": 1, "cr": 1}, {"dr": -1, "cr": 1}, {"dr": 1, "cr": -1}):
+        if signs != settings.get("drcr_signs"):
+            out.append(_with(settings, drcr_signs=signs))
+    return out
+
+
+def _dtype_variants(settings: dict, name: str) -> list:
+    out = []
+    for dtype in ("float", "str", None):
+        s = copy.deepcopy(settings)
+        for col in s["columns"]:
+            if col["name"] == name and col.get("dtype") != dtype:
+                col["dtype"] = dtype
+                out.append(s)
+    return out
