@@ -107,8 +107,8 @@ def _from_type(tp: object, namespace: dict, where: str):
     if origin is None:
         try:
             return as_schema(tp)
-        except TypeError:
-            raise TypeError(f"{where}: no schema for the annotation {tp!r}") from None
+        except TypeError as exc:
+            raise TypeError(f"{where}: {exc}") from None
     args = typing.get_args(tp)
     if origin in (list, tuple) or getattr(origin, "__name__", "") in _LISTS:
         args = [a for a in args if a is not Ellipsis]

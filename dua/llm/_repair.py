@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import json
 import math
+import warnings
 
 _CLOSERS = "}]"
 
@@ -23,7 +24,10 @@ def repair(cleaned: str, max_chars: int, max_depth: int) -> tuple | None:
     if len(cleaned) > max_chars or _depth(cleaned) > max_depth:
         return None
     try:
-        value = ast.literal_eval(cleaned)
+        with warnings.catch_warnings():
+            # "invalid escape sequence" warnings are about the model's text, not our code.
+            warnings.simplefilter("ignore")
+            value = ast.literal_eval(cleaned)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
         return None
     try:
