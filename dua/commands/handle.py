@@ -1,15 +1,48 @@
-"""`dua handle`: run the Error Handler once on an error payload."""
+"""`dua handle`: run the Error Handler once on an error payload and print the feedback."""
 from __future__ import annotations
 
-from ..errors import UsageError
+import json
+import sys
 
-DESCRIPTION = "run the Error Handler once on an error payload (not available yet in this release)."
-EXAMPLES = "  python -m dua handle payload.json\n"
+from ..errors import EXIT_OK, PayloadValidationError, UsageError
+
+DESCRIPTION = ("run the Error Handler once on a seed-004 error payload (a JSON file, or - for "
+               "stdin) and print its feedback object: canonical error_type, root cause, "
+               "user_message, recovery_suggestions, automated_actions and next_action. Works "
+               "offline; nothing is written unless --db is given.")
+EXAMPLES = ("  python -m dua handle payload.json\n"
+            "  echo '{...}' | python -m dua handle -\n"
+            "  python -m dua handle payload.json --db ~/.local/state/dua/recovery.sqlite3\n")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("rest", nargs="*", help="arguments (the command is not available yet)")
+    p.add_argument("payload", help="the error payload: a JSON file, or - to read stdin")
+    p.add_argument("--db", metavar="PATH",
+                   help="sqlite store to use and keep (default: in memory, nothing written)")
+
+
+def _read(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    try:
+        with open(source, encoding="utf-8") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise UsageError(f"Cannot read the payload file {source}: {exc.strerror or exc}",
+                         hint="Pass a readable JSON file, or - to read stdin.") from None
+    except UnicodeDecodeError:
+        raise PayloadValidationError([f"{source}: not UTF-8 text"]) from None
 
 
 def run(args, settings) -> int:
-    raise UsageError("'dua handle' is not available yet in this release", hint="See README.md for what works today.")
+    text = _read(args.payload)
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise PayloadValidationError([f"<payload>: not valid JSON ({exc})"]) from None
+    from ..recovery import ErrorHandler, Store  # lazy: keeps the command module light
+
+    handler = ErrorHandler(Store(args.db) if args.db else None)
+    feedback, _ = handler.handle(raw, strict=True)
+    print(json.dumps(feedback, indent=None if args.json else 2))
+    return EXIT_OK

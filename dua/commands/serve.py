@@ -1,15 +1,52 @@
 """`dua serve`: run the Error Handler as an HTTP service."""
 from __future__ import annotations
 
-from ..errors import UsageError
+import os
+import sys
 
-DESCRIPTION = "run the Error Handler as an HTTP service (not available yet in this release)."
-EXAMPLES = "  python -m dua serve --port 8765\n"
+from ..errors import EXIT_OK, UsageError
+
+DESCRIPTION = ("run the Error Handler as an HTTP service: POST /v1/errors (seed 004's error "
+               "payload; 201 new, 200 duplicate; Idempotency-Key supported), GET "
+               "/v1/errors/{error_id}, GET|PUT /v1/sessions/{query_id}, GET /healthz, GET "
+               "/metrics (Prometheus). Errors are application/problem+json. Bound to loopback "
+               "by default; stops gracefully on SIGTERM.")
+EXAMPLES = ("  python -m dua serve\n"
+            "  python -m dua serve --port 9000 --db /var/lib/dua/recovery.sqlite3 --token s3cret\n"
+            "  curl -s -X POST -H 'Content-Type: application/json' -d @payload.json "
+            "http://127.0.0.1:8765/v1/errors\n")
 
 
 def add_arguments(p) -> None:
-    p.add_argument("rest", nargs="*", help="arguments (the command is not available yet)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8765, help="port (default 8765; 0 picks a free one)")
+    p.add_argument("--db", metavar="PATH", help="sqlite store (default DUA_HOME/recovery.sqlite3)")
+    p.add_argument("--token", help="require 'Authorization: Bearer TOKEN' (except /healthz)")
+    p.add_argument("--max-body", type=int, default=1 << 20, metavar="BYTES",
+                   help="largest accepted request body (default 1 MiB)")
 
 
 def run(args, settings) -> int:
-    raise UsageError("'dua serve' is not available yet in this release", hint="See README.md for what works today.")
+    import logging  # lazy: keeps the command module light
+
+    from ..recovery import ErrorHandler, Store
+    from ..recovery.service import make_server, serve_until_signalled
+
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
+    if args.max_body < 1:
+        raise UsageError(f"--max-body must be positive, got {args.max_body}")
+    if not args.quiet:
+        # One JSON line per handled error on stderr (the telemetry log).
+        logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
+    db = args.db or os.path.join(settings.home, "recovery.sqlite3")
+    try:
+        server = make_server(ErrorHandler(Store(db)), args.host, args.port, args.token, args.max_body)
+    except OSError as exc:
+        raise UsageError(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+                         hint="Pick another --port, or stop the process using it.") from None
+    host, port = server.server_address[:2]
+    print(f"dua serve: listening on http://{host}:{port} (store {db})", file=sys.stderr, flush=True)
+    serve_until_signalled(server)
+    print("dua serve: stopped", file=sys.stderr, flush=True)
+    return EXIT_OK

@@ -11,6 +11,8 @@ import random
 import time
 from typing import Any, Callable
 
+from .policy import MAX_RETRIES
+
 OPS_LOG = logging.getLogger("dua.recovery.ops")
 BACKOFF_BASE = 0.5
 BACKOFF_CAP = 30.0
@@ -72,7 +74,7 @@ def _retry(arg, state, services, session, details):
     due = services.clock() + delay
     retry_id = services.store.enqueue_retry(state.error_id, state.error["query_id"], attempt, due)
     details["retry"] = {"id": retry_id, "attempt": attempt, "delay_s": round(delay, 3),
-                        "max_attempts": services.limits.get("max_retries")}
+                        "max_attempts": services.limits.get("max_retries", MAX_RETRIES)}
     return f"retry:{attempt}"
 
 

@@ -1,0 +1,323 @@
+"""The Error Handler over HTTP, on ``http.server.ThreadingHTTPServer`` (imported only by serve).
+
+Every error answer is ``application/problem+json`` (RFC 9457). Keep-alive connections set
+TCP_NODELAY (Nagle plus delayed ACKs would add ~40 ms per request) and the listen backlog is
+raised from 5, so that 64 concurrent clients connect; SIGTERM lets in-flight requests finish.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import logging
+import re
+import socket
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from ..errors import DuaError, PayloadValidationError
+from .handler import ErrorHandler
+
+LOG = logging.getLogger("dua.recovery.http")
+MAX_BODY = 1 << 20
+PROBLEM = "application/problem+json"
+TYPE_BASE = "https://dua.invalid/problems/"  # .invalid: a stable name that never resolves
+IDLE_TIMEOUT = 30.0
+
+# (pattern, route label, {method: handler method name})
+ROUTES = (
+    (re.compile(r"^/v1/errors$"), "/v1/errors", {"POST": "post_error"}),
+    (re.compile(r"^/v1/errors/(?P<error_id>[\w.:-]{1,128})$"), "/v1/errors/{error_id}",
+     {"GET": "get_error"}),
+    (re.compile(r"^/v1/sessions/(?P<query_id>[\w.:-]{1,128})$"), "/v1/sessions/{query_id}",
+     {"GET": "get_session", "PUT": "put_session"}),
+    (re.compile(r"^/healthz$"), "/healthz", {"GET": "get_healthz"}),
+    (re.compile(r"^/metrics$"), "/metrics", {"GET": "get_metrics"}),
+)
+OPEN_ROUTES = ("/healthz",)  # probes need no token
+
+
+class Problem(Exception):
+    """An RFC 9457 answer: status, short title, detail and extension members."""
+
+    def __init__(self, status: int, slug: str, title: str, detail: str = "", **extra: object):
+        super().__init__(detail or title)
+        self.status, self.slug, self.title, self.detail, self.extra = status, slug, title, detail, extra
+
+    def body(self, instance: str) -> dict:
+        doc = {"type": TYPE_BASE + self.slug, "title": self.title, "status": self.status,
+               "detail": self.detail or self.title, "instance": instance}
+        doc.update(self.extra)
+        return doc
+
+
+class ErrorServer(ThreadingHTTPServer):
+    """ThreadingHTTPServer with a deep backlog, in-flight accounting and a graceful stop."""
+
+    request_queue_size = 128
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple, handler: ErrorHandler, token: str | None = None,
+                 max_body: int = MAX_BODY):
+        self.error_handler = handler
+        self.token = token.encode() if token else None
+        self.max_body = max_body
+        self.closing = False
+        self._inflight = 0
+        self._idle = threading.Condition()
+        super().__init__(address, RequestHandler)
+
+    def enter(self) -> None:
+        with self._idle:
+            self._inflight += 1
+
+    def leave(self) -> None:
+        with self._idle:
+            self._inflight -= 1
+            self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being processed; False when ``timeout`` ran out first."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._inflight == 0, timeout)
+
+    def handle_error(self, request, client_address) -> None:
+        # A client that drops its connection is routine, not a traceback on stderr.
+        LOG.debug("connection from %s failed", client_address, exc_info=True)
+
+    def stop(self, grace: float = 10.0) -> None:
+        """Stop accepting, let in-flight requests finish (up to ``grace`` s), close the socket."""
+        self.closing = True
+        self.shutdown()
+        self.wait_idle(grace)
+        self.server_close()
+
+
+class RequestHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    server_version = "dua-error-handler"
+    timeout = IDLE_TIMEOUT
+
+    def setup(self) -> None:
+        super().setup()
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def log_message(self, fmt: str, *args) -> None:
+        LOG.debug("%s %s", self.address_string(), fmt % args)
+
+    def do_GET(self) -> None:
+        self._dispatch("GET")
+
+    def do_POST(self) -> None:
+        self._dispatch("POST")
+
+    def do_PUT(self) -> None:
+        self._dispatch("PUT")
+
+    def do_DELETE(self) -> None:
+        self._dispatch("DELETE")
+
+    def do_PATCH(self) -> None:
+        self._dispatch("PATCH")
+
+    # --- plumbing ----------------------------------------------------------------------
+
+    def _dispatch(self, method: str) -> None:
+        server: ErrorServer = self.server  # type: ignore[assignment]
+        started = time.perf_counter()
+        server.enter()
+        status, self._consumed, self._label = 500, False, "other"
+        try:
+            name, params = self._route(method)
+            self._authorize(self._label)
+            status = getattr(self, name)(**params)
+        except Problem as problem:
+            status = self._problem(problem)
+        except PayloadValidationError as exc:
+            status = self._problem(Problem(400, "invalid-payload", "Invalid error payload",
+                                           str(exc), problems=list(exc.problems)))
+        except DuaError as exc:
+            status = self._problem(Problem(503, "unavailable", "Service unavailable", exc.message))
+        except Exception:
+            LOG.exception("request %s %s failed", method, self.path)
+            status = self._problem(Problem(500, "internal", "Internal error",
+                                           "The error handler failed; see the server log."))
+        finally:
+            server.leave()
+            seconds = time.perf_counter() - started
+            telemetry = server.error_handler.telemetry
+            telemetry.count("dua_http_requests_total", method=method, route=self._label,
+                            status=str(status))
+            telemetry.observe("dua_http_request_seconds", seconds, route=self._label)
+
+    def _route(self, method: str) -> tuple:
+        path = self.path.split("?", 1)[0]
+        for pattern, label, methods in ROUTES:
+            match = pattern.match(path)
+            if match:
+                self._label = label
+                if method not in methods:
+                    allow = ", ".join(sorted(methods))
+                    raise Problem(405, "method-not-allowed", "Method not allowed",
+                                  f"{method} is not allowed on {label}; use {allow}", allow=allow)
+                return methods[method], match.groupdict()
+        raise Problem(404, "not-found", "Not found", f"No resource at {path}")
+
+    def _authorize(self, route: str) -> None:
+        token = self.server.token  # type: ignore[attr-defined]
+        if token is None or route in OPEN_ROUTES:
+            return
+        given = self.headers.get("Authorization", "")
+        scheme, _, value = given.partition(" ")
+        # compare_digest: the time taken must not reveal how much of the token matched.
+        if scheme.lower() != "bearer" or not hmac.compare_digest(value.strip().encode(), token):
+            raise Problem(401, "unauthorized", "Unauthorized",
+                          "Send 'Authorization: Bearer <token>' with the token given to dua serve",
+                          www_authenticate='Bearer realm="dua"')
+
+    def _send(self, status: int, body: bytes, content_type: str, headers: dict | None = None) -> int:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        if self.server.closing:  # type: ignore[attr-defined]
+            self.send_header("Connection", "close")
+            self.close_connection = True
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+        return status
+
+    def _json(self, status: int, doc: object, headers: dict | None = None) -> int:
+        return self._send(status, json.dumps(doc).encode(), "application/json", headers)
+
+    def _problem(self, problem: Problem) -> int:
+        headers = {}
+        if problem.status == 405:
+            headers["Allow"] = str(problem.extra.get("allow", ""))
+        if problem.status == 401:
+            headers["WWW-Authenticate"] = str(problem.extra.pop("www_authenticate", "Bearer"))
+        if not self._consumed and (self.headers.get("Transfer-Encoding") or
+                                   self.headers.get("Content-Length", "0") not in ("", "0")):
+            # The unread body of a refused request would be parsed as the next request.
+            self.close_connection = True
+        body = json.dumps(problem.body(self.path)).encode()
+        return self._send(problem.status, body, PROBLEM, headers)
+
+    def _body(self) -> bytes:
+        ctype = self.headers.get("Content-Type", "").split(";", 1)[0].strip().lower()
+        if ctype != "application/json" and not ctype.endswith("+json"):
+            raise Problem(415, "unsupported-media-type", "Unsupported media type",
+                          f"Send Content-Type: application/json, not {ctype or 'nothing'}")
+        length = self.headers.get("Content-Length")
+        if length is None or not length.isdigit():
+            raise Problem(411, "length-required", "Length required", "Send a Content-Length header")
+        size, limit = int(length), self.server.max_body  # type: ignore[attr-defined]
+        if size > limit:
+            raise Problem(413, "payload-too-large", "Payload too large",
+                          f"The body is {size} bytes; the limit is {limit}", max_bytes=limit)
+        self._consumed = True
+        return self.rfile.read(size)
+
+    # --- endpoints -------------------------------------------------------------------------
+
+    def post_error(self) -> int:
+        body = self._body()
+        key = self.headers.get("Idempotency-Key")
+        if key is None:
+            status, doc, headers = self._handle(body)
+            return self._json(status, doc, headers)
+        return self._keyed(key.strip(), body)
+
+    def _keyed(self, key: str, body: bytes) -> int:
+        if not 0 < len(key) <= 255:
+            raise Problem(400, "invalid-idempotency-key", "Invalid Idempotency-Key",
+                          "The Idempotency-Key header must be 1 to 255 characters")
+        store = self.server.error_handler.store  # type: ignore[attr-defined]
+        digest = hashlib.sha256(body).hexdigest()
+        state, stored = store.claim_key(key, digest)
+        if state != "new":
+            if stored[0] != digest:
+                raise Problem(422, "idempotency-key-reused", "Idempotency-Key reused",
+                              "This Idempotency-Key was used with a different request body")
+            if state == "in_flight":
+                raise Problem(409, "idempotency-key-in-flight", "Request in progress",
+                              "The first request with this Idempotency-Key has not finished; retry later")
+            return self._send(stored[1], stored[2].encode(), "application/json",
+                              {"Idempotent-Replayed": "true"})
+        try:
+            status, doc, headers = self._handle(body)
+        except BaseException:
+            store.release_key(key)  # a refused or failed request did nothing; the key stays free
+            raise
+        store.finish_key(key, status, json.dumps(doc))
+        return self._json(status, doc, headers)
+
+    def _handle(self, body: bytes) -> tuple:
+        try:
+            raw = json.loads(body)
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise Problem(400, "invalid-json", "Body is not JSON", str(exc),
+                          problems=[f"<body>: not valid JSON ({exc})"]) from None
+        feedback, created = self.server.error_handler.handle(raw, strict=True)  # type: ignore
+        headers = {"Location": f"/v1/errors/{feedback['error_id']}"}
+        return (201 if created else 200), feedback, headers
+
+    def get_error(self, error_id: str) -> int:
+        record = self.server.error_handler.error(error_id)  # type: ignore[attr-defined]
+        if record is None:
+            raise Problem(404, "not-found", "Not found", f"No error with id {error_id}")
+        return self._json(200, record)
+
+    def get_session(self, query_id: str) -> int:
+        session = self.server.error_handler.session(query_id)  # type: ignore[attr-defined]
+        if session is None:
+            raise Problem(404, "not-found", "Not found", f"No session for query {query_id}")
+        return self._json(200, session)
+
+    def put_session(self, query_id: str) -> int:
+        """Register a query (and its context): from then on, payloads must name known queries."""
+        try:
+            context = json.loads(self._body() or b"{}")
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise Problem(400, "invalid-json", "Body is not JSON", str(exc)) from None
+        if not isinstance(context, dict):
+            raise Problem(400, "invalid-session", "Invalid session", "The body must be a JSON object",
+                          problems=["<body>: expected object"])
+        self.server.error_handler.store.register_query(query_id, context)  # type: ignore
+        return self._json(200, self.server.error_handler.session(query_id))  # type: ignore
+
+    def get_healthz(self) -> int:
+        return self._send(200, b'{"status":"ok"}', "application/json")
+
+    def get_metrics(self) -> int:
+        text = self.server.error_handler.telemetry.render()  # type: ignore[attr-defined]
+        return self._send(200, text.encode(), "text/plain; version=0.0.4; charset=utf-8")
+
+
+def make_server(handler: ErrorHandler, host: str = "127.0.0.1", port: int = 8765,
+                token: str | None = None, max_body: int = MAX_BODY) -> ErrorServer:
+    """Bind the service (port 0 picks a free port; ``server.server_address`` tells which)."""
+    return ErrorServer((host, port), handler, token, max_body)
+
+
+def serve_until_signalled(server: ErrorServer, grace: float = 10.0) -> None:
+    """Serve until SIGTERM or SIGINT, then stop gracefully (in-flight requests finish)."""
+    import signal  # lazy: only the serving process installs handlers
+
+    def _stop(signum, frame):
+        # shutdown() waits for serve_forever to return, so it cannot run on this thread.
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        server.serve_forever(poll_interval=0.2)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        server.closing = True
+        server.wait_idle(grace)
+        server.server_close()
