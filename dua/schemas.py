@@ -310,3 +310,61 @@ _FEEDBACK_TYPES = {"error_id": str, "error_type": str, "error_source": str, "sev
                    "query_id": str, "timestamp": str, "context": dict}
 _FEEDBACK_REQUIRED = {"error_id", "error_type", "error_source", "severity", "user_message",
                       "recovery_suggestions", "automated_actions", "next_action"}
+
+
+# --- seed 001: the statement-parser agent's state -------------------------------------
+
+_STATE_FIELDS = {  # name -> (type, default factory); generated_df stays out of the JSON
+    "pdf_path": (str, str), "target_bank": (str, str), "pdf_content": (str, str),
+    "column_headers": (list, list), "sample_rows": (list, list), "raw_sample_text": (list, list),
+    "generated_code": (str, str), "parser_file_path": (str, str),
+    "execution_success": (bool, bool), "output_csv_path": (str, str),
+    "expected_csv_path": (str, str), "comparison_result": (dict, dict),
+    "retry_count": (int, int), "max_retries": (int, lambda: 3), "errors": (list, list),
+    "failure_type": (str, str), "final_status": (str, str), "attempts": (list, list),
+    "llm_calls": (int, int), "tokens": (int, int), "writer": (str, lambda: "builtin"),
+    "writer_settings": (dict, dict), "fallback_reason": (str, str), "rows": (int, int),
+}
+
+
+@dataclasses.dataclass
+class StatementState:
+    """Seed 001's AgentState plus the attempt history, LLM usage and the writer's settings."""
+
+    pdf_path: str = ""
+    target_bank: str = ""
+    pdf_content: str = ""
+    column_headers: list = dataclasses.field(default_factory=list)
+    sample_rows: list = dataclasses.field(default_factory=list)
+    raw_sample_text: list = dataclasses.field(default_factory=list)
+    generated_code: str = ""
+    parser_file_path: str = ""
+    execution_success: bool = False
+    generated_df: Any = dataclasses.field(default=None, repr=False, compare=False)
+    output_csv_path: str = ""
+    expected_csv_path: str = ""
+    comparison_result: dict = dataclasses.field(default_factory=dict)
+    retry_count: int = 0
+    max_retries: int = 3
+    errors: list = dataclasses.field(default_factory=list)
+    failure_type: str = ""  # "" | "execution" | "comparison"
+    final_status: str = ""  # "" | "passed" | "failed" | "unverified"
+    attempts: list = dataclasses.field(default_factory=list)
+    llm_calls: int = 0
+    tokens: int = 0
+    writer: str = "builtin"
+    writer_settings: dict = dataclasses.field(default_factory=dict)
+    fallback_reason: str = ""
+    rows: int = 0
+
+    def to_dict(self) -> dict:
+        """JSON-ready; the DataFrame is left out (checkpoints re-run the parser)."""
+        return {name: getattr(self, name) for name in _STATE_FIELDS}
+
+    @classmethod
+    def from_dict(cls, data: Any) -> StatementState:
+        """Raises: SchemaError naming every bad field."""
+        c = Checker(data, "state")
+        kw = {name: c.get(name, typ, False, None) for name, (typ, _) in _STATE_FIELDS.items()}
+        c.done()
+        return cls(**{k: v for k, v in kw.items() if v is not None})
