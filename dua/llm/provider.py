@@ -1,0 +1,202 @@
+"""What both providers share: the ``complete`` flow, body reading, usage accounting.
+
+A provider subclass supplies its ``wire`` (payload -> Piece), ``endpoint``, ``headers``
+and ``build_body``; everything else — retries, streaming, the ResponseHandler, turning
+cut streams into errors — is here, once.
+"""
+from __future__ import annotations
+
+import json
+from typing import Callable
+
+from ..errors import (InvalidStructureError, LLMConnectionError, LLMTimeoutError,
+                      StreamInterruptedError, TransportError, UsageError, excerpt)
+from .http_errors import error_from_event, parse_error_body
+from .response import Response, ResponseHandler, Status, Usage, emit
+from .sse import DONE, iter_events
+from .transport import RetryPolicy, Transport
+
+_READ_SIZE = 65536
+
+
+class Provider:
+    """Base of the LLM providers; ``complete`` is the whole public interface."""
+
+    name = ""
+    wire = None
+
+    def __init__(self, settings, *, retry: RetryPolicy | None = None,
+                 connect_timeout: float = 10.0, clock: Callable | None = None,
+                 sleep: Callable | None = None, rng: Callable | None = None):
+        if not settings.model:
+            raise UsageError(f"no model chosen for the {self.name} provider",
+                             hint="Set --model or DUA_LLM_MODEL.")
+        self.settings = settings
+        self.model = settings.model
+        self.base_url = (settings.resolved_base_url or "").rstrip("/")
+        key = settings.api_key.reveal() if settings.api_key else ""
+        self.transport = Transport(settings.timeout, connect_timeout, retry, clock=clock,
+                                   sleep=sleep, rng=rng, secrets=(key,))
+        self.usage = Usage()  # summed over every call this provider made (agents report it)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(base_url={self.base_url!r}, model={self.model!r})"
+
+    def complete(self, messages: list, tools: list | None = None,
+                 response_format: dict | None = None, stream: bool = False,
+                 on_status: Callable | None = None, tool_choice: str | None = None,
+                 max_tokens: int | None = None, temperature: float = 0.0) -> Response:
+        """One model turn: send ``messages`` and return the checked, normalised answer.
+
+        Raises:
+            UsageError: malformed messages, tools or options (a programming error).
+            TransportError: the server could not be reached or said no (after retries).
+            ResponseError: the server answered, but not usefully (seed 002).
+        """
+        check_request(messages, tools, tool_choice, response_format)
+        body = self.build_body(messages, tools, response_format, stream, tool_choice,
+                               max_tokens, temperature)
+        handler = ResponseHandler(self.wire, on_status, streaming=stream, model=self.model,
+                                  require_tool=tool_choice not in (None, "auto", "none"))
+        reader = self._read_stream if stream else self._read_whole
+        try:
+            response = self.transport.post(
+                self.endpoint(stream), self.headers(), body,
+                lambda resp, deadline: reader(handler, resp, deadline),
+                on_status=on_status, provider=self.name, model=self.model)
+        except Exception as exc:
+            usage = getattr(exc, "usage", None)
+            self.usage = self.usage + (usage if isinstance(usage, Usage) else Usage(calls=1))
+            raise
+        self.usage = self.usage + response.usage
+        return response
+
+    # Provider hooks, defined by each subclass: endpoint(stream) -> url, headers() -> dict,
+    # build_body(messages, tools, response_format, stream, tool_choice, max_tokens,
+    # temperature) -> dict, and the class attributes ``name`` and ``wire``.
+
+    @property
+    def api_key(self) -> str:
+        key = self.settings.api_key
+        return key.reveal() if key else ""
+
+    # -- reading bodies -------------------------------------------------------------------
+
+    def _read_whole(self, handler: ResponseHandler, resp, deadline: float) -> Response:
+        body = _read_body(resp, deadline, self.transport.clock)
+        payload = _decode_json(body, resp.headers.get("content-type", ""), self.name)
+        self._raise_error_body(payload)
+        handler.validate_response(payload)
+        handler.process_chunk(payload)
+        return handler.get_final_response()
+
+    def _read_stream(self, handler: ResponseHandler, resp, deadline: float) -> Response:
+        ctype = resp.headers.get("content-type", "")
+        if "event-stream" not in ctype:
+            # A server that ignored "stream" (or put an error in a 200) answers in one piece.
+            handler.streaming = False
+            return self._read_whole(handler, resp, deadline)
+        try:
+            for event in iter_events(resp.readline, deadline, self.transport.clock):
+                if event.data == DONE:
+                    handler.mark_done()
+                    break  # anything after [DONE] is ignored
+                payload = _event_json(event)
+                if event.event == "error" or (isinstance(payload, dict) and _is_error(payload)):
+                    raise error_from_event(parse_error_body(payload) or {"message": event.data},
+                                           provider=self.name, secrets=self.transport.secrets)
+                handler.process_chunk(payload)
+        except (OSError, LLMTimeoutError) as exc:
+            raise _interrupted(handler, exc, self.name) from exc
+        except Exception as exc:
+            if type(exc).__module__ != "http.client":  # IncompleteRead: a cut chunked body
+                raise
+            raise _interrupted(handler, exc, self.name) from exc
+        return handler.get_final_response()
+
+    def _raise_error_body(self, payload: object) -> None:
+        if isinstance(payload, (dict, list)) and _is_error(payload):
+            raise error_from_event(parse_error_body(payload), provider=self.name,
+                                   secrets=self.transport.secrets)
+
+
+def _is_error(payload: object) -> bool:
+    if isinstance(payload, list):
+        return len(payload) == 1 and _is_error(payload[0])
+    return isinstance(payload, dict) and (
+        payload.get("error") is not None or payload.get("object") == "error")
+
+
+def _interrupted(handler: ResponseHandler, exc: BaseException, provider: str) -> TransportError:
+    """A cut stream: retryable if nothing reached the caller yet, else StreamInterruptedError."""
+    what = f"{type(exc).__name__}: {exc}"
+    if not handler.delivered:
+        cls = LLMTimeoutError if isinstance(exc, TimeoutError) else LLMConnectionError
+        return cls(f"the {provider} stream broke before any output ({what})")
+    emit(handler.status_callback, Status("interrupted", f"⚠️ Stream interrupted: {what}"))
+    return StreamInterruptedError(
+        f"the stream was interrupted after {handler.chunk_count} chunks ({what})",
+        text=handler.text, usage=handler.usage, cause=what)
+
+
+def _read_body(resp, deadline: float, clock: Callable) -> bytes:
+    """The whole body, with the total deadline checked between reads."""
+    parts = []
+    try:
+        while True:
+            block = resp.read(_READ_SIZE)
+            if not block:
+                return b"".join(parts)
+            parts.append(block)
+            if clock() > deadline:
+                raise LLMTimeoutError("the answer ran past its total deadline")
+    except TimeoutError as exc:
+        raise LLMTimeoutError(f"the server stopped sending mid-answer ({exc})") from exc
+    except OSError as exc:
+        raise LLMConnectionError(f"the connection broke mid-answer ({type(exc).__name__})") from exc
+    except Exception as exc:
+        if type(exc).__module__ != "http.client":
+            raise
+        raise LLMConnectionError(f"the answer was cut off ({type(exc).__name__})") from exc
+
+
+def _decode_json(body: bytes, ctype: str, provider: str) -> object:
+    try:
+        return json.loads(body)
+    except ValueError:
+        raise InvalidStructureError("a JSON answer", f"{ctype or 'no content-type'}: "
+                                    f"{excerpt(body.decode('utf-8', 'replace'), 200)}",
+                                    provider=provider) from None
+
+
+def _event_json(event) -> object:
+    try:
+        return json.loads(event.data)
+    except ValueError:
+        raise InvalidStructureError("a JSON event", excerpt(event.data, 120),
+                                    event_index=event.index) from None
+
+
+def check_request(messages: object, tools: object, tool_choice: object,
+                  response_format: object) -> None:
+    """Reject malformed arguments to ``complete`` with a UsageError naming the problem."""
+    if not isinstance(messages, list) or not messages:
+        raise UsageError("messages must be a non-empty list of {'role', 'content'} dicts")
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict) or message.get("role") not in (
+                "system", "user", "assistant", "tool"):
+            raise UsageError(f"messages[{i}] needs a role of system, user, assistant or tool")
+    names = []
+    for i, tool in enumerate(tools or ()):
+        if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
+            raise UsageError(f"tools[{i}] needs a 'name' (and 'description', 'parameters')")
+        names.append(tool["name"])
+    if tool_choice not in (None, "auto", "none", "required") and tool_choice not in names:
+        raise UsageError(f"tool_choice {tool_choice!r} is not auto, required, none or a tool name")
+    if response_format is not None and (not isinstance(response_format, dict) or response_format.get(
+            "type") not in ("json_object", "json_schema", "text")):
+        raise UsageError("response_format must be {'type': 'json_object'} or "
+                         "{'type': 'json_schema', 'name': …, 'schema': {…}}")
+    if isinstance(response_format, dict) and response_format.get("type") == "json_schema" and \
+            not isinstance(response_format.get("schema"), dict):
+        raise UsageError("a json_schema response_format needs a 'schema' dict")
