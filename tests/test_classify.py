@@ -1,0 +1,227 @@
+"""dua.classify and dua.rules: the rule classifier, and the LLM classifier against a real server."""
+from __future__ import annotations
+
+import json
+import os
+import unittest
+
+from dua.classify import build_graph
+from dua.config import Settings
+from dua.document import element_words, extract
+from dua.rules import CAPTION, MARKER, PAGE_NUMBER
+from tests.support import FIXTURES
+
+DOCS = os.path.join(FIXTURES, "documents")
+REPORT = os.path.join(DOCS, "report.pdf")
+SEED_ERRORS = {
+    "EmptyLLMResponse": "```json\n```",
+    "InvalidLLMResponseFormat": "I am unable to process this request.",
+    "JSONDecodeError": "{'type': 'paragraph', 'text': 'Hello'}",
+    "SchemaValidationError": '{"type": "heading", "content": "My Title"}',
+    "UnexpectedParsingError": "[" * 5000,  # nesting deep enough to exhaust the parser's stack
+}
+
+
+def llm_provider(url: str):
+    from dua.llm.openai_compat import OpenAICompatProvider
+    from dua.llm.transport import RetryPolicy
+
+    settings = Settings(provider="openai", model="test-model", base_url=url + "/v1", api_key="k",
+                        timeout=5)
+    return OpenAICompatProvider(settings, retry=RetryPolicy(max_retries=0, budget=5))
+
+
+def asked_ids(request) -> list:
+    """The block ids a classification request carries (batch or single)."""
+    content = request.body["messages"][-1]["content"]
+    head, _, payload = content.partition("\n")
+    data = json.loads(payload)
+    return [b["id"] for b in (data if isinstance(data, list) else [data])]
+
+
+def is_batch(request) -> bool:
+    return request.body["messages"][-1]["content"].startswith("Blocks:")
+
+
+def rules_answer(block_id: str, rules: dict) -> dict:
+    """What a well-behaved model would answer: the rule classifier's element, as JSON."""
+    element = rules[block_id]
+    answer = {k: v for k, v in element.items() if k not in ("bbox", "page_number", "block_ids")}
+    return answer
+
+
+def rules_by_block(path: str) -> dict:
+    return {e["block_ids"][0]: e for e in extract(path)["elements"]}
+
+
+class RulePatternTest(unittest.TestCase):
+    def test_page_number_patterns(self):
+        for text in ("1", "Page 3", "page 2 of 10", "- 4 -", "12/30", "(7)"):
+            self.assertTrue(PAGE_NUMBER.match(text), text)
+        for text in ("Page one", "2025 annual", "Chapter 3"):
+            self.assertFalse(PAGE_NUMBER.match(text), text)
+
+    def test_caption_needs_a_number_and_its_punctuation(self):
+        self.assertTrue(CAPTION.match("Figure 3: growth"))
+        self.assertTrue(CAPTION.match("Table 2. Costs"))
+        self.assertTrue(CAPTION.match("Fig. 4 - map"))
+        self.assertFalse(CAPTION.match("Tables in practice"))
+        self.assertFalse(CAPTION.match("Table 2 shows the costs"))
+
+    def test_list_markers(self):
+        for marker in ("\u2022", "-", "1.", "2)", "(3)", "a.", "iv)"):
+            self.assertTrue(MARKER.match(marker), marker)
+        for marker in ("Note:", "1,200", "word"):
+            self.assertFalse(MARKER.match(marker), marker)
+
+    def test_classification_graph_routes_to_rules_without_a_provider(self):
+        graph = build_graph()
+        self.assertEqual(set(graph.graph.nodes), {"profile", "classify_rules", "classify_llm"})
+        result = extract(REPORT)
+        self.assertEqual(result["stats"]["classifier"], "rules")
+        self.assertEqual(result["stats"]["llm_calls"], 0)
+
+
+class LLMClassifierTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        from tests.llm_server import LLMServer, Turn, free_port
+
+        cls.LLMServer, cls.Turn, cls.free_port = LLMServer, Turn, staticmethod(free_port)
+        cls.rules = rules_by_block(REPORT)
+        cls.text_ids = [i for i, e in cls.rules.items() if e["type"] not in ("table", "figure")]
+
+    def run_with(self, handler, path: str = REPORT, batch_size: int = 20):
+        with self.LLMServer(handler=handler) as server:
+            result = extract(path, provider=llm_provider(server.url), batch_size=batch_size)
+        return result, server
+
+    def test_batched_answers_classify_every_block_in_one_call_per_batch(self):
+        def handler(request):
+            answers = {i: {"type": "paragraph", "text": "..."} for i in asked_ids(request)}
+            return self.Turn(text=json.dumps(answers))
+
+        result, server = self.run_with(handler, batch_size=8)
+        batches = -(-len(self.text_ids) // 8)
+        self.assertEqual(server.count, batches)
+        self.assertTrue(all(is_batch(r) for r in server.requests))
+        self.assertEqual(result["stats"]["llm_calls"], batches)
+        self.assertEqual(result["stats"]["classifier"], "llm")
+        self.assertEqual(result["stats"]["counts"], {"paragraph": len(self.text_ids)})
+
+    def test_model_answers_decide_types_and_levels_but_text_comes_from_the_page(self):
+        def handler(request):
+            answers = {i: rules_answer(i, self.rules) for i in asked_ids(request)}
+            for answer in answers.values():
+                if "text" in answer:
+                    answer["text"] = "the model rewrote this"
+            return self.Turn(text="```json\n" + json.dumps(answers) + "\n```")
+
+        result, _ = self.run_with(handler)
+        self.assertEqual([e["type"] for e in result["elements"]],
+                         [e["type"] for e in self.rules.values()])
+        self.assertNotIn("the model rewrote this", json.dumps(result))
+        headings = [e["level"] for e in result["elements"] if e["type"] == "heading"]
+        self.assertEqual(headings, [1, 2, 3, 2, 3])
+
+    def test_each_seed_error_type_becomes_an_unclassified_text_block(self):
+        for error_type, raw in SEED_ERRORS.items():
+            with self.subTest(error_type):
+                result, server = self.run_with(lambda request: self.Turn(text=raw))
+                elements = {e.get("id"): e for e in result["elements"]
+                            if e["type"] == "unclassified_text_block"}
+                self.assertEqual(sorted(elements), sorted(self.text_ids))
+                # one batch call, then one retry per block
+                self.assertEqual(server.count, 1 + len(self.text_ids))
+                for block_id, element in elements.items():
+                    error = element["annotations"]["classification_error"]
+                    self.assertEqual(error["error_type"], error_type)
+                    self.assertEqual(error["original_llm_output"], raw)
+                    # the block's own text, line by line, as the seed's shape keeps it
+                    self.assertEqual(element["text"], "\n".join(ln["text"] for ln in element["lines"]))
+                    self.assertEqual(element["bbox"], self.rules[block_id]["bbox"])
+                    self.assertEqual(element["text"].split(), element_words(self.rules[block_id]))
+                    self.assertEqual(set(element), {"id", "type", "text", "bbox", "page_number",
+                                                    "lines", "metadata", "annotations"})
+                    self.assertEqual(element["metadata"], {"source_block_type": "text"})
+                    self.assertEqual(set(error), {"error_type", "message", "original_llm_output",
+                                                  "cleaned_llm_output"})
+                self.assertEqual(result["stats"]["unclassified"], len(self.text_ids))
+                self.assertEqual(result["stats"]["llm_errors"], {error_type: len(self.text_ids)})
+
+    def test_batch_valid_for_some_blocks_retries_only_the_broken_ones(self):
+        broken = set(self.text_ids[::3])  # every third block: a bad answer in the batch
+
+        def handler(request):
+            ids = asked_ids(request)
+            if is_batch(request):
+                answers = {i: ({"type": "list", "items": "a, b"} if i in broken
+                               else rules_answer(i, self.rules)) for i in ids}
+                return self.Turn(text=json.dumps(answers))
+            # On retry, half of the broken blocks get a good answer, the rest stay broken.
+            (block_id,) = ids
+            if sorted(broken).index(block_id) % 2 == 0:
+                return self.Turn(text=json.dumps(rules_answer(block_id, self.rules)))
+            return self.Turn(text="not json at all")
+
+        result, server = self.run_with(handler)
+        self.assertEqual(server.count, 1 + len(broken))
+        retried = [asked_ids(r)[0] for r in server.requests[1:]]
+        self.assertEqual(sorted(retried), sorted(broken))
+        still_broken = {i for i in broken if sorted(broken).index(i) % 2 == 1}
+        unclassified = {e["id"] for e in result["elements"] if e["type"] == "unclassified_text_block"}
+        self.assertEqual(unclassified, still_broken)
+        self.assertEqual(result["stats"]["llm_errors"], {"InvalidLLMResponseFormat": len(still_broken)})
+        self.assertEqual(result["stats"]["llm_retried_blocks"], len(broken))
+
+    def test_answer_keyed_as_a_list_of_elements_with_ids_is_accepted(self):
+        def handler(request):
+            return self.Turn(text=json.dumps([dict(rules_answer(i, self.rules), id=i)
+                                              for i in asked_ids(request)]))
+
+        result, server = self.run_with(handler)
+        self.assertEqual(server.count, 1)
+        self.assertEqual(result["stats"]["unclassified"], 0)
+
+    def test_figure_answer_for_a_text_block_is_kept_as_unclassified(self):
+        def handler(request):
+            return self.Turn(text=json.dumps({i: {"type": "figure"} for i in asked_ids(request)}
+                                             if is_batch(request) else {"type": "figure"}))
+
+        result, _ = self.run_with(handler)
+        errors = {e["annotations"]["classification_error"]["error_type"]
+                  for e in result["elements"] if e["type"] == "unclassified_text_block"}
+        self.assertEqual(errors, {"SchemaValidationError"})
+
+    def test_llm_down_classifies_every_block_with_rules_and_records_the_failure(self):
+        provider = llm_provider(f"http://127.0.0.1:{self.free_port()}")
+        result = extract(REPORT, provider=provider)
+        self.assertEqual([e["type"] for e in result["elements"]],
+                         [e["type"] for e in self.rules.values()])
+        self.assertEqual(result["stats"]["llm_down"]["error_code"], "LLM_CONNECTION_FAILED")
+        self.assertEqual(result["stats"]["llm_down"]["fallback"], "rules")
+        self.assertEqual(result["stats"]["unclassified"], 0)
+
+    def test_server_errors_mid_run_fall_back_to_rules_for_the_rest(self):
+        from tests.llm_server import Fail
+
+        calls = []
+
+        def handler(request):
+            calls.append(1)
+            if len(calls) == 1:
+                return self.Turn(text=json.dumps({i: {"type": "paragraph", "text": "x"}
+                                                  for i in asked_ids(request)}))
+            return Fail("server")
+
+        result, _ = self.run_with(handler, batch_size=4)
+        self.assertEqual(result["stats"]["llm_down"]["error_code"], "LLM_SERVER_ERROR")
+        first = self.text_ids[:4]
+        for element in result["elements"]:
+            if element["block_ids"][0] in first:
+                self.assertEqual(element["type"], "paragraph")
+        self.assertEqual(len(result["elements"]), len(self.rules))
+
+
+if __name__ == "__main__":
+    unittest.main()
