@@ -1,0 +1,229 @@
+"""The static half of the fence: an allow-list check of a generated parser's syntax tree.
+
+It never runs the code. Every finding is a ``Violation`` with the line and a reason written
+for the refine step, which feeds it back to the parser writer word for word.
+"""
+from __future__ import annotations
+
+import ast
+import dataclasses
+import re
+
+# Top-level packages a parser may import; submodules of these are allowed too.
+ALLOWED_MODULES = frozenset({
+    "__future__", "abc", "bisect", "calendar", "collections", "contextlib", "copy", "csv",
+    "dataclasses", "datetime", "decimal", "difflib", "enum", "fractions", "functools", "heapq",
+    "io", "itertools", "json", "math", "numbers", "numpy", "operator", "pandas", "pdfplumber",
+    "pprint", "random", "re", "statistics", "string", "textwrap", "time", "typing",
+    "unicodedata", "warnings",
+})
+
+# Builtins that run code, reach files or the interpreter's innards.
+FORBIDDEN_NAMES = frozenset({
+    "eval", "exec", "compile", "__import__", "open", "globals", "vars", "locals", "breakpoint",
+    "input", "help", "memoryview", "__builtins__", "__loader__", "__spec__",
+})
+ATTR_BUILTINS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
+ALLOWED_DUNDERS = frozenset({"__name__", "__init__"})
+# Dunder names a module may define or read as plain names.
+ALLOWED_DUNDER_NAMES = ALLOWED_DUNDERS | {"__all__", "__doc__", "__version__", "__file__"}
+# Frame and code objects lead back to globals and builtins without a single dunder.
+FORBIDDEN_ATTRS = frozenset({
+    "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_back", "f_globals",
+    "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next", "func_globals", "func_code",
+    "ctypes", "ctypeslib",
+})
+# Calls allowed in a top-level constant, e.g. DATE = re.compile(...), COLS = ", ".join(...).
+TOP_LEVEL_CALLS = frozenset({
+    "compile", "frozenset", "set", "tuple", "dict", "list", "namedtuple", "NamedTuple",
+    "Decimal", "TypeVar", "date", "datetime", "timedelta", "time", "field", "OrderedDict",
+    "defaultdict", "Fraction", "escape", "join", "Enum", "str", "int", "float", "bool",
+    "Timestamp", "NewType", "enumerate", "range", "zip", "sorted", "len", "min", "max",
+    "format", "upper", "lower", "strip", "split", "replace",
+})
+_DUNDER = re.compile(r"^__\w+__$")
+_CLASS_BODY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Pass,
+               ast.ClassDef)
+
+
+@dataclasses.dataclass(frozen=True)
+class Violation:
+    """One reason the parser cannot run: 1-based line, 0-based column, and why."""
+
+    line: int
+    col: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.reason}"
+
+    def to_dict(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def check_source(source: str, filename: str = "parser.py") -> list:
+    """Every policy violation in ``source``, in line order; an empty list means it may run.
+
+    A syntax error is reported as a violation too, so that one list feeds the refine step.
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be str, not {type(source).__name__}")
+    try:
+        tree = ast.parse(source, filename=filename)
+    except SyntaxError as exc:
+        return [Violation(exc.lineno or 1, max((exc.offset or 1) - 1, 0),
+                          f"syntax error: {exc.msg}")]
+    except ValueError as exc:  # null bytes in the source
+        return [Violation(1, 0, f"unreadable source: {exc}")]
+    checker = _Checker()
+    checker.check_module(tree)
+    checker.visit(tree)
+    found = sorted(set(checker.found), key=lambda v: (v.line, v.col, v.reason))
+    return found
+
+
+def module_allowed(name: str) -> bool:
+    return name.split(".")[0] in ALLOWED_MODULES
+
+
+class _Checker(ast.NodeVisitor):
+    """Walks the whole tree once; ``check_module`` adds the top-level shape rules."""
+
+    def __init__(self) -> None:
+        self.found = []
+
+    def flag(self, node: ast.AST, reason: str) -> None:
+        self.found.append(Violation(getattr(node, "lineno", 1), getattr(node, "col_offset", 0),
+                                    reason))
+
+    # --- top-level shape ------------------------------------------------------------
+
+    def check_module(self, tree: ast.Module) -> None:
+        if not any(isinstance(s, ast.FunctionDef) and s.name == "parse" and
+                   (s.args.args or s.args.posonlyargs) for s in tree.body):
+            self.flag(tree.body[0] if tree.body else tree,
+                      "the module defines no top-level function parse(pdf_path)")
+        for i, stmt in enumerate(tree.body):
+            if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef,
+                                 ast.AsyncFunctionDef, ast.Pass)):
+                continue
+            if isinstance(stmt, ast.ClassDef):
+                self._check_class_body(stmt)
+            elif isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                if stmt.value is not None:
+                    self._check_constant(stmt.value)
+            elif isinstance(stmt, ast.Expr) and _is_docstring(stmt) and i == 0:
+                continue
+            elif _is_main_guard(stmt):
+                continue  # never true inside the sandbox; its body is still checked below
+            else:
+                self.flag(stmt, f"top-level {_describe(stmt)} is not allowed: a parser module "
+                                "holds only imports, constants, functions and classes")
+
+    def _check_class_body(self, cls: ast.ClassDef) -> None:
+        for stmt in cls.body:
+            if isinstance(stmt, _CLASS_BODY) or (isinstance(stmt, ast.Expr) and
+                                                 _is_docstring(stmt)):
+                continue
+            self.flag(stmt, f"{_describe(stmt)} in the body of class {cls.name} is not allowed")
+
+    def _check_constant(self, value: ast.AST) -> None:
+        todo = [value]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, ast.Lambda):
+                continue  # its body runs only when called, inside parse()
+            if isinstance(node, ast.Call) and _call_name(node.func) not in TOP_LEVEL_CALLS:
+                self.flag(node, f"top-level call to {_call_name(node.func) or 'an expression'}() "
+                                "is not allowed: compute it inside parse()")
+            todo.extend(ast.iter_child_nodes(node))
+
+    # --- everywhere -------------------------------------------------------------------
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for alias in node.names:
+            if not module_allowed(alias.name):
+                self.flag(node, _import_reason(alias.name))
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        if node.level:
+            self.flag(node, "relative import is not allowed: a parser is a standalone file")
+        elif not module_allowed(node.module or ""):
+            self.flag(node, _import_reason(node.module or ""))
+        for alias in node.names:
+            if alias.name == "*":
+                self.flag(node, f"'from {node.module} import *' is not allowed: import names")
+        self.generic_visit(node)
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if node.id in FORBIDDEN_NAMES:
+            self.flag(node, f"'{node.id}' is not allowed: {_why(node.id)}")
+        elif _DUNDER.match(node.id) and node.id not in ALLOWED_DUNDER_NAMES:
+            self.flag(node, f"the name '{node.id}' is not allowed")
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        if _DUNDER.match(node.attr) and node.attr not in ALLOWED_DUNDERS:
+            self.flag(node, f"dunder attribute '.{node.attr}' is not allowed "
+                            "(only __name__ and __init__)")
+        elif node.attr in FORBIDDEN_ATTRS:
+            self.flag(node, f"attribute '.{node.attr}' is not allowed: it reaches interpreter "
+                            "internals or native code")
+        self.generic_visit(node)
+
+    def visit_Constant(self, node: ast.Constant) -> None:
+        value = node.value
+        if isinstance(value, str) and _DUNDER.match(value) and value not in ALLOWED_DUNDER_NAMES:
+            self.flag(node, f"the string '{value}' names interpreter internals and is not allowed")
+
+    def visit_Call(self, node: ast.Call) -> None:
+        if isinstance(node.func, ast.Name) and node.func.id in ATTR_BUILTINS:
+            name = node.args[1] if len(node.args) > 1 else None
+            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+                self.flag(node, f"{node.func.id}() with a computed attribute name is not allowed: "
+                                "write the attribute out (obj.name)")
+        self.generic_visit(node)
+
+    def visit_Global(self, node: ast.Global) -> None:
+        self.flag(node, "'global' is not allowed: pass values in and return them")
+
+
+def _is_docstring(stmt: ast.stmt) -> bool:
+    return isinstance(stmt.value, ast.Constant) and isinstance(stmt.value.value, str)
+
+
+def _is_main_guard(stmt: ast.stmt) -> bool:
+    test = getattr(stmt, "test", None)
+    return (isinstance(stmt, ast.If) and isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name) and test.left.id == "__name__"
+            and len(test.comparators) == 1 and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value == "__main__")
+
+
+def _call_name(func: ast.AST) -> str:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return ""
+
+
+def _describe(stmt: ast.stmt) -> str:
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        return f"call to {_call_name(stmt.value.func) or 'an expression'}()"
+    return {"For": "for loop", "While": "while loop", "With": "with block", "Try": "try block",
+            "If": "if block", "Expr": "expression", "Delete": "del statement",
+            "Raise": "raise statement", "Assert": "assert statement",
+            "Global": "global statement"}.get(type(stmt).__name__, type(stmt).__name__)
+
+
+def _import_reason(name: str) -> str:
+    return (f"import of '{name}' is not allowed: use only pdfplumber, pandas, numpy and pure "
+            "standard-library modules (re, datetime, decimal, math, collections, ...)")
+
+
+def _why(name: str) -> str:
+    if name == "open":
+        return "open the PDF with pdfplumber.open(pdf_path); a parser reads no other file"
+    if name in ("eval", "exec", "compile", "__import__"):
+        return "a parser may not build or run code at run time"
+    return "it reaches outside the parser"
