@@ -1,15 +1,123 @@
-"""`dua parse`: write, run and verify a parser for a bank statement."""
+"""`dua parse`: write, run and verify a parser for a bank statement (seed 001's agent)."""
 from __future__ import annotations
 
-from ..errors import UsageError
+import glob
+import json
+import os
+import sys
+import time
 
-DESCRIPTION = "write, run and verify a parser for a bank statement (not available yet in this release)."
-EXAMPLES = "  python -m dua parse statement.pdf --bank mybank --expected result.csv\n"
+from ..errors import EXIT_NOT_VERIFIED, EXIT_OK, DocumentNotFoundError, UsageError
+
+DESCRIPTION = (
+    "Write custom_parsers/BANK_parser.py for a bank statement, run it safely, verify the result "
+    "(against --expected, or by its own running balances without one), refine it until it is "
+    "right, and write the transactions as CSV. The built-in writer needs no network; "
+    "--provider openai|gemini lets an LLM write the parser, falling back to the built-in one."
+)
+EXAMPLES = """\
+  python -m dua parse statement.pdf --bank mybank --expected result.csv
+  python -m dua parse statement.pdf --bank mybank --out transactions.csv --json
+  python -m dua parse --target icici            # data/icici/*.pdf and data/icici/result.csv
+"""
 
 
 def add_arguments(p) -> None:
-    p.add_argument("rest", nargs="*", help="arguments (the command is not available yet)")
+    from ..cli import add_llm_options  # lazy: cli imports this module only when needed
+
+    p.add_argument("pdf", nargs="?", help="the statement PDF")
+    p.add_argument("--bank", help="bank name: the parser is saved as PARSERS_DIR/BANK_parser.py")
+    p.add_argument("--target", metavar="NAME",
+                   help="challenge convention: data/NAME/*.pdf with data/NAME/result.csv")
+    p.add_argument("--expected", metavar="CSV", help="known-good CSV the result must equal")
+    p.add_argument("--out", metavar="CSV", help="where to write the transactions "
+                   "(default: PARSERS_DIR/BANK_result.csv)")
+    p.add_argument("--parsers-dir", default="custom_parsers", metavar="DIR",
+                   help="folder for generated parsers (default: custom_parsers)")
+    p.add_argument("--max-retries", type=int, default=3, metavar="N",
+                   help="refinements after the first attempt (default: 3)")
+    p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="seconds the generated parser may run (default: 60)")
+    add_llm_options(p)
+
+
+def resolve_inputs(args) -> tuple:
+    """(pdf, bank, expected) from PDF/--bank/--expected or from --target NAME.
+
+    Raises:
+        UsageError, DocumentNotFoundError
+    """
+    if args.target:
+        folder = os.path.join("data", args.target)
+        pdfs = sorted(glob.glob(os.path.join(folder, "*.pdf")))
+        if not pdfs:
+            raise DocumentNotFoundError(f"No PDF in {folder}", path=folder,
+                                        hint="--target NAME reads data/NAME/*.pdf from the current folder.")
+        expected = args.expected or os.path.join(folder, "result.csv")
+        return args.pdf or pdfs[0], args.bank or args.target, expected
+    if not args.pdf or not args.bank:
+        raise UsageError("dua parse needs a PDF and --bank NAME (or --target NAME)",
+                         hint="Example: python -m dua parse statement.pdf --bank mybank")
+    return args.pdf, args.bank, args.expected
+
+
+def _progress(args):
+    if args.quiet:
+        return None
+
+    def on_event(event) -> None:
+        extra = f" -> {event.next}" if event.next and event.outcome == "ok" else ""
+        print(f"dua parse: {event.node:<8} {event.outcome} {event.duration:6.2f} s{extra}",
+              file=sys.stderr, flush=True)
+
+    return on_event
 
 
 def run(args, settings) -> int:
-    raise UsageError("'dua parse' is not available yet in this release", hint="See README.md for what works today.")
+    from ..cli import feedback_for  # lazy
+    from ..errors import VerificationError
+    from ..statements.agent import AGENT_ID, run_agent
+
+    pdf, bank, expected = resolve_inputs(args)
+    started = time.perf_counter()
+    state = run_agent(pdf, bank, expected=expected, out=args.out, parsers_dir=args.parsers_dir,
+                      settings=settings, max_retries=args.max_retries, password=args.password,
+                      timeout=args.timeout, on_event=_progress(args))
+    report = summary(state, time.perf_counter() - started)
+    if state.final_status != "passed":
+        why = state.comparison_result.get("summary") or "; ".join(state.errors[-2:])
+        exc = VerificationError(f"The parser for {bank} is {state.final_status}: "
+                                f"{why.splitlines()[0] if why else 'no result'}")
+        report["feedback"] = feedback_for(exc, AGENT_ID)
+    if args.json:
+        print(json.dumps(report, indent=2, default=str))
+    elif not args.quiet:
+        _print_human(report)
+    return EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
+
+
+def summary(state, seconds: float) -> dict:
+    """The --json object: status, bank, attempts, LLM usage, paths, rows, seconds, checks."""
+    result = state.comparison_result
+    checks = result.get("checks") or ([{"name": "equals_expected", "passed": result.get("equal"),
+                                        "detail": result.get("summary", "")}] if result else [])
+    return {"status": state.final_status, "bank": state.target_bank,
+            "attempts": len(state.attempts), "llm_calls": state.llm_calls, "tokens": state.tokens,
+            "parser_path": state.parser_file_path, "output_path": state.output_csv_path,
+            "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
+            "writer": state.writer, "fallback_reason": state.fallback_reason,
+            "history": state.attempts}
+
+
+def _print_human(report: dict) -> None:
+    print(f"{report['status']}: {report['rows']} rows from {report['bank']} in "
+          f"{report['seconds']:.2f} s ({report['attempts']} attempt(s), {report['llm_calls']} LLM calls)")
+    print(f"parser: {report['parser_path']}")
+    if report["output_path"]:
+        print(f"output: {report['output_path']}")
+    for check in report["checks"]:
+        mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
+        print(f"  {check['name']}: {mark} - {check['detail'].splitlines()[0] if check['detail'] else ''}")
+    if report.get("feedback"):
+        print(f"dua parse: {report['feedback']['user_message']}", file=sys.stderr)

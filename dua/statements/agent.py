@@ -1,0 +1,236 @@
+"""The statement-parser agent (seed 001) on dua.graph: state use, seven nodes, three routes.
+
+analyze → generate → save → execute → compare ⇄ refine → finalize. The PDF is read
+once (in analyze); the writer searches on those cached words, and only its best
+candidate is run for real through safe execution.
+"""
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+
+from ..errors import GeneratedCodeError, UsageError, VerificationError
+from ..graph import END, START, Graph
+from ..schemas import StatementState
+
+AGENT_ID = "dua_statement_agent"
+_BANK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+
+
+@dataclasses.dataclass
+class AgentContext:
+    """Services and caches for one run (never checkpointed): settings, pages, writer."""
+
+    settings: object = None
+    password: str | None = None
+    timeout: float = 60.0
+    out_path: str | None = None
+    parsers_dir: str = "custom_parsers"
+    pages: list = dataclasses.field(default_factory=list)
+    analysis: object = None
+    expected: object = None
+    writer: object = None
+    make_writer: object = None  # fn(context, state) -> Writer; default picks by settings
+
+
+# --- nodes -------------------------------------------------------------------------------
+
+
+def analyze(state: StatementState, ctx: AgentContext) -> dict:
+    """Read the PDF once, find its table layout, load the expected CSV."""
+    from .. import pdf  # lazy: pdfplumber loads only when a statement is parsed
+    from . import analysis, verify
+
+    doc = pdf.read_document(state.pdf_path, ctx.password)
+    pdf.require_text_layer(doc)
+    ctx.pages = analysis.pages_from_document(doc)
+    ctx.analysis = found = analysis.analyze_pages(ctx.pages)
+    if state.expected_csv_path:
+        ctx.expected = verify.load_expected(state.expected_csv_path)
+    if not found.settings:
+        raise VerificationError(
+            f"No transaction table found in {state.pdf_path}: no line prints a date followed "
+            "by an amount", path=state.pdf_path,
+            hint="Check that this is a bank statement with a transactions table.")
+    ctx.writer = (ctx.make_writer or choose_writer)(ctx, state)
+    return {"pdf_content": "\n".join(found.raw_sample_text)[:4000],
+            "column_headers": found.column_headers, "sample_rows": found.sample_rows,
+            "raw_sample_text": found.raw_sample_text, "writer": ctx.writer.name,
+            "fallback_reason": getattr(ctx.writer, "fallback_reason", "")}
+
+
+def generate(state: StatementState, ctx: AgentContext) -> dict:
+    """The writer's first parser."""
+    return _draft_updates(state, ctx, ctx.writer.write(state))
+
+
+def save(state: StatementState, ctx: AgentContext) -> dict:
+    """Write ``{parsers_dir}/{bank}_parser.py`` atomically."""
+    path = os.path.join(ctx.parsers_dir, f"{state.target_bank}_parser.py")
+    write_atomically(path, state.generated_code)
+    return {"parser_file_path": path}
+
+
+def execute(state: StatementState, ctx: AgentContext) -> dict:
+    """Run the saved parser for real through safe execution."""
+    from .execution import run_generated
+
+    try:
+        frame = run_generated(state.parser_file_path, state.pdf_path, timeout=ctx.timeout,
+                              password=ctx.password)
+    except GeneratedCodeError as exc:
+        return {"execution_success": False, "generated_df": None, "failure_type": "execution",
+                "errors": state.errors + [f"{type(exc).__name__}: {exc.message}"],
+                "attempts": _note(state, outcome="execution_failed", detail=exc.message,
+                                  error=type(exc).__name__)}
+    return {"execution_success": True, "generated_df": frame, "rows": int(len(frame))}
+
+
+def compare(state: StatementState, ctx: AgentContext) -> dict:
+    """Check the frame against --expected, or by its own arithmetic without one."""
+    from . import verify
+
+    if ctx.expected is not None:
+        result = verify.compare(state.generated_df, ctx.expected)
+    else:
+        settings = state.writer_settings or ctx.analysis.settings
+        result = verify.intrinsic(state.generated_df, ctx.pages, settings)
+    failed = result["status"] == "failed"
+    updates = {"comparison_result": result, "failure_type": "comparison" if failed else "",
+               "attempts": _note(state, outcome=result["status"], detail=result["summary"])}
+    if failed:
+        updates["errors"] = state.errors + [f"comparison: {result['summary'].splitlines()[0]}"]
+    return updates
+
+
+def refine(state: StatementState, ctx: AgentContext) -> dict:
+    """A better parser, given the failure; an exhausted writer ends the retries."""
+    draft = ctx.writer.refine(state)
+    if draft is None:
+        return {"retry_count": state.max_retries,
+                "errors": state.errors + [f"{ctx.writer.name} writer has no better candidate"]}
+    updates = _draft_updates(state, ctx, draft)
+    updates["retry_count"] = state.retry_count + 1
+    return updates
+
+
+def finalize(state: StatementState, ctx: AgentContext) -> dict:
+    """Final status, and the output CSV when the parser produced a frame."""
+    status = state.comparison_result.get("status") if state.execution_success else "failed"
+    final = status if status in ("passed", "unverified") else "failed"
+    updates = {"final_status": final}
+    if state.generated_df is not None:
+        out = ctx.out_path or os.path.join(ctx.parsers_dir, f"{state.target_bank}_result.csv")
+        write_atomically(out, state.generated_df.to_csv(index=False))
+        updates["output_csv_path"] = out
+    return updates
+
+
+# --- routes -------------------------------------------------------------------------------
+
+
+def route_after_execute(state: StatementState) -> str:
+    if state.execution_success:
+        return "compare"
+    return "refine" if state.retry_count < state.max_retries else "finalize"
+
+
+def route_after_compare(state: StatementState) -> str:
+    if state.comparison_result.get("status") in ("passed", "skipped", "unverified"):
+        return "finalize"
+    return "refine" if state.retry_count < state.max_retries else "finalize"
+
+
+def route_after_refine(state: StatementState) -> str:
+    return "save"  # always retry through save -> execute
+
+
+def build_graph():
+    """The compiled workflow; the wiring is the documentation."""
+    g = Graph(StatementState)
+    for name, fn in (("analyze", analyze), ("generate", generate), ("save", save),
+                     ("execute", execute), ("compare", compare), ("refine", refine),
+                     ("finalize", finalize)):
+        g.add_node(name, fn)
+    g.add_edge(START, "analyze").add_edge("analyze", "generate")
+    g.add_edge("generate", "save").add_edge("save", "execute")
+    g.add_conditional_edges("execute", route_after_execute, ["compare", "refine", "finalize"])
+    g.add_conditional_edges("compare", route_after_compare, ["refine", "finalize"])
+    g.add_conditional_edges("refine", route_after_refine, ["save"])
+    g.add_edge("finalize", END)
+    return g.compile()
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def choose_writer(ctx: AgentContext, state: StatementState):
+    """The built-in writer, or the LLM writer (with the built-in one as its fallback)."""
+    from .writer import BuiltinWriter
+
+    builtin = BuiltinWriter(ctx.pages, ctx.analysis, ctx.expected)
+    settings = ctx.settings
+    if settings is None or not getattr(settings, "uses_llm", False):
+        return builtin
+    try:
+        from .llm_writer import LLMWriter
+    except ImportError as exc:  # the LLM layer is not installed in this copy of dua
+        builtin.fallback_reason = f"LLM writer unavailable ({exc}); using the built-in writer"
+        return builtin
+    return LLMWriter(settings, ctx.analysis, ctx.expected, fallback=builtin)
+
+
+def _draft_updates(state: StatementState, ctx: AgentContext, draft) -> dict:
+    entry = {"attempt": len(state.attempts) + 1, "writer": getattr(ctx.writer, "active", None)
+             or ctx.writer.name, "note": draft.note, "outcome": "pending"}
+    return {"generated_code": draft.code, "writer_settings": draft.settings or {},
+            "llm_calls": state.llm_calls + draft.llm_calls, "tokens": state.tokens + draft.tokens,
+            "attempts": state.attempts + [entry], "execution_success": False,
+            "fallback_reason": getattr(ctx.writer, "fallback_reason", "") or state.fallback_reason}
+
+
+def _note(state: StatementState, **fields) -> list:
+    attempts = [dict(a) for a in state.attempts]
+    if attempts:
+        attempts[-1].update(fields)
+    return attempts
+
+
+def write_atomically(path: str, text: str) -> None:
+    """Write via a temporary file and ``os.replace`` so readers never see half a file."""
+    folder = os.path.dirname(path) or "."
+    os.makedirs(folder, exist_ok=True)
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp{os.getpid()}")
+    with open(tmp, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text)
+    os.replace(tmp, path)
+
+
+def check_bank(bank: str) -> str:
+    """Raises: UsageError when the bank name cannot be a file name part."""
+    if not isinstance(bank, str) or not _BANK.match(bank):
+        raise UsageError(f"--bank must be letters, digits, '_' or '-' (at most 64), got {bank!r}",
+                         hint="Pass e.g. --bank icici.")
+    return bank
+
+
+def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str | None = None,
+              parsers_dir: str = "custom_parsers", settings=None, max_retries: int = 3,
+              password: str | None = None, timeout: float = 60.0, on_event=None,
+              checkpoint: str | None = None, make_writer=None) -> StatementState:
+    """Run the whole workflow and return the final state.
+
+    Raises:
+        DocumentError (bad PDF), VerificationError (no table), UsageError, DuaError
+    """
+    if max_retries < 0:
+        raise UsageError(f"--max-retries must be 0 or more, got {max_retries}")
+    state = StatementState(pdf_path=pdf_path, target_bank=check_bank(bank),
+                           expected_csv_path=expected or "", max_retries=max_retries)
+    ctx = AgentContext(settings=settings, password=password, timeout=timeout, out_path=out,
+                       parsers_dir=parsers_dir, make_writer=make_writer)
+    steps = 6 + 4 * (max_retries + 1)
+    return build_graph().invoke(state, context=ctx, on_event=on_event, checkpoint=checkpoint,
+                                step_limit=steps)
+
