@@ -74,10 +74,10 @@ def save(state: StatementState, ctx: AgentContext) -> dict:
 
 def execute(state: StatementState, ctx: AgentContext) -> dict:
     """Run the saved parser for real through safe execution."""
-    from .execution import run_generated
+    from ..sandbox import run_parser  # lazy: the sandbox loads only when a parser runs
 
     try:
-        frame = run_generated(state.parser_file_path, state.pdf_path, timeout=ctx.timeout,
+        frame = run_parser(state.parser_file_path, state.pdf_path, timeout=ctx.timeout,
                               password=ctx.password)
     except GeneratedCodeError as exc:
         return {"execution_success": False, "generated_df": None, "failure_type": "execution",
