@@ -1,0 +1,196 @@
+"""dua.document and dua.markdown: the pipeline, the coverage invariant, accuracy, the outputs."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import random
+import unittest
+
+from dua.document import check_coverage, element_words, extract
+from dua.errors import CoverageError
+from dua.markdown import to_markdown
+from dua.pdf import read_document
+from tests.support import FIXTURES
+
+DOCS = os.path.join(FIXTURES, "documents")
+PDFS = sorted(glob.glob(os.path.join(DOCS, "*.pdf")))
+
+
+def truth_of(path: str) -> list:
+    with open(path[:-4] + ".truth.json", encoding="utf-8") as fh:
+        return json.load(fh)["blocks"]
+
+
+def element_text(element: dict) -> str:
+    return " ".join(element_words(element))
+
+
+def score(truth: list, elements: list) -> tuple:
+    """(type matches, level matches, truth blocks): each truth block takes the first unused
+    element with its page and text (figures: its page), so repeated texts pair up in order."""
+    unused = list(elements)
+    typed = levelled = 0
+    for t in truth:
+        got = next((e for e in unused if e["page_number"] == t["page"] and (
+            e["type"] == "figure" if t["type"] == "figure" else element_text(e) == t["text"])), None)
+        if got is None:
+            continue
+        unused.remove(got)
+        if got["type"] == t["type"]:
+            typed += 1
+            levelled += got.get("level") == t.get("level")
+    return typed, levelled, len(truth)
+
+
+class FixtureAccuracyTest(unittest.TestCase):
+    def test_fixtures_exist_with_ground_truth(self):
+        self.assertGreaterEqual(len(PDFS), 6)
+        kinds = {t["type"] for p in PDFS for t in truth_of(p)}
+        self.assertTrue({"heading", "paragraph", "list", "table", "figure", "caption", "header",
+                         "footer", "page_number"} <= kinds)
+        levels = {t.get("level") for p in PDFS for t in truth_of(p) if t["type"] == "heading"}
+        self.assertEqual(levels, {1, 2, 3})
+
+    def test_builtin_type_accuracy_is_at_least_90_percent(self):
+        typed = levelled = total = 0
+        for path in PDFS:
+            with self.subTest(os.path.basename(path)):
+                t, lv, n = score(truth_of(path), extract(path)["elements"])
+                typed, levelled, total = typed + t, levelled + lv, total + n
+        accuracy = typed / total
+        print(f"\nbuilt-in classifier: type accuracy {accuracy:.1%} ({typed}/{total} blocks), "
+              f"type+level {levelled / total:.1%}")
+        self.assertGreaterEqual(accuracy, 0.90)
+
+    def test_reading_order_follows_the_ground_truth(self):
+        for path in PDFS:
+            with self.subTest(os.path.basename(path)):
+                got = [(e["page_number"], element_text(e)) for e in extract(path)["elements"]
+                       if e["type"] != "figure"]
+                want = [(t["page"], t["text"]) for t in truth_of(path) if t["type"] != "figure"]
+                self.assertEqual(got, want)
+
+
+class CoverageTest(unittest.TestCase):
+    def test_every_fixture_keeps_every_word_exactly_once(self):
+        for path in PDFS:
+            with self.subTest(os.path.basename(path)):
+                result = extract(path)
+                doc = read_document(path)
+                words = sorted(w.text for p in doc.pages for w in p.words)
+                self.assertEqual(sorted(w for e in result["elements"] for w in element_words(e)), words)
+
+    def test_a_dropped_word_is_a_coverage_error_naming_the_page(self):
+        path = os.path.join(DOCS, "report.pdf")
+        doc, elements = read_document(path), extract(path)["elements"]
+        elements[2] = dict(elements[2], text=elements[2]["text"].rsplit(" ", 1)[0])
+        with self.assertRaises(CoverageError) as cm:
+            check_coverage(doc, elements)
+        self.assertIn("page 1", str(cm.exception))
+        self.assertIn("lost", str(cm.exception))
+
+    def test_a_doubled_word_is_a_coverage_error(self):
+        path = os.path.join(DOCS, "tables.pdf")
+        doc, elements = read_document(path), extract(path)["elements"]
+        elements.append(dict(elements[0]))
+        with self.assertRaises(CoverageError):
+            check_coverage(doc, elements)
+
+    def test_coverage_holds_under_every_classifier_and_fault(self):
+        from tests.llm_server import LLMServer, Turn, free_port
+        from tests.test_classify import SEED_ERRORS, asked_ids, is_batch, llm_provider
+
+        rng = random.Random(8)
+        faults = list(SEED_ERRORS.values())
+
+        def chaos(request):
+            # A batch answers some blocks well, some badly, omits others; retries are random too.
+            if not is_batch(request):
+                return Turn(text=rng.choice(faults + ['{"type": "paragraph", "text": "x"}']))
+            answers = {}
+            for i in asked_ids(request):
+                pick = rng.random()
+                if pick < 0.4:
+                    answers[i] = {"type": rng.choice(["heading", "paragraph", "caption"]),
+                                  "text": "?", "level": 2}
+                elif pick < 0.7:
+                    answers[i] = {"type": "list", "items": [{"text": "?"}]}
+                elif pick < 0.9:
+                    answers[i] = {"type": "table", "rows": "broken"}
+            return Turn(text=json.dumps(answers))
+
+        for path in PDFS:
+            doc = read_document(path)
+            for mode in ("chaos", "all_broken", "down"):
+                with self.subTest(os.path.basename(path), mode=mode):
+                    if mode == "down":
+                        result = extract(path, provider=llm_provider(f"http://127.0.0.1:{free_port()}"))
+                    else:
+                        handler = chaos if mode == "chaos" else (lambda r: Turn(text=faults[0]))
+                        with LLMServer(handler=handler) as server:
+                            result = extract(path, provider=llm_provider(server.url), batch_size=7)
+                    check_coverage(doc, result["elements"])  # extract checked it too; belt and braces
+
+
+class ResultSchemaTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.result = extract(os.path.join(DOCS, "figure.pdf"))
+
+    def test_json_result_has_documented_top_level_keys(self):
+        self.assertEqual(set(self.result), {"schema", "source", "pages", "elements", "stats"})
+        self.assertEqual(self.result["schema"], "dua.extract/1")
+        self.assertEqual(self.result["source"]["pages_read"], [1])
+        self.assertEqual(set(self.result["pages"][0]), {"number", "width", "height", "words", "chars"})
+        json.dumps(self.result)  # plain JSON all the way down
+
+    def test_stats_count_types_unclassified_llm_calls_and_seconds(self):
+        stats = self.result["stats"]
+        self.assertEqual(sum(stats["counts"].values()), len(self.result["elements"]))
+        self.assertEqual(stats["unclassified"], 0)
+        self.assertEqual(stats["llm_calls"], 0)
+        self.assertGreater(stats["seconds"], 0)
+        self.assertEqual(stats["words"], sum(p["words"] for p in self.result["pages"]))
+
+    def test_every_element_keeps_bbox_page_and_block_ids(self):
+        for element in self.result["elements"]:
+            self.assertEqual(len(element["bbox"]), 4)
+            self.assertEqual(element["page_number"], 1)
+            self.assertRegex(element["block_ids"][0], r"^p1-b\d+$")
+
+    def test_figure_borrows_its_caption_as_a_reference(self):
+        figure = next(e for e in self.result["elements"] if e["type"] == "figure")
+        self.assertEqual(figure["caption"], "Figure 1: A gray gradient used as a test pattern.")
+        self.assertEqual(element_words(figure), [])
+
+    def test_pages_option_reads_only_those_pages(self):
+        result = extract(os.path.join(DOCS, "report.pdf"), pages=[2])
+        self.assertEqual({e["page_number"] for e in result["elements"]}, {2})
+        self.assertEqual(result["stats"]["pages"], 1)
+
+
+class MarkdownTest(unittest.TestCase):
+    def test_markdown_renders_each_element_type(self):
+        md = to_markdown(extract(os.path.join(DOCS, "tables.pdf")))
+        self.assertIn("# Quarterly Figures\n", md)
+        self.assertIn("## Regional Split\n", md)
+        self.assertIn("| Quarter | Revenue | Costs | Margin |\n|---|---|---|---|\n| Q1 | 1,200 |", md)
+        self.assertIn("*Table 1: Revenue and costs by quarter, in thousands.*", md)
+        self.assertIn("<!-- page_number: 1 -->", md)
+        lists = to_markdown(extract(os.path.join(DOCS, "report.pdf")))
+        self.assertIn("- Statements from four banks", lists)
+        self.assertIn("1. Read the words of every page", lists)
+        figure = to_markdown(extract(os.path.join(DOCS, "figure.pdf")))
+        self.assertIn("![Figure 1: A gray gradient used as a test pattern.](#figure-p1", figure)
+
+    def test_unclassified_block_stays_as_text_under_a_comment_naming_the_error(self):
+        element = {"id": "p1-b2", "type": "unclassified_text_block", "text": "# kept words",
+                   "bbox": [0, 0, 1, 1], "page_number": 1, "lines": [], "metadata": {},
+                   "annotations": {"classification_error": {"error_type": "JSONDecodeError"}}}
+        md = to_markdown({"elements": [element]})
+        self.assertIn("<!-- unclassified_text_block p1-b2: JSONDecodeError -->\n\\# kept words", md)
+
+
+if __name__ == "__main__":
+    unittest.main()
