@@ -183,7 +183,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         for key, value in (headers or {}).items():
             self.send_header(key, value)
-        if self.server.closing:  # type: ignore[attr-defined]
+        if self.server.closing or self.close_connection:  # type: ignore[attr-defined]
             self.send_header("Connection", "close")
             self.close_connection = True
         self.end_headers()
