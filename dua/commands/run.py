@@ -1,15 +1,114 @@
-"""`dua run`: reuse a generated parser on more statements."""
+"""`dua run`: reuse a generated parser on more statements, one or thousands (no agent, no LLM)."""
 from __future__ import annotations
+
+import json
+import os
+import sys
 
 from ..errors import UsageError
 
-DESCRIPTION = "reuse a generated parser on more statements (not available yet in this release)."
-EXAMPLES = "  python -m dua run custom_parsers/mybank_parser.py more.pdf --out-dir out/\n"
+DESCRIPTION = (
+    "Run a parser written by `dua parse` over one or many statements of the same bank, through "
+    "the same safe execution, with no agent and no LLM. Each PDF becomes <out-dir>/<name>.csv "
+    "(written atomically); files whose CSV is already complete are skipped, so an interrupted "
+    "batch is resumed by running the same command again. One bad file never stops the batch; "
+    "the exit code is 0 only when every file succeeded (3 when the failures are bad PDFs, 4 when "
+    "the parser failed on some file)."
+)
+EXAMPLES = """\
+  python -m dua run custom_parsers/mybank_parser.py statement.pdf --out statement.csv
+  python -m dua run custom_parsers/mybank_parser.py statements/*.pdf --out-dir out/
+  python -m dua run custom_parsers/mybank_parser.py --from-list todo.txt --out-dir out/ --json > report.json
+"""
 
 
 def add_arguments(p) -> None:
-    p.add_argument("rest", nargs="*", help="arguments (the command is not available yet)")
+    p.add_argument("parser", metavar="PARSER.py", help="a parser written by dua parse")
+    p.add_argument("pdfs", metavar="PDF", nargs="*", help="statements to convert")
+    p.add_argument("--from-list", metavar="FILE",
+                   help="read PDF paths from FILE, one per line ('-' for stdin; # comments)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--out", metavar="CSV", help="output CSV (one PDF only)")
+    out.add_argument("--out-dir", metavar="DIR", help="folder for <name>.csv outputs (default: .)")
+    p.add_argument("--workers", type=int, metavar="N",
+                   help="files converted at once (default: one per CPU)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                   help="seconds allowed per file (default: 60)")
+    p.add_argument("--password", help="password of encrypted statements")
+    p.add_argument("--force", action="store_true", help="convert again even when an output is complete")
+
+
+def read_list(path: str) -> list:
+    """PDF paths from a list file: one per line, blank lines and '#' comments ignored."""
+    try:
+        if path == "-":
+            text = sys.stdin.read()
+        else:
+            with open(path, encoding="utf-8") as fh:
+                text = fh.read()
+    except OSError as exc:
+        raise UsageError(f"Cannot read the list {path}: {exc.strerror or exc}",
+                         hint="Pass --from-list with a text file of PDF paths.") from exc
+    base = os.path.dirname(os.path.abspath(path)) if path != "-" else os.getcwd()
+    lines = (line.strip() for line in text.splitlines())
+    return [os.path.join(base, line) if not os.path.isabs(line) else line
+            for line in lines if line and not line.startswith("#")]
+
+
+def _check(args, pdfs: list) -> None:
+    if not pdfs:
+        raise UsageError("No PDF to convert", hint="Pass PDF paths or --from-list FILE.")
+    if args.out and len(pdfs) != 1:
+        raise UsageError(f"--out takes one PDF, got {len(pdfs)}", hint="Use --out-dir DIR for many PDFs.")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}", hint="See --help.")
+    if not args.timeout > 0:
+        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}",
+                         hint="See --help.")
+
+
+class _ProgressLine:
+    """One line on stderr: rewritten in place on a terminal, at most once a second otherwise."""
+
+    def __init__(self, stream=None):
+        self.stream = stream or sys.stderr
+        self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.last = 0.0
+
+    def __call__(self, progress) -> None:
+        final = progress.done == progress.total
+        if not (self.tty or final or progress.elapsed - self.last >= 1.0):
+            return
+        self.last = progress.elapsed
+        end = "\r" if self.tty and not final else "\n"
+        self.stream.write(f"dua run: {progress.line()}\x1b[K{end}" if self.tty else
+                          f"dua run: {progress.line()}{end}")
+        self.stream.flush()
 
 
 def run(args, settings) -> int:
-    raise UsageError("'dua run' is not available yet in this release", hint="See README.md for what works today.")
+    from .. import batch  # lazy: keeps dua --help fast
+
+    pdfs = list(args.pdfs) + (read_list(args.from_list) if args.from_list else [])
+    _check(args, pdfs)
+    outputs = {pdfs[0]: args.out} if args.out else None
+    out_dir = None if args.out else (args.out_dir or ".")
+    progress = None if args.quiet else _ProgressLine()
+    result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=outputs, on_progress=progress,
+                       timeout=args.timeout, password=args.password, workers=args.workers,
+                       resume=not args.force)
+    for failure in result.failed:
+        print(f"dua run: failed {failure.pdf_path}: {failure.feedback.get('user_message') or failure.error}",
+              file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2))
+    if not args.quiet:
+        print(f"dua run: {_summary(result, out_dir or os.path.dirname(args.out) or '.')}", file=sys.stderr)
+    return result.exit_code()
+
+
+def _summary(result, where: str) -> str:
+    t = result.total()
+    skipped = f" ({t['skipped']} already complete)" if t["skipped"] else ""
+    return (f"{t['converted'] + t['skipped']} of {t['files']} files done{skipped}, {t['failed']} failed, "
+            f"{t['rows']:,} rows in {t['seconds']:.1f}s -> {where}")

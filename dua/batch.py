@@ -1,0 +1,357 @@
+"""Batch runs: one generated parser over many PDFs, through the sandbox, on any Executor.
+
+``run()`` never lets one bad file stop the batch: each file ends converted, skipped
+(its output is already complete) or failed with its typed error and the Error Handler's
+feedback. Outputs are written atomically, so an interrupted batch can simply be re-run.
+Scaling out is the caller's ``concurrent.futures.Executor`` (a process pool by default,
+Dask's ``Client.get_executor()`` or Ray's on a cluster); there is no cluster code here.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import os
+import threading
+import time
+from typing import Callable, Iterable, Mapping
+
+from . import errors
+
+AGENT_ID = "dua_batch"
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One file's work, small and picklable so that any executor can ship it."""
+
+    index: int
+    parser_path: str
+    pdf_path: str
+    output_path: str | None
+    timeout: float
+    password: str | None = None
+
+
+@dataclasses.dataclass
+class FileResult:
+    """What happened to one PDF. ``error`` is the typed dua error; ``frame`` only without out_dir."""
+
+    pdf_path: str
+    status: str  # converted | skipped | failed
+    rows: int = 0
+    seconds: float = 0.0
+    output_path: str | None = None
+    error: errors.DuaError | None = None
+    feedback: dict | None = None
+    frame: object = dataclasses.field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "failed"
+
+    def to_dict(self) -> dict:
+        doc = {"pdf_path": self.pdf_path, "status": self.status, "rows": self.rows,
+               "seconds": round(self.seconds, 3), "output_path": self.output_path}
+        if self.error is not None:
+            doc["error"] = {"error_type": self.error.error_type, "error_code": self.error.error_code,
+                            "exception": type(self.error).__name__, "message": self.error.message}
+            doc["feedback"] = self.feedback
+        return doc
+
+
+@dataclasses.dataclass
+class Progress:
+    """A snapshot after each finished file, for progress lines and callbacks."""
+
+    done: int
+    total: int
+    rows: int
+    errors: int
+    elapsed: float
+    processed: int  # files actually run (not skipped), the basis of the rate
+
+    @property
+    def rate(self) -> float:
+        return self.processed / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+    def line(self) -> str:
+        eta = "?" if self.eta is None else f"{self.eta:.0f}s"
+        errs = f"{self.errors} error" + ("" if self.errors == 1 else "s")
+        return (f"{self.done}/{self.total} files, {self.rows:,} rows, {errs}, "
+                f"{self.rate:.2f} files/s, ETA {eta}")
+
+
+@dataclasses.dataclass
+class BatchResult:
+    """Per-file results in input order, plus the totals a job needs to retry only failures."""
+
+    results: list
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    @property
+    def failed(self) -> list:
+        return [r for r in self.results if not r.ok]
+
+    def total(self) -> dict:
+        count = {s: sum(r.status == s for r in self.results) for s in ("converted", "skipped", "failed")}
+        ran = count["converted"] + count["failed"]
+        return {"files": len(self.results), **count, "rows": sum(r.rows for r in self.results),
+                "seconds": round(self.seconds, 3),
+                "files_per_second": round(ran / self.seconds, 3) if self.seconds > 0 else 0.0}
+
+    def exit_code(self) -> int:
+        """0 when every file succeeded, else the most severe failure's code (3 bad PDF, 4 parser)."""
+        codes = [r.error.exit_code for r in self.failed if r.error is not None]
+        return max(codes, default=errors.EXIT_OK)
+
+    def to_dict(self) -> dict:
+        return {"status": "passed" if self.ok else "failed",
+                "files": [r.to_dict() for r in self.results], "total": self.total()}
+
+
+def default_workers() -> int:
+    """Usable CPUs. Each task waits on its own sandboxed child, which does the real work,
+    so one worker per CPU keeps every core busy without oversubscribing."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def output_paths(pdf_paths: Iterable[str], out_dir: str) -> dict:
+    """``out_dir/<stem>.csv`` per PDF; stems that collide get a short hash of their path."""
+    pdfs = list(pdf_paths)
+    stems = [os.path.splitext(os.path.basename(p))[0] for p in pdfs]
+    paths = {}
+    for pdf, stem in zip(pdfs, stems):
+        if stems.count(stem) > 1:
+            stem += "-" + hashlib.sha1(os.path.abspath(pdf).encode()).hexdigest()[:8]
+        paths[pdf] = os.path.join(out_dir, stem + ".csv")
+    return paths
+
+
+def is_complete(output_path: str, pdf_path: str, parser_path: str) -> bool:
+    """An output counts as done when it exists and is newer than its PDF and the parser.
+
+    Outputs only ever appear by an atomic rename, so existing means whole.
+    """
+    try:
+        made = os.stat(output_path).st_mtime
+    except OSError:
+        return False
+    sources = [pdf_path, parser_path]
+    return all(os.path.exists(s) and os.stat(s).st_mtime <= made for s in sources)
+
+
+def check_parser(parser_path: str) -> None:
+    """Fail once, before the batch, when the parser is missing or rejected by the policy.
+
+    Raises:
+        UsageError, PolicyViolationError
+    """
+    if not os.path.isfile(parser_path):
+        raise errors.UsageError(f"No parser file at {parser_path}",
+                                hint="Pass a parser written by dua parse: custom_parsers/<bank>_parser.py.")
+    from .sandbox.policy import check_source  # lazy: only a batch needs the checker
+
+    with open(parser_path, encoding="utf-8", errors="replace") as fh:
+        violations = check_source(fh.read(), parser_path)
+    if violations:
+        raise errors.PolicyViolationError(
+            f"{parser_path} was rejected by the safety policy: {violations[0]}",
+            violations=[str(v) for v in violations])
+
+
+def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
+         outputs: Mapping[str, str] | None = None, timeout: float = 60.0,
+         password: str | None = None) -> list:
+    """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path)."""
+    pdfs = [os.fspath(p) for p in pdf_paths]
+    targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
+    return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password)
+            for i, pdf in enumerate(pdfs)]
+
+
+def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str | None = None,
+        on_progress: Callable[[Progress], None] | None = None, *, timeout: float = 60.0,
+        password: str | None = None, workers: int | None = None, resume: bool = True,
+        outputs: Mapping[str, str] | None = None) -> BatchResult:
+    """Run a generated parser over many PDFs; never raises for a bad file.
+
+    Without ``out_dir`` (or ``outputs``) each result carries its DataFrame as ``frame``.
+
+    Raises:
+        UsageError, PolicyViolationError: only for a parser that cannot run at all.
+    """
+    check_parser(parser_path)
+    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password)
+    for task in tasks:
+        if task.output_path:
+            os.makedirs(os.path.dirname(os.path.abspath(task.output_path)), exist_ok=True)
+    return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
+
+
+# ---- one file (runs in a worker: a pool process, a thread, a Dask worker) -----------------
+
+def convert(task: Task) -> dict:
+    """Run the parser on one PDF in the sandbox and write its CSV atomically.
+
+    Returns a plain dict that any executor can ship back; a failure is data, never raised.
+    """
+    start = time.monotonic()
+    try:
+        with _borrowed_sandbox() as box:
+            frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
+                            password=task.password)
+        if task.output_path:
+            write_csv_atomically(frame, task.output_path)
+        return {"index": task.index, "status": "converted", "rows": len(frame),
+                "seconds": time.monotonic() - start,
+                "frame": None if task.output_path else frame}
+    except Exception as exc:  # one file's failure is its result, whatever it was
+        return _failure(task, exc, time.monotonic() - start)
+
+
+# A Sandbox runs one parser at a time, so each concurrent worker (thread or process) needs
+# its own; idle ones are kept for the next file (starting one costs a pandas import).
+_IDLE: list = []
+_IDLE_LOCK = threading.Lock()
+_IDLE_OWNER = [os.getpid()]
+
+
+@contextlib.contextmanager
+def _borrowed_sandbox():
+    with _IDLE_LOCK:
+        if _IDLE_OWNER[0] != os.getpid():  # a forked worker: the parent's servers are not ours
+            _IDLE.clear()
+            _IDLE_OWNER[0] = os.getpid()
+        box = _IDLE.pop() if _IDLE else None
+    if box is None:
+        import atexit  # lazy: keeps import dua fast
+
+        from .sandbox import Sandbox  # lazy: only a worker needs it
+
+        box = Sandbox()
+        atexit.register(box.close)
+    try:
+        yield box
+    finally:
+        with _IDLE_LOCK:
+            _IDLE.append(box)
+
+
+def write_csv_atomically(frame, path: str) -> None:
+    """Write to a temporary file beside ``path``, then rename: never a half-written CSV."""
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    try:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            frame.to_csv(fh, index=False)
+            fh.flush()
+            os.fsync(fh.fileno())  # the rename must not overtake the data after a crash
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def _failure(task: Task, exc: BaseException, seconds: float) -> dict:
+    from .cli import feedback_for  # lazy: only on the error path
+
+    error = exc if isinstance(exc, errors.DuaError) else errors.UnexpectedError(
+        f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)}", exception=type(exc).__name__)
+    try:
+        feedback = feedback_for(error, AGENT_ID)
+    except Exception as fb_exc:  # the Error Handler failing must not lose the file's own error
+        feedback = {"user_message": error.user_message, "error_code": error.error_code,
+                    "handler_error": f"{type(fb_exc).__name__}: {fb_exc}"}
+    return {"index": task.index, "status": "failed", "rows": 0, "seconds": seconds,
+            "error": {"exception": type(error).__name__, "message": error.message},
+            "feedback": feedback}
+
+
+def _rebuild_error(info: dict) -> errors.DuaError:
+    """The typed error back from its name (results cross process boundaries as plain data)."""
+    cls = getattr(errors, info.get("exception", ""), None)
+    if not (isinstance(cls, type) and issubclass(cls, errors.DuaError)):
+        cls = errors.UnexpectedError
+    return cls(info.get("message", ""))
+
+
+# ---- the batch loop (runs in the caller) ----------------------------------------------------
+
+def _result(task: Task, doc: dict) -> FileResult:
+    error = _rebuild_error(doc["error"]) if doc.get("error") else None
+    return FileResult(task.pdf_path, doc["status"], doc.get("rows", 0), doc.get("seconds", 0.0),
+                      task.output_path if doc["status"] != "failed" else None, error,
+                      doc.get("feedback"), doc.get("frame"))
+
+
+def _skipped(task: Task) -> FileResult:
+    import csv  # lazy: keeps import dua fast
+
+    with open(task.output_path, newline="", encoding="utf-8") as fh:
+        rows = max(0, sum(1 for _ in csv.reader(fh)) - 1)
+    return FileResult(task.pdf_path, "skipped", rows, 0.0, task.output_path)
+
+
+def _execute(tasks: list, executor, on_progress, workers: int, resume: bool) -> BatchResult:
+    start = time.monotonic()
+    done = [_skipped(t) if resume and t.output_path and is_complete(t.output_path, t.pdf_path,
+                                                                     t.parser_path) else None
+            for t in tasks]
+    todo = [t for t, r in zip(tasks, done) if r is None]
+    state = {"done": len(tasks) - len(todo), "processed": 0}
+
+    def finish(task: Task, doc: dict) -> None:
+        done[task.index] = _result(task, doc)
+        state["done"] += 1
+        state["processed"] += 1
+        if on_progress is not None:
+            ready = [r for r in done if r is not None]
+            on_progress(Progress(state["done"], len(tasks), sum(r.rows for r in ready),
+                                 sum(not r.ok for r in ready), time.monotonic() - start,
+                                 state["processed"]))
+
+    if todo:
+        _submit_all(todo, executor, finish, workers)
+    return BatchResult(done, time.monotonic() - start)
+
+
+def _submit_all(todo: list, executor, finish, workers: int) -> None:
+    import concurrent.futures as cf  # lazy: keeps import dua fast
+
+    owned = executor is None
+    if owned:
+        executor = cf.ProcessPoolExecutor(max_workers=max(1, min(workers, len(todo))))
+    futures = {}
+    try:
+        futures = {executor.submit(convert, t): t for t in todo}
+        for future in cf.as_completed(futures):
+            task = futures[future]
+            try:
+                doc = future.result()
+            except Exception as exc:  # the worker itself died (BrokenProcessPool, a lost Dask worker)
+                doc = _failure(task, errors.ParserCrashedError(
+                    f"the worker running {task.pdf_path} died: {type(exc).__name__}: {exc}"), 0.0)
+            finish(task, doc)
+    except BaseException:  # Ctrl-C: drop what has not started; finished outputs stay complete
+        for future in futures:
+            future.cancel()
+        if owned:
+            executor.shutdown(wait=False, cancel_futures=True)
+            owned = False
+        raise
+    finally:
+        if owned:
+            executor.shutdown(wait=True)

@@ -1,0 +1,256 @@
+"""dua.batch: many PDFs through one parser, safely, on any executor, resumable."""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import shutil
+import tempfile
+import time
+import unittest
+
+from dua import batch, errors
+from fixtures.pdfwriter import PDF
+from tests.support import FIXTURES
+
+STATEMENTS = os.path.join(FIXTURES, "statements", "plain_western")
+PARSER = os.path.join(FIXTURES, "parsers_batch", "plain_western_parser.py")
+BAD = os.path.join(FIXTURES, "bad")
+
+# The fixture parser, plus a trap: it never returns on a PDF whose first page says HANG.
+_HANG_TAIL = '''
+
+_parse_statement = parse
+
+
+def parse(pdf_path):
+    with pdfplumber.open(pdf_path) as pdf:
+        first = pdf.pages[0].extract_text() or ""
+    if "HANG" in first:
+        while True:
+            pass
+    return _parse_statement(pdf_path)
+'''
+
+
+def expected(which: str):
+    import pandas as pd  # lazy: keeps test discovery fast
+
+    return pd.read_csv(os.path.join(STATEMENTS, f"{which}.csv"))
+
+
+def read_csv(path: str):
+    import pandas as pd  # lazy: keeps test discovery fast
+
+    return pd.read_csv(path)
+
+
+def make_workspace(test: unittest.TestCase) -> str:
+    tmp = tempfile.mkdtemp(prefix="dua-batch-")
+    test.addCleanup(shutil.rmtree, tmp, True)
+    return tmp
+
+
+def make_hang_files(folder: str) -> tuple:
+    """(a parser that hangs on one kind of PDF, that PDF)."""
+    parser = os.path.join(folder, "hanging_parser.py")
+    with open(PARSER, encoding="utf-8") as fh:
+        source = fh.read()
+    with open(parser, "w", encoding="utf-8") as fh:
+        fh.write(source + _HANG_TAIL)
+    pdf = PDF()
+    pdf.add_page().text(72, 72, "HANG: this statement makes the parser loop forever")
+    pdf.save(os.path.join(folder, "hang.pdf"))
+    return parser, os.path.join(folder, "hang.pdf")
+
+
+class MixedBatchTest(unittest.TestCase):
+    """Good statements, a corrupt PDF, an image-only PDF and a timeout, in one batch."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dua-batch-")
+        cls.parser, hang = make_hang_files(cls.tmp)
+        cls.pdfs = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(BAD, "truncated.pdf"),
+                    os.path.join(STATEMENTS, "b.pdf"), os.path.join(BAD, "image_only.pdf"), hang,
+                    os.path.join(BAD, "encrypted.pdf")]
+        cls.seen = []
+        cls.result = batch.run(cls.parser, cls.pdfs, out_dir=os.path.join(cls.tmp, "out"),
+                               on_progress=cls.seen.append, timeout=4.0, workers=2)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, True)
+
+    def by_name(self, name: str):
+        return next(r for r in self.result.results if os.path.basename(r.pdf_path) == name)
+
+    def test_every_good_file_is_converted_exactly(self):
+        for which in "ab":
+            with self.subTest(statement=which):
+                r = self.by_name(f"{which}.pdf")
+                self.assertEqual(r.status, "converted", r.feedback)
+                self.assertTrue(read_csv(r.output_path).equals(expected(which)))
+                self.assertEqual(r.rows, len(expected(which)))
+
+    def test_every_bad_file_is_reported_with_its_typed_error(self):
+        cases = {"truncated.pdf": errors.CorruptPDFError, "image_only.pdf": errors.NoTextLayerError,
+                 "hang.pdf": errors.ParserTimeoutError, "encrypted.pdf": errors.EncryptedPDFError}
+        for name, cls in cases.items():
+            with self.subTest(file=name):
+                r = self.by_name(name)
+                self.assertEqual(r.status, "failed")
+                self.assertIsInstance(r.error, cls)
+                self.assertIsNone(r.output_path)
+                self.assertTrue(r.feedback["user_message"])
+                self.assertEqual(r.feedback["error_type"], cls.error_type)
+                self.assertEqual(r.to_dict()["error"]["error_code"], cls.error_code)
+
+    def test_the_batch_completes_with_results_in_input_order(self):
+        self.assertEqual([r.pdf_path for r in self.result.results], self.pdfs)
+        self.assertFalse(self.result.ok)
+        self.assertEqual(self.result.exit_code(), errors.EXIT_FAILURE)  # a parser timed out
+        self.assertEqual(self.result.total()["failed"], 4)
+
+    def test_progress_is_reported_once_per_file_up_to_the_total(self):
+        self.assertEqual([p.done for p in self.seen], list(range(1, len(self.pdfs) + 1)))
+        self.assertEqual(self.seen[-1].errors, 4)
+        self.assertEqual(self.seen[-1].rows, len(expected("a")) + len(expected("b")))
+        self.assertIn("6/6 files", self.seen[-1].line())
+
+    def test_report_is_json_ready_with_a_total(self):
+        import json
+
+        doc = json.loads(json.dumps(self.result.to_dict()))
+        self.assertEqual(len(doc["files"]), len(self.pdfs))
+        self.assertEqual(doc["total"]["converted"], 2)
+        self.assertEqual(doc["files"][1]["error"]["error_code"], "PDF_CORRUPT")
+
+    def test_no_temporary_file_is_left_behind(self):
+        out = os.listdir(os.path.join(self.tmp, "out"))
+        self.assertEqual(sorted(out), ["a.csv", "b.csv"])
+
+
+class ResumeTest(unittest.TestCase):
+    def test_interrupted_batch_resumed_produces_the_same_outputs(self):
+        tmp = make_workspace(self)
+        pdfs = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf"),
+                os.path.join(BAD, "encrypted.pdf")]
+        full = os.path.join(tmp, "full")
+        batch.run(PARSER, pdfs, out_dir=full, workers=1, password="secret")
+
+        def interrupt(progress):
+            raise KeyboardInterrupt
+
+        part = os.path.join(tmp, "part")
+        pool = cf.ThreadPoolExecutor(1)
+        with self.assertRaises(KeyboardInterrupt):
+            batch.run(PARSER, pdfs, executor=pool, out_dir=part, on_progress=interrupt,
+                      password="secret")
+        pool.shutdown(wait=True)  # let a file already running finish, as a real worker would
+        left = sorted(os.listdir(part))
+        self.assertLess(len(left), 3)  # the interruption stopped the batch short
+        for name in left:  # and whatever is there is whole
+            self.assertTrue(name.endswith(".csv"), name)
+            with open(os.path.join(full, name), "rb") as f1, open(os.path.join(part, name), "rb") as f2:
+                self.assertEqual(f1.read(), f2.read(), name)
+        resumed = batch.run(PARSER, pdfs, out_dir=part, workers=1, password="secret")
+        self.assertTrue(resumed.ok)
+        self.assertEqual(resumed.total()["skipped"], len(left))
+        self.assertEqual(resumed.total()["converted"], 3 - len(left))
+        for name in ("a.csv", "b.csv", "encrypted.csv"):
+            with open(os.path.join(full, name), "rb") as f1, open(os.path.join(part, name), "rb") as f2:
+                self.assertEqual(f1.read(), f2.read(), name)
+
+    def test_an_output_older_than_its_parser_is_converted_again(self):
+        tmp = make_workspace(self)
+        parser = os.path.join(tmp, "parser.py")
+        shutil.copy(PARSER, parser)
+        pdf = os.path.join(STATEMENTS, "a.pdf")
+        out = os.path.join(tmp, "out", "a.csv")
+        os.makedirs(os.path.dirname(out))
+        with open(out, "w") as fh:
+            fh.write("stale\n")
+        os.utime(out, (time.time() - 3600, time.time() - 3600))
+        result = batch.run(parser, [pdf], out_dir=os.path.dirname(out), workers=1)
+        self.assertEqual(result.results[0].status, "converted")
+        self.assertTrue(read_csv(out).equals(expected("a")))
+
+
+class ExecutorTest(unittest.TestCase):
+    def test_a_custom_executor_is_honoured(self):
+        class CountingPool(cf.ThreadPoolExecutor):
+            submitted = 0
+
+            def submit(self, fn, *args, **kwargs):
+                CountingPool.submitted += 1
+                return super().submit(fn, *args, **kwargs)
+
+        tmp = make_workspace(self)
+        pdfs = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf")]
+        with CountingPool(max_workers=2) as pool:
+            result = batch.run(PARSER, pdfs, executor=pool, out_dir=tmp)
+            self.assertFalse(pool._shutdown)  # the caller's executor stays the caller's
+        self.assertEqual(CountingPool.submitted, 2)
+        self.assertTrue(result.ok)
+        self.assertTrue(read_csv(os.path.join(tmp, "b.csv")).equals(expected("b")))
+
+    def test_without_out_dir_each_result_carries_its_frame(self):
+        with cf.ThreadPoolExecutor(1) as pool:
+            result = batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], executor=pool)
+        self.assertIsNone(result.results[0].output_path)
+        self.assertTrue(result.results[0].frame.equals(expected("a")))
+
+    def test_on_a_local_dask_cluster_through_get_executor(self):
+        try:
+            from dask.distributed import Client, LocalCluster
+        except ImportError:
+            self.skipTest("dask.distributed is not installed (optional: pip install 'dask[distributed]')")
+        tmp = make_workspace(self)
+        pdfs = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf")]
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster, \
+                Client(cluster) as client:
+            result = batch.run(PARSER, pdfs, executor=client.get_executor(), out_dir=tmp)
+        self.assertTrue(result.ok, [r.feedback for r in result.failed])
+        self.assertTrue(read_csv(os.path.join(tmp, "a.csv")).equals(expected("a")))
+
+
+class PlanningTest(unittest.TestCase):
+    def test_colliding_names_get_distinct_outputs(self):
+        paths = batch.output_paths(["x/jan.pdf", "y/jan.pdf", "z/feb.pdf"], "out")
+        self.assertEqual(len(set(paths.values())), 3)
+        self.assertEqual(paths["z/feb.pdf"], os.path.join("out", "feb.csv"))
+        self.assertTrue(paths["x/jan.pdf"].startswith(os.path.join("out", "jan-")))
+
+    def test_a_missing_parser_fails_before_the_batch(self):
+        with self.assertRaises(errors.UsageError):
+            batch.run("/nonexistent/parser.py", [os.path.join(STATEMENTS, "a.pdf")])
+
+    def test_a_parser_the_policy_rejects_fails_before_the_batch(self):
+        tmp = make_workspace(self)
+        parser = os.path.join(tmp, "evil_parser.py")
+        with open(parser, "w") as fh:
+            fh.write("import os\n\ndef parse(pdf_path):\n    os.system('true')\n")
+        with self.assertRaises(errors.PolicyViolationError):
+            batch.run(parser, [os.path.join(STATEMENTS, "a.pdf")], out_dir=tmp)
+        self.assertEqual(os.listdir(tmp), ["evil_parser.py"])
+
+    def test_atomic_write_leaves_nothing_when_writing_fails(self):
+        tmp = make_workspace(self)
+
+        class Exploding:
+            def to_csv(self, fh, index=False):
+                fh.write("Date,Description\n01-08-2024,half")
+                raise OSError("disk full")
+
+        with self.assertRaises(OSError):
+            batch.write_csv_atomically(Exploding(), os.path.join(tmp, "a.csv"))
+        self.assertEqual(os.listdir(tmp), [])
+
+    def test_progress_line_names_done_total_rows_errors_rate_and_eta(self):
+        line = batch.Progress(3, 10, 1234, 1, 2.0, 3).line()
+        self.assertEqual(line, "3/10 files, 1,234 rows, 1 error, 1.50 files/s, ETA 5s")
+        self.assertIn("ETA ?", batch.Progress(0, 10, 0, 0, 0.0, 0).line())
+
+
+if __name__ == "__main__":
+    unittest.main()
