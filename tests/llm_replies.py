@@ -27,12 +27,13 @@ class Turn:
     end: how a stream ends — "done" (finish, usage, [DONE]), "no_done" (finish, no
         [DONE]), "reset" (TCP RST after ``cut_after`` events), "truncate" (a chunk cut
         mid-way, then FIN), "stall" (idle ``stall`` seconds after ``cut_after`` events).
+    delay: seconds before the status line (a reply slower than the read timeout).
     """
 
     def __init__(self, text: str = "", tool_calls=(), finish: str | None = "auto",
                  usage: tuple | None = (12, 5), chunks: int = 3, refusal: str | None = None,
                  end: str = "done", cut_after: int = 2, stall: float = 2.0,
-                 headers: dict | None = None):
+                 headers: dict | None = None, delay: float = 0.0):
         self.text = text
         self.tool_calls = list(tool_calls)
         if finish == "auto":
@@ -45,6 +46,7 @@ class Turn:
         self.cut_after = cut_after
         self.stall = stall
         self.headers = dict(headers or {})
+        self.delay = delay
 
     def body(self, wire: str, model: str) -> dict:
         return openai_body(self, model) if wire == "openai" else gemini_body(self, model)

@@ -188,13 +188,15 @@ class _Speaker(http.server.BaseHTTPRequestHandler):
             return self._json(status, body, headers)
         if isinstance(item, Turn):
             if not request.stream:
+                self._wait(item.delay)
                 return self._json(200, item.body(request.wire, request.model), item.headers)
             cuts = {"reset", "truncate", "stall"}
             events = item.events(request.wire, request.model)
             if item.end in cuts:
                 events = events[:item.cut_after]
             end = item.end if item.end in cuts else "close"
-            item = Stream(events, end=end, headers=item.headers, stall=item.stall)
+            item = Stream(events, end=end, headers=item.headers, stall=item.stall,
+                          delay=item.delay)
         if isinstance(item, Stream):
             return self._stream(item)
         if isinstance(item, Reply):

@@ -212,7 +212,9 @@ class ResponseHandler:
             ContentFilteredError, ToolArgumentsError, NoTextError, NoToolActivityError.
         """
         usage = self.usage
-        if self.streaming and not (self.done or self.finish):
+        # Gemini has no [DONE]: a clean end with no candidate at all is "no candidates".
+        if self.streaming and not (self.done or self.finish) and (
+                self.saw_candidate or self.wire.has_done):
             raise StreamInterruptedError(
                 f"the stream ended after {self.chunk_count} chunks without a finish reason"
                 f"{' or [DONE]' if self.wire.has_done else ''}", text=self.text, usage=usage)
