@@ -68,15 +68,15 @@ class Store:
     def __init__(self, path: str | None = None):
         import sqlite3  # lazy: keeps import dua fast
 
-        self.path = path
+        self.path = None if path == ":memory:" else path
         self._sqlite = sqlite3
         self._local = threading.local()
         self._lock = threading.RLock()
         self._shared = None
-        if path is None:
+        if self.path is None:
             self._shared = self._connect(":memory:")
         else:
-            directory = os.path.dirname(os.path.abspath(path))
+            directory = os.path.dirname(os.path.abspath(self.path))
             try:
                 os.makedirs(directory, exist_ok=True)
             except OSError as exc:

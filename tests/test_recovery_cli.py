@@ -1,0 +1,94 @@
+"""`dua handle` and `dua serve` as a user runs them (subprocesses)."""
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+
+from tests.support import REPO, run_dua
+from tests.test_recovery_agent import CHART, DB_TIMEOUT
+
+
+class HandleCommandTest(unittest.TestCase):
+    def test_handle_prints_the_feedback_for_a_file_and_for_stdin(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "payload.json")
+            with open(path, "w") as fh:
+                json.dump(CHART, fh)
+            done = run_dua("handle", path, env={"DUA_HOME": tmp})
+            self.assertEqual(done.returncode, 0, done.stderr)
+            self.assertEqual(json.loads(done.stdout)["next_action"], "resume")
+            self.assertEqual(os.listdir(tmp), ["payload.json"])  # in memory: nothing written
+        done = run_dua("handle", "-", "--json", input=json.dumps(DB_TIMEOUT))
+        self.assertEqual(json.loads(done.stdout)["error_type"], "query_error")
+
+    def test_handle_with_db_persists_and_replays(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "r.sqlite3")
+            first = run_dua("handle", "-", "--db", db, input=json.dumps(CHART))
+            second = run_dua("handle", "-", "--db", db, input=json.dumps(CHART))
+            self.assertEqual(json.loads(first.stdout)["error_id"], json.loads(second.stdout)["error_id"])
+
+    def test_a_malformed_payload_exits_3_naming_the_field(self):
+        bad = dict(CHART, timestamp="noon")
+        done = run_dua("handle", "-", input=json.dumps(bad))
+        self.assertEqual(done.returncode, 3)
+        self.assertIn("timestamp: expected ISO 8601", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+        done = run_dua("handle", "-", input="{oops")
+        self.assertEqual(done.returncode, 3)
+        self.assertIn("not valid JSON", done.stderr)
+
+    def test_a_missing_file_is_a_usage_error(self):
+        done = run_dua("handle", "/nonexistent/payload.json")
+        self.assertEqual(done.returncode, 2)
+        self.assertIn("Cannot read the payload file", done.stderr)
+
+
+class ServeCommandTest(unittest.TestCase):
+    def test_serve_answers_on_loopback_and_stops_on_sigterm(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, PYTHONPATH=REPO, DUA_HOME=tmp)
+            proc = subprocess.Popen([sys.executable, "-m", "dua", "serve", "--port", "0", "--quiet"],
+                                    stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+            try:
+                line = proc.stderr.readline()
+                port = int(re.search(r"127\.0\.0\.1:(\d+)", line).group(1))
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                conn.request("POST", "/v1/errors", json.dumps(CHART),
+                             {"Content-Type": "application/json"})
+                self.assertEqual(conn.getresponse().status, 201)
+                conn.close()
+                proc.send_signal(signal.SIGTERM)
+                self.assertEqual(proc.wait(10), 0)
+                self.assertIn("stopped", proc.stderr.read())
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                proc.stderr.close()
+            self.assertIn("recovery.sqlite3", os.listdir(tmp))  # the store lives under DUA_HOME
+
+    def test_a_busy_port_is_a_usage_error(self):
+        import socket
+
+        with socket.socket() as sock:
+            sock.bind(("127.0.0.1", 0))
+            sock.listen()
+            port = sock.getsockname()[1]
+            started = time.perf_counter()
+            done = run_dua("serve", "--port", str(port), "--db", ":memory:", timeout=30)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("Cannot listen", done.stderr)
+        self.assertLess(time.perf_counter() - started, 20)
+
+
+if __name__ == "__main__":
+    unittest.main()
