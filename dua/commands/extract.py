@@ -45,9 +45,9 @@ def parse_pages(spec: str | None) -> list | None:
         return None
     pages: list = []
     for part in spec.split(","):
-        lo, _, hi = part.strip().partition("-")
+        lo, dash, hi = part.strip().partition("-")
         try:
-            first, last = int(lo), int(hi or lo)
+            first, last = int(lo), int(hi if dash else lo)
         except ValueError:
             raise UsageError(f"--pages {spec!r}: {part.strip()!r} is not a page or a range",
                              hint="Write pages as 1-3,5.") from None

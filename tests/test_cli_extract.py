@@ -1,0 +1,160 @@
+"""`python -m dua extract` as a user runs it: outputs, options, bad input, public samples."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from dua.commands.extract import parse_pages
+from dua.document import element_words, extract
+from dua.errors import UsageError
+from dua.pdf import read_document
+from fixtures.pdfwriter import PDF, gradient
+from tests.support import FIXTURES, run_dua, shared_sample
+
+DOCS = os.path.join(FIXTURES, "documents")
+REPORT = os.path.join(DOCS, "report.pdf")
+
+
+class ExtractCommandTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dua-extract-")
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_json_on_stdout_with_progress_per_page_on_stderr(self):
+        proc = run_dua("extract", REPORT)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        result = json.loads(proc.stdout)
+        self.assertEqual(result["stats"]["pages"], 2)
+        self.assertIn("page 1/2 read", proc.stderr)
+        self.assertIn("page 2/2 read", proc.stderr)
+        self.assertIn("0 unclassified", proc.stderr)
+
+    def test_markdown_to_a_file_with_pages_and_quiet(self):
+        out = os.path.join(self.tmp, "report.md")
+        proc = run_dua("extract", REPORT, "--format", "markdown", "--out", out, "--pages", "2", "-q")
+        self.assertEqual((proc.returncode, proc.stdout, proc.stderr), (0, "", ""))
+        with open(out, encoding="utf-8") as fh:
+            md = fh.read()
+        self.assertTrue(md.startswith("<!-- page 2 -->"))
+        self.assertIn("# Results\n", md)  # levels come from the pages read
+        self.assertNotIn("# Annual Report", md)
+
+    def test_bad_pages_option_is_a_usage_error(self):
+        proc = run_dua("extract", REPORT, "--pages", "3-1")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--pages", proc.stderr)
+
+    def test_parse_pages(self):
+        self.assertEqual(parse_pages("1-3,5,2"), [1, 2, 3, 5])
+        self.assertIsNone(parse_pages(None))
+        for bad in ("0", "a", "2-1", "1-"):
+            with self.assertRaises(UsageError, msg=bad):
+                parse_pages(bad)
+
+    def test_llm_provider_flags_classify_through_the_server(self):
+        from tests.llm_server import LLMServer, Turn
+        from tests.test_classify import asked_ids
+
+        def handler(request):
+            return Turn(text=json.dumps({i: {"type": "paragraph", "text": "t"}
+                                         for i in asked_ids(request)}))
+
+        with LLMServer(handler=handler) as server:
+            proc = run_dua("extract", REPORT, "-q", "--provider", "openai", "--base-url",
+                           server.url + "/v1", "--model", "m", env={"DUA_LLM_API_KEY": "k"})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        stats = json.loads(proc.stdout)["stats"]
+        self.assertEqual((stats["classifier"], stats["llm_calls"], stats["unclassified"]),
+                         ("llm", 1, 0))
+
+
+class BadInputTest(unittest.TestCase):
+    """Every bad input is one clear line on stderr and exit code 3."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="dua-bad-")
+        with open(REPORT, "rb") as fh:
+            pdf = fh.read()
+        cls.files = {"not_a_pdf.pdf": b"hello, I am text\n", "empty.pdf": b"",
+                     "truncated.pdf": pdf[: len(pdf) // 2]}
+        secret = PDF()
+        secret.add_page().text(72, 100, "Secret words")
+        cls.files["encrypted.pdf"] = secret.to_bytes(password="s3cret")
+        scan = PDF()
+        scan.add_page().image(0, 0, 612, 792, gradient())
+        cls.files["scan.pdf"] = scan.to_bytes()
+        for name, data in cls.files.items():
+            with open(os.path.join(cls.tmp, name), "wb") as fh:
+                fh.write(data)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def assert_bad_input(self, name: str, *extra: str, says: str) -> None:
+        proc = run_dua("extract", os.path.join(self.tmp, name), *extra)
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertEqual(proc.stdout, "")
+        self.assertIn(says, proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+
+    def test_not_a_pdf(self):
+        self.assert_bad_input("not_a_pdf.pdf", says="not a PDF")
+
+    def test_empty_file(self):
+        self.assert_bad_input("empty.pdf", says="empty")
+
+    def test_truncated_pdf(self):
+        self.assert_bad_input("truncated.pdf", says="damaged or truncated")
+
+    def test_missing_file(self):
+        self.assert_bad_input("nowhere.pdf", says="No such file")
+
+    def test_encrypted_without_password(self):
+        self.assert_bad_input("encrypted.pdf", says="needs a password")
+
+    def test_encrypted_with_wrong_password(self):
+        self.assert_bad_input("encrypted.pdf", "--password", "nope", says="password is wrong")
+
+    def test_encrypted_with_right_password_extracts(self):
+        result = extract(os.path.join(self.tmp, "encrypted.pdf"), password="s3cret")
+        self.assertEqual(result["elements"][0]["text"], "Secret words")
+
+    def test_no_text_layer_suggests_ocr(self):
+        self.assert_bad_input("scan.pdf", says="ocrmypdf")
+
+
+class PublicSampleTest(unittest.TestCase):
+    """The shared samples (read in place, never copied): nothing lost, or a clear refusal."""
+
+    def assert_nothing_lost(self, path: str) -> dict:
+        result = extract(path)
+        words = sorted(w.text for p in read_document(path).pages for w in p.words)
+        self.assertEqual(sorted(w for e in result["elements"] for w in element_words(e)), words)
+        self.assertGreater(len(words), 100)
+        return result
+
+    def test_icici_statement_is_extracted_with_nothing_lost(self):
+        result = self.assert_nothing_lost(shared_sample("icici", "icici_sample.pdf"))
+        self.assertIn("table", result["stats"]["counts"])
+
+    def test_monopoly_statement_is_extracted_with_nothing_lost(self):
+        self.assert_nothing_lost(shared_sample("monopoly_example", "statement.pdf"))
+
+    def test_scanned_statement_without_text_layer_exits_3(self):
+        proc = run_dua("extract", shared_sample("sbi_scanned", "statement.pdf"), "-q")
+        self.assertEqual(proc.returncode, 3)
+        self.assertIn("no text layer", proc.stderr)
+        self.assertIn("ocrmypdf", proc.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
