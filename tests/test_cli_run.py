@@ -1,0 +1,118 @@
+"""`python -m dua run`, the way a user runs it: outputs, report, progress, exit codes."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+from tests.support import FIXTURES, run_dua
+
+STATEMENTS = os.path.join(FIXTURES, "statements", "plain_western")
+PARSER = os.path.join(FIXTURES, "parsers_batch", "plain_western_parser.py")
+A, B = os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf")
+NOT_A_PDF = os.path.join(FIXTURES, "bad", "not_a_pdf.pdf")
+
+
+def same_csv(test: unittest.TestCase, got: str, which: str) -> None:
+    import pandas as pd  # lazy: keeps test discovery fast
+
+    test.assertTrue(pd.read_csv(got).equals(pd.read_csv(os.path.join(STATEMENTS, f"{which}.csv"))),
+                    f"{got} differs from {which}.csv")
+
+
+class RunCommandTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def test_one_pdf_with_out_writes_the_expected_csv_and_exits_0(self):
+        out = os.path.join(self.tmp, "statement.csv")
+        proc = run_dua("run", PARSER, A, "--out", out)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        same_csv(self, out, "a")
+        self.assertIn("1 of 1 files done", proc.stderr)
+
+    def test_json_report_has_one_object_per_file_and_a_total(self):
+        out_dir = os.path.join(self.tmp, "out")
+        proc = run_dua("run", PARSER, A, NOT_A_PDF, B, "--out-dir", out_dir, "--json", "--workers", "2")
+        self.assertEqual(proc.returncode, 3, proc.stderr)  # every failure is a bad PDF
+        report = json.loads(proc.stdout)
+        self.assertEqual(report["status"], "failed")
+        self.assertEqual([f["status"] for f in report["files"]], ["converted", "failed", "converted"])
+        self.assertEqual(report["files"][1]["error"]["error_code"], "NOT_A_PDF")
+        self.assertTrue(report["files"][1]["feedback"]["user_message"])
+        self.assertEqual(report["total"]["files"], 3)
+        self.assertEqual(report["total"]["failed"], 1)
+        same_csv(self, os.path.join(out_dir, "b.csv"), "b")
+
+    def test_progress_line_shows_done_total_rows_errors_rate_and_eta(self):
+        proc = run_dua("run", PARSER, A, NOT_A_PDF, "--out-dir", self.tmp)
+        line = next(x for x in proc.stderr.splitlines() if "2/2 files" in x)
+        for part in ("rows", "1 error", "files/s", "ETA"):
+            self.assertIn(part, line)
+        self.assertIn(f"failed {NOT_A_PDF}", proc.stderr)
+
+    def test_rerun_skips_outputs_that_are_already_complete(self):
+        first = run_dua("run", PARSER, A, B, "--out-dir", self.tmp, "--quiet")
+        self.assertEqual(first.returncode, 0, first.stderr)
+        again = run_dua("run", PARSER, A, B, "--out-dir", self.tmp, "--json")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        self.assertEqual(json.loads(again.stdout)["total"]["skipped"], 2)
+        self.assertIn("2 already complete", again.stderr)
+
+    def test_from_list_reads_paths_relative_to_the_list(self):
+        shutil.copy(A, os.path.join(self.tmp, "jan.pdf"))
+        listing = os.path.join(self.tmp, "todo.txt")
+        with open(listing, "w") as fh:
+            fh.write("# statements to convert\n\njan.pdf\n")
+        proc = run_dua("run", PARSER, "--from-list", listing, "--out-dir", os.path.join(self.tmp, "o"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        same_csv(self, os.path.join(self.tmp, "o", "jan.csv"), "a")
+
+    def test_a_parser_that_times_out_exits_4(self):
+        parser = os.path.join(self.tmp, "slow_parser.py")
+        with open(parser, "w") as fh:
+            fh.write("def parse(pdf_path):\n    while True:\n        pass\n")
+        proc = run_dua("run", parser, A, "--out-dir", self.tmp, "--timeout", "1", "--json")
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        self.assertEqual(json.loads(proc.stdout)["files"][0]["error"]["error_code"], "PARSER_TIMEOUT")
+
+
+class RunUsageTest(unittest.TestCase):
+    def test_out_with_two_pdfs_is_a_usage_error(self):
+        proc = run_dua("run", PARSER, A, B, "--out", "x.csv")
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("--out takes one PDF", proc.stderr)
+
+    def test_no_pdf_is_a_usage_error(self):
+        proc = run_dua("run", PARSER)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("No PDF to convert", proc.stderr)
+
+    def test_a_missing_parser_is_a_usage_error(self):
+        proc = run_dua("run", "no_such_parser.py", A)
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("No parser file", proc.stderr)
+
+    def test_a_parser_rejected_by_the_policy_stops_before_any_file(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        parser = os.path.join(tmp, "evil_parser.py")
+        with open(parser, "w") as fh:
+            fh.write("import socket\n\ndef parse(pdf_path):\n    return socket.gethostname()\n")
+        proc = run_dua("run", parser, A, "--out-dir", tmp)
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        self.assertIn("rejected by the safety policy", proc.stderr)
+        self.assertEqual(os.listdir(tmp), ["evil_parser.py"])
+
+    def test_help_lists_the_batch_options(self):
+        proc = run_dua("run", "--help")
+        self.assertEqual(proc.returncode, 0)
+        for flag in ("--out-dir", "--from-list", "--workers", "--timeout", "--json"):
+            self.assertIn(flag, proc.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()
