@@ -170,14 +170,44 @@ def reconcile(frame) -> dict:
     bal = [float(v) for v in frame[roles["balance"]].tolist()]
     if any(math.isnan(b) for b in bal):
         return {"name": "balance_reconciles", "passed": False, "detail": "a row has no balance"}
-    for sign in (1.0, -1.0):
-        bad = [i for i in range(1, len(bal)) if abs(bal[i - 1] + sign * moves[i] - bal[i]) > 0.005]
-        if not bad:
-            return {"name": "balance_reconciles", "passed": True,
-                    "detail": f"{len(bal) - 1} consecutive balances reconcile"}
+    fails = [[i for i in range(1, len(bal)) if abs(bal[i - 1] + sign * moves[i] - bal[i]) > 0.005]
+             for sign in (1.0, -1.0)]
+    bad = min(fails, key=len)
+    if not bad:
+        return {"name": "balance_reconciles", "passed": True,
+                "detail": f"{len(bal) - 1} consecutive balances reconcile"}
     return {"name": "balance_reconciles", "passed": False,
             "detail": f"row {bad[0]}: {bal[bad[0] - 1]} with movement {moves[bad[0]]} "
                       f"does not give {bal[bad[0]]}"}
+
+
+def printed_totals(pages: list, settings: dict) -> list:
+    """Amounts printed on summary lines (previous balance, total, amount due)."""
+    found = []
+    for words in pages:
+        for line in engine.group_lines(words, settings["line_tolerance"]):
+            text = engine.join_words(line, settings["glue_gap"])
+            if engine._skipped(text, settings["skip_patterns"]):
+                found += [v for v in (engine.parse_amount(w[0], settings) for w in line
+                                      if engine.looks_like_amount(w[0])) if v is not None]
+    return found
+
+
+def reconcile_totals(frame, pages: list, settings: dict) -> dict:
+    """Without a balance column: the movements must add up to a printed total (± a previous balance)."""
+    moves = _movements(frame, column_roles(frame))
+    totals = printed_totals(pages, settings) if moves else []
+    if not totals:
+        return {"name": "totals_reconcile", "passed": None,
+                "detail": "no balance column and no printed total to reconcile"}
+    for sign in (1.0, -1.0):
+        total = sign * sum(moves)
+        for t in totals:
+            if abs(total - t) < 0.005 or any(abs(p + total - t) < 0.005 for p in totals if p != t):
+                return {"name": "totals_reconcile", "passed": True,
+                        "detail": f"the {len(moves)} amounts add up to the printed total {t}"}
+    return {"name": "totals_reconcile", "passed": False,
+            "detail": f"the amounts add up to {sum(moves):.2f}, no printed total matches {totals[:4]}"}
 
 
 def transaction_lines(pages: list, settings: dict) -> int:
@@ -197,6 +227,8 @@ def transaction_lines(pages: list, settings: dict) -> int:
 def intrinsic(frame, pages: list, settings: dict) -> dict:
     """Verification without an answer key; status passed, failed or unverified."""
     checks = [reconcile(frame)]
+    if checks[0]["passed"] is None and settings.get("columns"):
+        checks = [reconcile_totals(frame, pages, settings)]
     lines = transaction_lines(pages, settings) if settings.get("columns") else 0
     checks.append({"name": "lines_accounted", "passed": lines == len(frame) and lines > 0,
                    "detail": f"{lines} transaction-looking lines, {len(frame)} rows"})
@@ -218,7 +250,9 @@ def _furniture_rows(frame, settings: dict) -> list:
     header = set(settings.get("header", []))
     bad = []
     for i, row in enumerate(frame.itertuples(index=False)):
-        text = " ".join(str(v) for v in map(_cell, row) if v is not None)
-        if engine.normalize(text) in header or engine._skipped(text, settings.get("skip_patterns", [])):
+        cells = [str(v) for v in map(_cell, row) if v is not None]
+        texts = [" ".join(cells)] + [c for c in cells if not isinstance(c, float)]
+        if any(engine.normalize(t) in header or engine._skipped(t, settings.get("skip_patterns", []))
+               for t in texts):
             bad.append(i)
     return bad

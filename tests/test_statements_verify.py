@@ -1,0 +1,116 @@
+"""Verification: compare with an expected CSV (and its diagnostics), and intrinsic checks."""
+from __future__ import annotations
+
+import os
+import tempfile
+import unittest
+
+import pandas as pd
+
+from dua.errors import DocumentNotFoundError, SchemaError
+from dua.statements import verify
+
+from .test_statements_engine import settings
+
+
+def frame(**cols):
+    return pd.DataFrame(cols)
+
+
+class CompareTest(unittest.TestCase):
+    def setUp(self):
+        self.expected = frame(Date=["01-08-2024", "02-08-2024"], Description=["Salary", "Rent"],
+                              Amount=[10.0, -4.5], Balance=[110.0, 105.5])
+
+    def test_an_equal_frame_passes_with_distance_zero(self):
+        result = verify.compare(self.expected.copy(), self.expected)
+        self.assertEqual((result["status"], result["distance"]), ("passed", 0))
+
+    def test_missing_and_renamed_columns_are_named(self):
+        got = self.expected.rename(columns={"Amount": "Amt"})
+        diag = verify.compare(got, self.expected)["diagnostics"]
+        self.assertEqual(diag["missing_columns"], ["Amount"])
+        self.assertEqual(diag["extra_columns"], ["Amt"])
+        self.assertEqual(diag["renamed_columns"], [["Amount", "Amt"]])
+
+    def test_dtype_differences_are_reported(self):
+        got = self.expected.assign(Amount=["10.0", "-4.5"])
+        result = verify.compare(got, self.expected)
+        self.assertEqual(result["diagnostics"]["dtype_differences"]["Amount"][0], "float64")
+        self.assertIn("column 'Amount' has dtype", result["summary"])
+
+    def test_first_differing_cells_and_one_sided_rows_are_listed(self):
+        got = self.expected.assign(Amount=[10.0, 4.5])
+        diag = verify.compare(got, self.expected)["diagnostics"]
+        self.assertEqual(diag["first_differences"],
+                         [{"row": 1, "column": "Amount", "expected": -4.5, "got": 4.5}])
+        self.assertEqual(len(diag["rows_only_got"]), 1)
+
+    def test_row_count_difference_costs_more_than_a_cell(self):
+        short = verify.compare(self.expected.iloc[:1], self.expected)
+        cell = verify.compare(self.expected.assign(Amount=[10.0, 4.5]), self.expected)
+        self.assertEqual(short["diagnostics"]["row_count"], {"expected": 2, "got": 1})
+        self.assertGreater(short["distance"], cell["distance"])
+
+    def test_load_expected_raises_typed_errors(self):
+        with self.assertRaises(DocumentNotFoundError):
+            verify.load_expected("/nonexistent/result.csv")
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.csv")
+            with open(bad, "wb") as fh:
+                fh.write(b"\xff\xfe\x00bad")
+            with self.assertRaises(SchemaError):
+                verify.load_expected(bad)
+
+
+class IntrinsicTest(unittest.TestCase):
+    def test_balances_reconcile_in_either_sign_convention(self):
+        debit_credit = frame(Debit=[None, 5.0, None], Credit=[None, None, 2.5],
+                             Balance=[100.0, 95.0, 97.5])
+        self.assertTrue(verify.reconcile(debit_credit)["passed"])
+        card_style = frame(Debit=[None, 5.0], Credit=[None, None], Balance=[100.0, 105.0])
+        self.assertTrue(verify.reconcile(card_style)["passed"])
+
+    def test_a_wrong_balance_fails_and_names_the_row(self):
+        result = verify.reconcile(frame(Amount=[1.0, -5.0, 2.0], Balance=[10.0, 5.0, 9.0]))
+        self.assertFalse(result["passed"])
+        self.assertIn("row 2", result["detail"])
+
+    def test_an_amount_with_a_drcr_column_takes_its_sign(self):
+        f = frame(Amount=[1.0, 5.0, 2.0], **{"Dr/Cr": ["Cr", "Dr", "Cr"]}, Balance=[10.0, 5.0, 7.0])
+        self.assertTrue(verify.reconcile(f)["passed"])
+
+    def test_no_balance_column_is_unverified_not_failed(self):
+        f = frame(Date=["01/02/24"], Description=["Coffee"], Amount=[3.5])
+        result = verify.intrinsic(f, [[]], settings())
+        self.assertIsNone(result["checks"][0]["passed"])
+        self.assertEqual(result["status"], "failed")  # 0 lines found for 1 row
+
+    def test_a_summary_line_among_the_rows_fails(self):
+        f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Total"],
+                  Amount=[3.5, 3.5], Balance=[96.5, 93.0])
+        result = verify.intrinsic(f, [[]], settings())
+        self.assertFalse(result["checks"][2]["passed"])
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class TotalsTest(unittest.TestCase):
+    def test_card_amounts_reconcile_with_the_printed_total(self):
+        from .test_statements_engine import HEADER, line
+
+        page = (HEADER + line(60, (100, "Previous Balance"), (320, "10.00"))
+                + line(70, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+                + line(80, (40, "02/02/24"), (100, "Refund"), (320, "(1.50)"))
+                + line(95, (100, "Total Amount Due"), (320, "12.00")))
+        s = settings(skip_patterns=[r"\\bprevious balance\\b", r"\\btotal amount due\\b"])
+        s["columns"] = s["columns"][:3]
+        f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Refund"], Amount=[3.5, -1.5])
+        result = verify.intrinsic(f, [page], s)
+        self.assertEqual(result["checks"][0]["name"], "totals_reconcile")
+        self.assertTrue(result["checks"][0]["passed"], result["summary"])
+        self.assertEqual(result["status"], "passed")
+        wrong = verify.intrinsic(f.assign(Amount=[3.5, 1.5]), [page], s)
+        self.assertEqual(wrong["status"], "failed")
