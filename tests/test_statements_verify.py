@@ -105,7 +105,7 @@ class TotalsTest(unittest.TestCase):
                 + line(70, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
                 + line(80, (40, "02/02/24"), (100, "Refund"), (320, "(1.50)"))
                 + line(95, (100, "Total Amount Due"), (320, "12.00")))
-        s = settings(skip_patterns=[r"\\bprevious balance\\b", r"\\btotal amount due\\b"])
+        s = settings(skip_patterns=[r"\bprevious balance\b", r"\btotal amount due\b"])
         s["columns"] = s["columns"][:3]
         f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Refund"], Amount=[3.5, -1.5])
         result = verify.intrinsic(f, [page], s)
