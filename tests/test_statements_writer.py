@@ -1,0 +1,88 @@
+"""The built-in writer: standalone emitted code, alignment, and the guided settings search."""
+from __future__ import annotations
+
+import ast
+import copy
+import os
+import unittest
+
+import pandas as pd
+
+from dua.pdf import read_document
+from dua.sandbox.policy import check_source
+from dua.statements import analysis, writer
+
+from .support import FIXTURES
+
+CARD = os.path.join(FIXTURES, "statements", "card_parens")
+
+
+class BuiltinWriterTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.pages = analysis.pages_from_document(read_document(os.path.join(CARD, "a.pdf")))
+        cls.found = analysis.analyze_pages(cls.pages)
+        cls.expected = pd.read_csv(os.path.join(CARD, "a.csv"))
+
+    def test_emitted_parser_imports_only_allowed_modules_and_passes_the_policy(self):
+        source = writer.emit_source(self.found.settings, "northwind")
+        self.assertEqual(check_source(source), [])
+        imported = set()
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                imported.update(a.name.split(".")[0] for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                imported.add(node.module.split(".")[0])
+        self.assertEqual(imported, {"__future__", "re", "pandas", "pdfplumber"})
+        self.assertIn("def parse(pdf_path", source)
+
+    def test_emitted_parser_holds_no_data_from_the_sample(self):
+        source = writer.emit_source(writer.align(self.found.settings, self.expected), "northwind")
+        for value in self.expected["Date"].tolist() + self.expected["Description"].tolist():
+            self.assertNotIn(str(value), source)
+        for value in self.expected["Amount"].tolist():
+            self.assertNotIn(f"{abs(value):,.2f}", source)
+
+    def test_align_renames_and_types_columns_like_the_expected_csv(self):
+        renamed = self.expected.rename(columns={"Description": "Details"})
+        s = writer.align(self.found.settings, renamed)
+        self.assertEqual([c["name"] for c in s["columns"]], ["Date", "Details", "Amount"])
+        self.assertEqual([c["dtype"] for c in s["columns"]], ["str", "str", "float"])
+
+    def test_search_recovers_from_damaged_settings_guided_by_diagnostics(self):
+        damaged = copy.deepcopy(self.found.settings)
+        damaged["parens_negative"] = False
+        damaged["skip_patterns"] = [p for p in damaged["skip_patterns"] if "total" not in p]
+        found = analysis.Analysis(damaged, [], [], [], 1, 1)
+        w = writer.BuiltinWriter(self.pages, found, self.expected)
+        draft = w.write()
+        self.assertEqual(draft.in_process["status"], "passed", draft.note)
+        self.assertLess(len(w.tried), writer.SEARCH_BUDGET)
+
+    def test_write_passes_at_once_on_a_known_layout(self):
+        w = writer.BuiltinWriter(self.pages, self.found, self.expected)
+        draft = w.write()
+        self.assertEqual((draft.in_process["status"], len(w.tried)), ("passed", 1))
+        self.assertEqual(draft.settings["columns"][0]["name"], "Date")
+
+    def test_refine_offers_untried_candidates_then_none(self):
+        w = writer.BuiltinWriter(self.pages, self.found, self.expected, budget=3)
+        w.write()
+        seen = set()
+        for _ in range(20):
+            draft = w.refine()
+            if draft is None:
+                break
+            self.assertNotIn(draft.code, seen)
+            seen.add(draft.code)
+        else:
+            self.fail("refine never ran out of candidates")
+
+    def test_no_transactions_is_a_lookup_error(self):
+        w = writer.BuiltinWriter([[]], analysis.analyze_pages([[]]))
+        with self.assertRaises(LookupError):
+            w.write()
+
+
+if __name__ == "__main__":
+    unittest.main()
