@@ -101,10 +101,11 @@ class Provider:
                 if event.data == DONE:
                     handler.mark_done()
                     break  # anything after [DONE] is ignored
+                if event.event == "error":
+                    raise self._event_error(_loads_or_none(event.data), event.data)
                 payload = _event_json(event)
-                if event.event == "error" or (isinstance(payload, dict) and _is_error(payload)):
-                    raise error_from_event(parse_error_body(payload) or {"message": event.data},
-                                           provider=self.name, secrets=self.transport.secrets)
+                if isinstance(payload, dict) and _is_error(payload):
+                    raise self._event_error(payload, event.data)
                 handler.process_chunk(payload)
         except (OSError, LLMTimeoutError) as exc:
             raise _interrupted(handler, exc, self.name) from exc
@@ -113,6 +114,12 @@ class Provider:
                 raise
             raise _interrupted(handler, exc, self.name) from exc
         return handler.get_final_response()
+
+    def _event_error(self, payload: object, data: str) -> TransportError:
+        # llama.cpp's legacy ``error:`` field carries the error object itself, unwrapped.
+        err = parse_error_body(payload) or (payload if isinstance(payload, dict) else None)
+        return error_from_event(err or {"message": data}, provider=self.name,
+                                secrets=self.transport.secrets)
 
     def _raise_error_body(self, payload: object) -> None:
         if isinstance(payload, (dict, list)) and _is_error(payload):
@@ -167,6 +174,13 @@ def _decode_json(body: bytes, ctype: str, provider: str) -> object:
         raise InvalidStructureError("a JSON answer", f"{ctype or 'no content-type'}: "
                                     f"{excerpt(body.decode('utf-8', 'replace'), 200)}",
                                     provider=provider) from None
+
+
+def _loads_or_none(data: str) -> object:
+    try:
+        return json.loads(data)
+    except ValueError:
+        return None
 
 
 def _event_json(event) -> object:
