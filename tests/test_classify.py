@@ -22,25 +22,34 @@ SEED_ERRORS = {
 }
 
 
-def llm_provider(url: str):
+def llm_provider(url: str, wire: str = "openai"):
+    """A real provider pointed at the test server, with no retries so faults show at once."""
+    from dua.llm.gemini import GeminiProvider
     from dua.llm.openai_compat import OpenAICompatProvider
     from dua.llm.transport import RetryPolicy
 
-    settings = Settings(provider="openai", model="test-model", base_url=url + "/v1", api_key="k",
+    cls, path = (OpenAICompatProvider, "/v1") if wire == "openai" else (GeminiProvider, "/v1beta")
+    settings = Settings(provider=wire, model="test-model", base_url=url + path, api_key="k",
                         timeout=5)
-    return OpenAICompatProvider(settings, retry=RetryPolicy(max_retries=0, budget=5))
+    return cls(settings, retry=RetryPolicy(max_retries=0, budget=5))
+
+
+def user_text(request) -> str:
+    """The last user message, in either wire format."""
+    if "messages" in request.body:
+        return request.body["messages"][-1]["content"]
+    return "".join(p.get("text", "") for p in request.body["contents"][-1]["parts"])
 
 
 def asked_ids(request) -> list:
     """The block ids a classification request carries (batch or single)."""
-    content = request.body["messages"][-1]["content"]
-    head, _, payload = content.partition("\n")
+    head, _, payload = user_text(request).partition("\n")
     data = json.loads(payload)
     return [b["id"] for b in (data if isinstance(data, list) else [data])]
 
 
 def is_batch(request) -> bool:
-    return request.body["messages"][-1]["content"].startswith("Blocks:")
+    return user_text(request).startswith("Blocks:")
 
 
 def rules_answer(block_id: str, rules: dict) -> dict:
@@ -91,9 +100,11 @@ class LLMClassifierTest(unittest.TestCase):
         cls.rules = rules_by_block(REPORT)
         cls.text_ids = [i for i, e in cls.rules.items() if e["type"] not in ("table", "figure")]
 
-    def run_with(self, handler, path: str = REPORT, batch_size: int = 20):
+    def run_with(self, handler, path: str = REPORT, batch_size: int = 20, down: bool = False):
         with self.LLMServer(handler=handler) as server:
             result = extract(path, provider=llm_provider(server.url), batch_size=batch_size)
+        # A handler that crashes makes the server answer 500: never let that pass as a result.
+        self.assertEqual(result["stats"]["llm_down"] is not None, down, result["stats"]["llm_down"])
         return result, server
 
     def test_batched_answers_classify_every_block_in_one_call_per_batch(self):
@@ -108,6 +119,28 @@ class LLMClassifierTest(unittest.TestCase):
         self.assertEqual(result["stats"]["llm_calls"], batches)
         self.assertEqual(result["stats"]["classifier"], "llm")
         self.assertEqual(result["stats"]["counts"], {"paragraph": len(self.text_ids)})
+
+    def test_gemini_provider_classifies_the_same_way(self):
+        def handler(request):
+            return self.Turn(text=json.dumps({i: rules_answer(i, self.rules) for i in asked_ids(request)}))
+
+        with self.LLMServer(handler=handler) as server:
+            result = extract(REPORT, provider=llm_provider(server.url, "gemini"))
+        self.assertEqual(server.requests[0].wire, "gemini")
+        self.assertEqual((result["stats"]["llm_calls"], result["stats"]["unclassified"]), (1, 0))
+        self.assertIsNone(result["stats"]["llm_down"])
+        self.assertEqual([e["type"] for e in result["elements"]],
+                         [e["type"] for e in self.rules.values()])
+
+    def test_cut_off_batch_answer_is_retried_block_by_block(self):
+        def handler(request):
+            if is_batch(request):
+                return self.Turn(text='{"p1-b1": {"type": "hea', finish="length")
+            return self.Turn(text=json.dumps(rules_answer(asked_ids(request)[0], self.rules)))
+
+        result, server = self.run_with(handler)
+        self.assertEqual(server.count, 1 + len(self.text_ids))
+        self.assertEqual(result["stats"]["unclassified"], 0)
 
     def test_model_answers_decide_types_and_levels_but_text_comes_from_the_page(self):
         def handler(request):
@@ -214,7 +247,7 @@ class LLMClassifierTest(unittest.TestCase):
                                                   for i in asked_ids(request)}))
             return Fail("server")
 
-        result, _ = self.run_with(handler, batch_size=4)
+        result, _ = self.run_with(handler, batch_size=4, down=True)
         self.assertEqual(result["stats"]["llm_down"]["error_code"], "LLM_SERVER_ERROR")
         first = self.text_ids[:4]
         for element in result["elements"]:
