@@ -1,0 +1,153 @@
+"""The statement agent end to end: every fixture layout, the public samples, retries."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import pandas as pd
+
+from dua.errors import NoTextLayerError, UsageError
+from dua.sandbox import run_parser
+from dua.schemas import StatementState
+from dua.statements import agent
+from dua.statements.writer import BuiltinWriter, Draft, Writer
+
+from .support import FIXTURES, shared_sample
+
+LAYOUTS = sorted(glob.glob(os.path.join(FIXTURES, "statements", "*", "a.pdf")))
+
+
+class TempDirCase(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dua-agent-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def run_agent(self, pdf, bank, **kw):
+        kw.setdefault("parsers_dir", os.path.join(self.tmp, "custom_parsers"))
+        return agent.run_agent(pdf, bank, **kw)
+
+
+class GraphTest(unittest.TestCase):
+    def test_the_graph_has_the_seven_seed_nodes(self):
+        graph = agent.build_graph().graph
+        self.assertEqual(sorted(graph.nodes), sorted(
+            ["analyze", "generate", "save", "execute", "compare", "refine", "finalize"]))
+
+    def test_routes_follow_the_seed(self):
+        s = StatementState(max_retries=3)
+        self.assertEqual(agent.route_after_execute(StatementState(execution_success=True)), "compare")
+        self.assertEqual(agent.route_after_execute(s), "refine")
+        self.assertEqual(agent.route_after_execute(StatementState(retry_count=3)), "finalize")
+        for status, nxt in (("passed", "finalize"), ("skipped", "finalize"),
+                            ("unverified", "finalize"), ("failed", "refine")):
+            s = StatementState(comparison_result={"status": status})
+            self.assertEqual(agent.route_after_compare(s), nxt)
+        self.assertEqual(agent.route_after_compare(
+            StatementState(comparison_result={"status": "failed"}, retry_count=3)), "finalize")
+        self.assertEqual(agent.route_after_refine(s), "save")
+
+    def test_a_bad_bank_name_is_a_usage_error(self):
+        with self.assertRaises(UsageError):
+            agent.check_bank("../evil")
+
+
+class FixtureLayoutsTest(TempDirCase):
+    def test_every_layout_supervised_reuse_and_unsupervised(self):
+        self.assertGreaterEqual(len(LAYOUTS), 8)
+        for a_pdf in LAYOUTS:
+            folder = os.path.dirname(a_pdf)
+            name = os.path.basename(folder)
+            with self.subTest(layout=name):
+                a = self.run_agent(a_pdf, name, expected=os.path.join(folder, "a.csv"))
+                self.assertEqual(a.final_status, "passed", a.comparison_result.get("summary"))
+                self.assertEqual(a.llm_calls, 0)
+                b_csv = pd.read_csv(os.path.join(folder, "b.csv"))
+                reused = run_parser(a.parser_file_path, os.path.join(folder, "b.pdf"))
+                self.assertTrue(reused.equals(b_csv), f"{name}: saved parser differs on b.pdf")
+                b = self.run_agent(os.path.join(folder, "b.pdf"), name + "_b",
+                                   out=os.path.join(self.tmp, name + "_b.csv"))
+                self.assertEqual(b.final_status, "passed", b.comparison_result.get("summary"))
+                self.assertTrue(pd.read_csv(b.output_csv_path).equals(b_csv))
+
+
+class PublicSamplesTest(TempDirCase):
+    def test_icici_passes_on_the_builtin_writer_with_no_llm_calls(self):
+        pdf = shared_sample("icici", "icici_sample.pdf")
+        state = self.run_agent(pdf, "icici", expected=shared_sample("icici", "result.csv"))
+        self.assertEqual((state.final_status, state.llm_calls, state.rows), ("passed", 0, 100))
+        self.assertTrue(os.path.exists(state.parser_file_path))
+
+    def test_monopoly_scan_with_ocr_layer_reproduces_its_expected_csv(self):
+        pdf = shared_sample("monopoly_example", "statement.pdf")
+        state = self.run_agent(pdf, "monopoly",
+                               expected=shared_sample("monopoly_example", "expected.csv"))
+        self.assertEqual(state.final_status, "passed", state.comparison_result.get("summary"))
+        self.assertEqual(state.rows, 52)
+
+    def test_image_only_statement_raises_no_text_layer(self):
+        with self.assertRaises(NoTextLayerError) as caught:
+            self.run_agent(shared_sample("sbi_scanned", "statement.pdf"), "sbi")
+        self.assertEqual(caught.exception.exit_code, 3)
+
+
+class _FlakyWriter(Writer):
+    """Crashing code first, then whatever the built-in writer says."""
+
+    name = "flaky"
+
+    def __init__(self, builtin, bad_first=1):
+        self.builtin, self.bad = builtin, bad_first
+
+    def write(self, state):
+        return self._next(state)
+
+    def refine(self, state):
+        return self._next(state)
+
+    def _next(self, state):
+        if self.bad > 0:
+            self.bad -= 1
+            return Draft("import pandas\n\ndef parse(pdf_path, password=None):\n"
+                         "    raise ValueError('cannot find the table')\n", note="broken")
+        return self.builtin.write(state)
+
+
+class RetryTest(TempDirCase):
+    pdf = os.path.join(FIXTURES, "statements", "card_parens", "a.pdf")
+    csv = os.path.join(FIXTURES, "statements", "card_parens", "a.csv")
+
+    def flaky(self, bad):
+        return lambda ctx, state: _FlakyWriter(BuiltinWriter(ctx.pages, ctx.analysis, ctx.expected), bad)
+
+    def test_a_crashing_parser_is_refined_until_it_passes(self):
+        events = []
+        state = self.run_agent(self.pdf, "card", expected=self.csv, make_writer=self.flaky(1),
+                               on_event=events.append)
+        self.assertEqual(state.final_status, "passed")
+        self.assertEqual(state.retry_count, 1)
+        self.assertEqual([a["outcome"] for a in state.attempts], ["execution_failed", "passed"])
+        self.assertIn("refine", [e.node for e in events])
+
+    def test_retries_exhausted_end_failed_with_the_errors_kept(self):
+        state = self.run_agent(self.pdf, "card", expected=self.csv, make_writer=self.flaky(9),
+                               max_retries=2)
+        self.assertEqual((state.final_status, state.retry_count), ("failed", 2))
+        self.assertEqual(len(state.attempts), 3)
+        self.assertTrue(all("cannot find the table" in e for e in state.errors))
+
+    def test_checkpoints_hold_the_state_without_the_dataframe(self):
+        path = os.path.join(self.tmp, "ckpt.json")
+        self.run_agent(self.pdf, "card", expected=self.csv, checkpoint=path)
+        with open(path, encoding="utf-8") as fh:
+            saved = json.load(fh)
+        self.assertEqual(saved["next"], "__end__")
+        self.assertNotIn("generated_df", saved["state"])
+        self.assertEqual(StatementState.from_dict(saved["state"]).final_status, "passed")
+
+
+if __name__ == "__main__":
+    unittest.main()
