@@ -4,6 +4,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import os
 import shutil
+import signal
 import tempfile
 import time
 import unittest
@@ -160,6 +161,36 @@ class ResumeTest(unittest.TestCase):
         for name in ("a.csv", "b.csv", "encrypted.csv"):
             with open(os.path.join(full, name), "rb") as f1, open(os.path.join(part, name), "rb") as f2:
                 self.assertEqual(f1.read(), f2.read(), name)
+
+    def test_a_killed_worker_fails_its_files_and_a_rerun_completes_them(self):
+        tmp = make_workspace(self)
+        parser = os.path.join(tmp, "slow_parser.py")
+        with open(PARSER) as src, open(parser, "w") as dst:  # slow enough to be killed mid-file
+            dst.write(src.read().replace("def parse(pdf_path):", "def parse(pdf_path):\n    time.sleep(0.5)")
+                      .replace("import re", "import re\nimport time"))
+        pdfs = []
+        for i in range(4):
+            pdfs.append(os.path.join(tmp, f"s{i}.pdf"))
+            shutil.copy(os.path.join(STATEMENTS, "a.pdf"), pdfs[-1])
+        out = os.path.join(tmp, "out")
+        pool = cf.ProcessPoolExecutor(1)
+        self.addCleanup(pool.shutdown)
+
+        def kill_worker(progress):
+            if progress.done == 1:
+                for pid in list(pool._processes):  # what the OOM killer would do
+                    os.kill(pid, signal.SIGKILL)
+
+        first = batch.run(parser, pdfs, executor=pool, out_dir=out, on_progress=kill_worker)
+        crashed = [r for r in first.results if r.status == "failed"]
+        self.assertTrue(crashed)
+        self.assertTrue(all(isinstance(r.error, errors.ParserCrashedError) for r in crashed))
+        self.assertTrue(all(r.feedback["user_message"] for r in crashed))
+        again = batch.run(parser, pdfs, out_dir=out, workers=2)
+        self.assertTrue(again.ok)
+        self.assertEqual(again.total()["skipped"], 4 - len(crashed))
+        for i in range(4):
+            self.assertTrue(read_csv(os.path.join(out, f"s{i}.csv")).equals(expected("a")))
 
     def test_an_output_older_than_its_parser_is_converted_again(self):
         tmp = make_workspace(self)

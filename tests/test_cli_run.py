@@ -4,10 +4,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
+import subprocess
+import sys
 import tempfile
+import time
 import unittest
 
-from tests.support import FIXTURES, run_dua
+from tests.support import FIXTURES, REPO, run_dua
 
 STATEMENTS = os.path.join(FIXTURES, "statements", "plain_western")
 PARSER = os.path.join(FIXTURES, "parsers_batch", "plain_western_parser.py")
@@ -78,6 +82,45 @@ class RunCommandTest(unittest.TestCase):
         proc = run_dua("run", parser, A, "--out-dir", self.tmp, "--timeout", "1", "--json")
         self.assertEqual(proc.returncode, 4, proc.stderr)
         self.assertEqual(json.loads(proc.stdout)["files"][0]["error"]["error_code"], "PARSER_TIMEOUT")
+
+
+class InterruptTest(unittest.TestCase):
+    """Ctrl-C in the middle of a batch, then the same command again."""
+
+    def test_ctrl_c_then_rerun_completes_the_batch_with_whole_outputs(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        parser = os.path.join(tmp, "slow_parser.py")
+        with open(PARSER) as src, open(parser, "w") as dst:  # the fixture parser, one second slower
+            dst.write(src.read().replace("def parse(pdf_path):", "def parse(pdf_path):\n    time.sleep(1.0)")
+                      .replace("import re", "import re\nimport time"))
+        pdfs = []
+        for i in range(5):
+            pdfs.append(os.path.join(tmp, f"s{i}.pdf"))
+            shutil.copy(A, pdfs[-1])
+        out = os.path.join(tmp, "out")
+        args = [sys.executable, "-m", "dua", "run", parser, *pdfs, "--out-dir", out, "--workers", "1"]
+        env = dict(os.environ, PYTHONPATH=REPO)
+        proc = subprocess.Popen(args, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True,
+                                start_new_session=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (os.path.isdir(out) and
+                                                   any(n.endswith(".csv") for n in os.listdir(out))):
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
+        _, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, err)
+        left = sorted(os.listdir(out))
+        self.assertTrue(all(n.endswith(".csv") for n in left), left)  # no temporary files
+        self.assertLess(len(left), 5)
+        for name in left:
+            same_csv(self, os.path.join(out, name), "a")
+        again = run_dua("run", parser, *pdfs, "--out-dir", out, "--json", "--workers", "2")
+        self.assertEqual(again.returncode, 0, again.stderr)
+        total = json.loads(again.stdout)["total"]
+        self.assertEqual((total["skipped"], total["converted"]), (len(left), 5 - len(left)))
+        for i in range(5):
+            same_csv(self, os.path.join(out, f"s{i}.csv"), "a")
 
 
 class RunUsageTest(unittest.TestCase):
