@@ -1,0 +1,148 @@
+"""Transport: waits the server asks for, error classification, backoff, budget, proxies."""
+from __future__ import annotations
+
+import email.utils
+import json
+import os
+import time
+import unittest
+from unittest import mock
+
+from dua.errors import (AuthenticationError, BadRequestError, ContextLengthError, LLMTimeoutError,
+                        ModelNotFoundError, QuotaExceededError, RateLimitError, ServerError)
+from dua.llm.http_errors import error_from_status, redact, retry_after_from
+from dua.llm.transport import RetryPolicy, Transport
+from tests.llm_replies import Fail
+from tests.llm_server import LLMServer, Reply
+
+
+def _json_reader(resp, deadline):
+    return json.loads(resp.read())
+
+
+class RetryAfterTest(unittest.TestCase):
+    def test_header_forms(self):
+        now = time.time()
+        date = email.utils.formatdate(now + 30, usegmt=True)
+        cases = [({"retry-after-ms": "1500"}, 1.5), ({"retry-after": "2"}, 2.0),
+                 ({"retry-after": "0.5"}, 0.5), ({"retry-after": "soon"}, None), ({}, None),
+                 ({"retry-after-ms": "250", "retry-after": "9"}, 0.25)]
+        for headers, expected in cases:
+            with self.subTest(headers=headers):
+                self.assertEqual(retry_after_from(headers, {}), expected)
+        self.assertAlmostEqual(retry_after_from({"retry-after": date}, {}, now=now), 30, delta=1)
+
+    def test_past_http_date_means_no_wait(self):
+        self.assertEqual(retry_after_from({"retry-after": "Fri, 29 Sep 2023 16:28:37 GMT"}, {}), 0.0)
+
+    def test_gemini_retry_info_and_message_hints(self):
+        err = {"details": [{"@type": "type.googleapis.com/google.rpc.RetryInfo",
+                            "retryDelay": "45.837906927s"}]}
+        self.assertEqual(retry_after_from({}, err), 45.837906927)
+        self.assertEqual(retry_after_from({}, {}, "Please try again in 644ms."), 0.644)
+        self.assertEqual(retry_after_from({}, {}, "Please retry in 47.4s."), 47.4)
+
+
+class ClassifyTest(unittest.TestCase):
+    def classify(self, fail: Fail, wire: str = "openai"):
+        status, headers, body = fail.render(wire)
+        return error_from_status(status, headers, json.dumps(body).encode(), provider=wire,
+                                 model="test-model")
+
+    def test_each_fail_kind_maps_to_its_class_in_both_wires(self):
+        expected = {"rate_limit": RateLimitError, "quota": QuotaExceededError,
+                    "server": ServerError, "overloaded": ServerError,
+                    "auth": AuthenticationError, "context": ContextLengthError,
+                    "not_found": ModelNotFoundError, "bad_request": BadRequestError}
+        for wire in ("openai", "gemini"):
+            for kind, cls in expected.items():
+                with self.subTest(wire=wire, kind=kind):
+                    self.assertIs(type(self.classify(Fail(kind), wire)), cls)
+
+    def test_quota_with_null_code_is_still_quota(self):
+        body = {"error": {"message": "You exceeded your current quota, please check your plan and "
+                          "billing details.", "type": "insufficient_quota", "code": None}}
+        exc = error_from_status(429, {}, json.dumps(body).encode())
+        self.assertIsInstance(exc, QuotaExceededError)
+
+    def test_error_carries_status_message_request_id_and_code(self):
+        exc = error_from_status(400, {"x-request-id": "req_9"}, json.dumps(
+            {"error": {"code": 400, "message": "bad", "type": "invalid_request_error"}}).encode())
+        self.assertEqual((exc.status, exc.provider_message, exc.request_id, exc.code),
+                         (400, "bad", "req_9", 400))
+        self.assertIn("req_9", str(exc))
+
+    def test_html_and_empty_bodies_do_not_crash(self):
+        exc = error_from_status(502, {}, b"<html><body><h1>502 Bad Gateway</h1></body></html>")
+        self.assertIn("502 Bad Gateway", str(exc))
+        self.assertIn("(empty body)", str(error_from_status(503, {}, b"")))
+
+    def test_x_should_retry_is_read_both_ways(self):
+        self.assertTrue(error_from_status(400, {"x-should-retry": "true"}, b"").should_retry)
+        self.assertFalse(error_from_status(500, {"x-should-retry": "false"}, b"").should_retry)
+        self.assertIsNone(error_from_status(500, {}, b"").should_retry)
+
+    def test_echoed_key_is_redacted(self):
+        key = "sk-live-abcdefgh12345678"
+        body = json.dumps({"error": {"message": f"Incorrect API key provided: {key}."}}).encode()
+        exc = error_from_status(401, {}, body, secrets=(key,))
+        self.assertNotIn(key, str(exc))
+        self.assertEqual(redact(f"a {key} b", (key,)), "a **** b")
+
+
+class RetryLoopTest(unittest.TestCase):
+    def transport(self, **policy) -> tuple:
+        waits = []
+        transport = Transport(read_timeout=2, retry=RetryPolicy(**policy), sleep=waits.append,
+                              rng=lambda: 1.0)
+        return transport, waits
+
+    def test_persistent_500_makes_one_plus_max_retries_requests_with_growing_backoff(self):
+        transport, waits = self.transport(max_retries=3, backoff_base=0.5, backoff_max=1.5)
+        with LLMServer([Fail("server")] * 4) as server:
+            with self.assertRaises(ServerError) as caught:
+                transport.post(server.url + "/v1/chat/completions", {}, {}, _json_reader)
+        self.assertEqual(server.count, 4)
+        self.assertEqual(waits, [0.5, 1.0, 1.5])  # full jitter at its top (rng=1), capped
+        self.assertEqual(caught.exception.failures, ["HTTP 500 ServerError"] * 4)
+
+    def test_backoff_longer_than_the_budget_gives_up(self):
+        transport, waits = self.transport(max_retries=3, backoff_base=5, budget=2)
+        with LLMServer([Fail("server")] * 4) as server:
+            with self.assertRaises(ServerError) as caught:
+                transport.post(server.url + "/v1/chat/completions", {}, {}, _json_reader)
+        self.assertEqual((server.count, waits), (1, []))
+        self.assertIn("retry budget", str(caught.exception))
+
+    def test_real_retry_after_wait_is_slept(self):
+        transport = Transport(read_timeout=2, retry=RetryPolicy(max_retries=1))
+        started = time.monotonic()
+        with LLMServer([Fail("rate_limit", retry_after=0.05), Reply(200, {"ok": 1})]) as server:
+            result = transport.post(server.url + "/v1/chat/completions", {}, {}, _json_reader)
+        self.assertEqual(result, {"ok": 1})
+        self.assertGreaterEqual(time.monotonic() - started, 0.05)
+
+    def test_exhausted_budget_before_an_attempt_is_a_timeout(self):
+        clock = iter([0.0, 100.0, 100.0, 100.0])
+        transport = Transport(read_timeout=1, retry=RetryPolicy(budget=5), clock=lambda: next(clock))
+        with self.assertRaises(LLMTimeoutError):
+            transport.post("http://127.0.0.1:9/v1/chat/completions", {}, {}, _json_reader)
+        self.assertEqual(transport.requests_sent, 0)
+
+    def test_proxy_variables_are_ignored(self):
+        transport, _ = self.transport()
+        with LLMServer([Reply(200, {"ok": 1})]) as server, mock.patch.dict(
+                os.environ, {"http_proxy": "http://127.0.0.1:9", "HTTP_PROXY": "http://127.0.0.1:9",
+                             "no_proxy": ""}):
+            self.assertEqual(transport.post(server.url + "/v1/chat/completions", {}, {},
+                                            _json_reader), {"ok": 1})
+
+    def test_unknown_path_is_a_not_found_error(self):
+        transport, _ = self.transport()
+        with LLMServer([]) as server, self.assertRaises(ModelNotFoundError) as caught:
+            transport.post(server.url + "/v1/chat/completion", {}, {}, _json_reader)
+        self.assertIn("Not Found", str(caught.exception))
+
+
+if __name__ == "__main__":
+    unittest.main()
