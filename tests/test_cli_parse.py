@@ -1,0 +1,89 @@
+"""`python -m dua parse` as a user runs it: exit codes, --json, --target, progress on stderr."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import tempfile
+import unittest
+
+import pandas as pd
+
+from .support import FIXTURES, run_dua, shared_sample
+
+JSON_KEYS = {"status", "bank", "attempts", "llm_calls", "tokens", "parser_path", "output_path",
+             "rows", "seconds", "checks"}
+
+
+class CliParseTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dua-cli-parse-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def parse(self, *args):
+        return run_dua("parse", *args, "--parsers-dir", os.path.join(self.tmp, "parsers"),
+                       cwd=self.tmp)
+
+    def test_icici_with_expected_exits_0_and_prints_the_json_object(self):
+        done = self.parse(shared_sample("icici", "icici_sample.pdf"), "--bank", "icici",
+                          "--expected", shared_sample("icici", "result.csv"), "--json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        self.assertLessEqual(JSON_KEYS, set(report))
+        self.assertEqual((report["status"], report["llm_calls"], report["rows"]), ("passed", 0, 100))
+        self.assertTrue(report["parser_path"].endswith("icici_parser.py"))
+        for node in ("analyze", "generate", "save", "execute", "compare", "finalize"):
+            self.assertIn(f"dua parse: {node}", done.stderr)
+
+    def test_unsupervised_fixture_writes_the_csv_and_passes_by_intrinsic_checks(self):
+        folder = os.path.join(FIXTURES, "statements", "indian_multipage")
+        out = os.path.join(self.tmp, "out.csv")
+        done = self.parse(os.path.join(folder, "b.pdf"), "--bank", "deccan", "--out", out,
+                          "--json", "--quiet")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(done.stderr, "")
+        report = json.loads(done.stdout)
+        self.assertEqual([c["name"] for c in report["checks"]],
+                         ["balance_reconciles", "lines_accounted", "no_furniture_rows"])
+        self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(folder, "b.csv"))))
+
+    def test_target_reads_data_name_pdf_and_result_csv(self):
+        folder = os.path.join(FIXTURES, "statements", "card_parens")
+        data = os.path.join(self.tmp, "data", "northwind")
+        os.makedirs(data)
+        shutil.copy(os.path.join(folder, "a.pdf"), os.path.join(data, "statement.pdf"))
+        shutil.copy(os.path.join(folder, "a.csv"), os.path.join(data, "result.csv"))
+        done = self.parse("--target", "northwind", "--json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(json.loads(done.stdout)["bank"], "northwind")
+
+    def test_a_wrong_expected_csv_exits_1_with_feedback(self):
+        folder = os.path.join(FIXTURES, "statements", "card_parens")
+        wrong = os.path.join(self.tmp, "wrong.csv")
+        pd.read_csv(os.path.join(folder, "a.csv")).iloc[:3].to_csv(wrong, index=False)
+        done = self.parse(os.path.join(folder, "a.pdf"), "--bank", "card", "--expected", wrong,
+                          "--max-retries", "1", "--json", "--quiet")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        report = json.loads(done.stdout)
+        self.assertEqual(report["status"], "failed")
+        self.assertIn("user_message", report["feedback"])
+        self.assertIn("recovery_suggestions", report["feedback"])
+
+    def test_image_only_pdf_exits_3_with_the_no_text_layer_message(self):
+        done = self.parse(shared_sample("sbi_scanned", "statement.pdf"), "--bank", "sbi")
+        self.assertEqual(done.returncode, 3)
+        self.assertIn("no text layer", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+
+    def test_bad_inputs_exit_with_their_codes(self):
+        not_pdf = os.path.join(self.tmp, "notes.pdf")
+        with open(not_pdf, "w") as fh:
+            fh.write("hello")
+        self.assertEqual(self.parse(not_pdf, "--bank", "x").returncode, 3)
+        self.assertEqual(self.parse(os.path.join(self.tmp, "missing.pdf"), "--bank", "x").returncode, 3)
+        self.assertEqual(self.parse(not_pdf).returncode, 2)
+        self.assertEqual(self.parse(not_pdf, "--bank", "../x").returncode, 2)
+
+
+if __name__ == "__main__":
+    unittest.main()
