@@ -69,7 +69,7 @@ class ResponseHandlerTest(unittest.TestCase):
         with self.assertRaises(StreamInterruptedError) as caught:
             handler.get_final_response()
         self.assertEqual(caught.exception.text, "part")
-        self.assertEqual(caught.exception.usage, Usage(12, 1, 1))
+        self.assertEqual(caught.exception.usage, Usage(12, 5, 1))
 
 
 class UserMessageTest(unittest.TestCase):
