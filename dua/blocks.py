@@ -129,6 +129,8 @@ def _ruled_table(table, words: list) -> Block:
     """Each word goes to the cell holding its center, or else to the nearest cell."""
     cells = [(r, c, box) for r, row in enumerate(table.rows) for c, box in enumerate(row) if box]
     grid = [[[] for _ in row] for row in table.rows]
+    if not cells:  # every cell spanned: the whole table is one cell
+        cells, grid = [(0, 0, table.bbox)], [[[]]]
     for w in words:
         r, c, _ = min(cells, key=lambda cell: _distance(w, cell[2]))
         grid[r][c].append(w)

@@ -114,6 +114,15 @@ class SyntheticPageTest(unittest.TestCase):
     def test_empty_page_has_no_blocks(self):
         self.assertEqual(self.layout(lambda p: None), [])
 
+    def test_table_whose_cells_are_all_spanned_keeps_its_words_in_one_cell(self):
+        from dua.blocks import page_blocks
+        from dua.pdf import Page, Table, Word
+
+        words = [Word("a", 10, 20, 10, 20), Word("b", 30, 40, 10, 20), Word("c", 10, 20, 30, 40)]
+        page = Page(1, 100, 100, words, 3)
+        (block,) = page_blocks(page, [Table((0, 0, 50, 50), [[None, None], [None, None]])])
+        self.assertEqual(block.metadata["rows"], [["a b c"]])
+
     def test_two_rows_of_three_cells_are_a_table_but_one_row_is_not(self):
         def draw(p):
             for i, y in enumerate((100, 114)):
