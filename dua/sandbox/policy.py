@@ -26,7 +26,8 @@ FORBIDDEN_NAMES = frozenset({
 ATTR_BUILTINS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 ALLOWED_DUNDERS = frozenset({"__name__", "__init__"})
 # Dunder names a module may define or read as plain names.
-ALLOWED_DUNDER_NAMES = ALLOWED_DUNDERS | {"__all__", "__doc__", "__version__", "__file__"}
+ALLOWED_DUNDER_NAMES = ALLOWED_DUNDERS | {"__all__", "__doc__", "__version__", "__file__",
+                                           "__main__"}
 # Frame and code objects lead back to globals and builtins without a single dunder.
 FORBIDDEN_ATTRS = frozenset({
     "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_back", "f_globals",
