@@ -50,6 +50,9 @@ def iter_events(
             raise LLMTimeoutError("the stream ran past its total deadline", event_index=index)
         if not raw:
             break
+        if raw[:6] == b"data: " and raw[-1:] == b"\n" and b"\r" not in raw:
+            data.append(_decode(raw[6:-1], index))  # the common line, without the general path
+            continue
         for line in _split_lines(raw, index):
             if line:
                 name = _take_field(line, data, name, index)
@@ -63,12 +66,16 @@ def iter_events(
         yield Event(name or "message", "\n".join(data), index)
 
 
-def _split_lines(raw: bytes, index: int) -> list:
-    """Decode one ``readline`` result into lines; a lone CR also ends a line."""
+def _decode(raw: bytes, index: int) -> str:
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise InvalidStructureError("UTF-8 text", excerpt(repr(raw), 120), event_index=index) from None
+
+
+def _split_lines(raw: bytes, index: int) -> list:
+    """Decode one ``readline`` result into lines; a lone CR also ends a line."""
+    text = _decode(raw, index)
     if text.endswith("\n"):
         text = text[:-2] if text.endswith("\r\n") else text[:-1]
     elif text.endswith("\r"):
