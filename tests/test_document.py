@@ -72,6 +72,23 @@ class FixtureAccuracyTest(unittest.TestCase):
                 self.assertEqual(got, want)
 
 
+class FixtureRegenerationTest(unittest.TestCase):
+    def test_make_documents_rewrites_the_committed_fixtures_byte_for_byte(self):
+        import tempfile
+        from unittest import mock
+
+        from fixtures import make_documents
+
+        with tempfile.TemporaryDirectory() as tmp, mock.patch.object(make_documents, "OUT", tmp):
+            for make in make_documents.DOCUMENTS:
+                make().save()
+            for name in sorted(os.listdir(tmp)):
+                with self.subTest(name), open(os.path.join(tmp, name), "rb") as fresh, \
+                        open(os.path.join(DOCS, name), "rb") as committed:
+                    self.assertEqual(fresh.read(), committed.read())
+            self.assertEqual(len(os.listdir(tmp)), 2 * len(PDFS))
+
+
 class CoverageTest(unittest.TestCase):
     def test_every_fixture_keeps_every_word_exactly_once(self):
         for path in PDFS:
