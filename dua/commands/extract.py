@@ -12,7 +12,13 @@ Turn a PDF into typed elements: headings (with levels), paragraphs, lists, table
 figures, captions, running headers and footers, page numbers. Every word of the
 PDF's text layer ends up in exactly one element; a block the LLM cannot classify
 is kept as an unclassified_text_block with the error attached. The built-in rule
-classifier is the default (no network); --provider uses an LLM, in batches."""
+classifier is the default (no network); --provider uses an LLM, in batches.
+
+JSON result (schema "dua.extract/1"): {source: {path, pages_read, metadata},
+pages: [{number, width, height, words, chars}], elements: [{type, bbox, page_number,
+block_ids, ...type keys}], stats: {pages, blocks, words, elements, counts (per type),
+unclassified, classifier, llm_calls, seconds, and with an LLM llm_batches,
+llm_retried_blocks, llm_errors (per seed-000 error type), llm_down}}."""
 EXAMPLES = """\
   python -m dua extract report.pdf                       # JSON on stdout
   python -m dua extract report.pdf --format markdown --out report.md
