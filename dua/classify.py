@@ -124,16 +124,18 @@ class LLMClassifier:
                       "llm_errors": {}, "llm_down": None}
 
     def classify(self, blocks: list, profile: Profile) -> list:
-        answers: dict = {}
+        answers: dict = {}  # block id -> parse result; filled as calls return, so a failure
+        # half-way through a batch keeps what was already answered
         todo = [b for b in blocks if b.metadata.get("source_block_type", "text") == "text"]
-        for start in range(0, len(todo), self.batch_size):
-            if self.stats["llm_down"]:
-                break
-            batch = todo[start:start + self.batch_size]
+        batches = -(-len(todo) // self.batch_size)
+        for n, start in enumerate(range(0, len(todo), self.batch_size), 1):
             try:
-                answers.update(self._batch(batch))
+                self._batch(todo[start:start + self.batch_size], answers)
             except TransportError as exc:
                 self._down(exc)
+                break
+            if self.on_progress:
+                self.on_progress(f"LLM batch {n}/{batches} classified")
         elements = []
         for block in blocks:
             answer = answers.get(block.id)
@@ -150,24 +152,26 @@ class LLMClassifier:
         if self.on_progress:
             self.on_progress(f"LLM unavailable ({exc.error_code}); classifying with the built-in rules")
 
-    def _batch(self, batch: list) -> dict:
-        """Answers for one batch: good ones from the batch call, the rest block by block."""
+    def _batch(self, batch: list, answers: dict) -> None:
+        """Valid answers from one batch call, then one call for each block still unanswered.
+
+        Raises:
+            TransportError: the LLM cannot be reached (the caller falls back to the rules).
+        """
         from .llm.parsing import parse_llm_response  # lazy: the LLM layer loads only when used
 
         self.stats["llm_batches"] += 1
-        raw = self._call(_batch_prompt(batch))
-        parsed = parse_llm_response(raw)
+        parsed = parse_llm_response(self._call(_batch_prompt(batch)))
         by_id = _by_id(parsed["data"]) if parsed["status"] == "success" else {}
-        good = {}
         for block in batch:
             answer = by_id.get(block.id)
             if answer is not None and not self.schema.validate(answer):
-                good[block.id] = {"status": "success", "data": answer}
+                answers[block.id] = {"status": "success", "data": answer}
         for block in batch:
-            if block.id not in good:
+            if block.id not in answers:
                 self.stats["llm_retried_blocks"] += 1
-                good[block.id] = parse_llm_response(self._call(_single_prompt(block)), self.schema)
-        return good
+                raw = self._call(_single_prompt(block))
+                answers[block.id] = parse_llm_response(raw, self.schema)
 
     def _call(self, messages: list) -> str | None:
         self.stats["llm_calls"] += 1

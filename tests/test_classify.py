@@ -235,6 +235,26 @@ class LLMClassifierTest(unittest.TestCase):
         self.assertEqual(result["stats"]["llm_down"]["fallback"], "rules")
         self.assertEqual(result["stats"]["unclassified"], 0)
 
+    def test_llm_lost_during_retries_keeps_the_batch_answers_already_valid(self):
+        from tests.llm_server import Fail
+
+        first = set(self.text_ids[:5])
+
+        def handler(request):
+            if is_batch(request):
+                return self.Turn(text=json.dumps({i: {"type": "caption", "text": "x"}
+                                                  for i in asked_ids(request) if i in first}))
+            return Fail("server")
+
+        result, server = self.run_with(handler, down=True)
+        self.assertEqual(server.count, 2)  # the batch, then the first retry that failed
+        for element in result["elements"]:
+            block_id = element["block_ids"][0]
+            if block_id in first:
+                self.assertEqual(element["type"], "caption")
+            else:
+                self.assertEqual(element["type"], self.rules[block_id]["type"])
+
     def test_server_errors_mid_run_fall_back_to_rules_for_the_rest(self):
         from tests.llm_server import Fail
 
