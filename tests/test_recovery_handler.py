@@ -162,3 +162,38 @@ class BackoffTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RetryQueueTest(unittest.TestCase):
+    def test_due_retries_run_and_failures_come_back_later_until_dead(self):
+        from dua.recovery.actions import drain_retries
+
+        now = [100.0]
+        store = Store()
+        handler = ErrorHandler(store, clock=lambda: now[0], rng=random.Random(3))
+        handler.handle(DB_TIMEOUT)
+        self.assertEqual(drain_retries(store, lambda item: None, clock=lambda: now[0]),
+                         {"done": 0, "requeued": 0, "dead": 0})  # not due yet
+        now[0] += 1.0
+
+        def failing(item):
+            raise errors.StoreError("still down")
+
+        self.assertEqual(drain_retries(store, failing, clock=lambda: now[0], rng=random.Random(3),
+                                       max_attempts=2), {"done": 0, "requeued": 1, "dead": 0})
+        queued = store.retries("q_456")[-1]
+        self.assertEqual(queued["attempt"], 2)
+        self.assertTrue(now[0] + 0.5 <= queued["due"] <= now[0] + 1.0, queued)
+        now[0] += 1.0
+        self.assertEqual(drain_retries(store, failing, clock=lambda: now[0], max_attempts=2),
+                         {"done": 0, "requeued": 0, "dead": 1})
+        self.assertEqual([r["state"] for r in store.retries("q_456")], ["failed", "dead"])
+
+    def test_a_successful_retry_is_marked_done(self):
+        from dua.recovery.actions import drain_retries
+
+        store = Store()
+        store.enqueue_retry("err_1", "q_9", 1, due=0.0)
+        seen = []
+        self.assertEqual(drain_retries(store, seen.append, clock=lambda: 1.0)["done"], 1)
+        self.assertEqual((seen[0]["error_id"], store.retries("q_9")[0]["state"]), ("err_1", "done"))

@@ -45,6 +45,34 @@ def retry_with_backoff(fn: Callable[[], Any], attempts: int = 3, *, retryable: C
     raise ValueError("attempts must be at least 1")
 
 
+def drain_retries(store: Any, run: Callable[[dict], Any], *, clock: Callable[[], float] = time.time,
+                  rng: random.Random | None = None, max_attempts: int = MAX_RETRIES,
+                  base: float = BACKOFF_BASE, cap: float = BACKOFF_CAP) -> dict:
+    """Run the queued retries whose time has come; ``run(item)`` re-attempts the failed step.
+
+    A failed run queues the next attempt with a longer backoff; after ``max_attempts`` the
+    item is marked dead. Returns how many were done, re-queued and dead.
+    """
+    counts = {"done": 0, "requeued": 0, "dead": 0}
+    for item in store.due_retries(clock()):
+        try:
+            run(item)
+        except Exception:
+            nxt = item["attempt"] + 1
+            if nxt <= max_attempts:
+                store.finish_retry(item["id"], "failed")
+                store.enqueue_retry(item["error_id"], item["query_id"], nxt,
+                                    clock() + backoff_delay(nxt, base, cap, rng))
+                counts["requeued"] += 1
+            else:
+                store.finish_retry(item["id"], "dead")
+                counts["dead"] += 1
+            continue
+        store.finish_retry(item["id"], "done")
+        counts["done"] += 1
+    return counts
+
+
 def log_notifier(event: dict) -> None:
     """Default ops hook: a warning on the ``dua.recovery.ops`` logger (ops wire it elsewhere)."""
     OPS_LOG.warning("escalation %s", event)

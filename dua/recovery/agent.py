@@ -53,6 +53,15 @@ class Services:
     limits: dict = dataclasses.field(default_factory=dict)
     backoff_base: float = _actions.BACKOFF_BASE
     backoff_cap: float = _actions.BACKOFF_CAP
+    durations: dict = dataclasses.field(default_factory=dict)  # per run: node -> ms
+
+    def for_run(self) -> Services:
+        """A copy with its own durations, so that concurrent runs do not mix their timings."""
+        return dataclasses.replace(self, durations={})
+
+    def record(self, event: Any) -> None:
+        """``on_event`` hook of the graph: keeps each node's duration for the telemetry line."""
+        self.durations[event.node] = round(event.duration * 1000, 3)
 
 
 _NUMBERS = re.compile(r"0x[0-9a-f]+|\d+(?:\.\d+)?")
@@ -123,7 +132,7 @@ def ingress(state: RecoveryState, svc: Services) -> dict:
     session = dict(error["context"]) if error["query_id"] == "q_unknown" else \
         store.merge_session(error["query_id"], error["agent_id"], error["context"])
     return {"error": error, "error_id": error_id, "fingerprint": fp, "attempt": attempt,
-            "session": session, "telemetry": {"started": time.perf_counter()}}
+            "session": session}
 
 
 def classify(state: RecoveryState, svc: Services) -> dict:
@@ -182,12 +191,13 @@ def format_feedback(state: RecoveryState, svc: Services) -> dict:
 
 def emit_telemetry(state: RecoveryState, svc: Services) -> dict:
     fb = state.feedback
-    seconds = time.perf_counter() - state.telemetry.get("started", time.perf_counter())
+    # The nodes before this one, as timed by the graph (``Services.record``).
+    seconds = sum(svc.durations.values()) / 1000
     event = {"event": "error_handled", "error_id": fb["error_id"], "query_id": fb["query_id"],
              "error_type": fb["error_type"], "error_code": state.error["error_code"],
              "severity": fb["severity"], "next_action": fb["next_action"],
              "actions_taken": fb["automated_actions"], "attempt": state.attempt,
-             "duration_ms": round(seconds * 1000, 3)}
+             "duration_ms": round(seconds * 1000, 3), "node_durations_ms": dict(svc.durations)}
     svc.telemetry.count("dua_recovery_errors_total", error_type=fb["error_type"],
                         next_action=fb["next_action"])
     svc.telemetry.observe("dua_recovery_handle_seconds", seconds)

@@ -55,10 +55,11 @@ class ErrorHandler:
         """
         deadline = time.monotonic() + WAIT_SECONDS
         while True:
-            state = RecoveryState(raw=raw, strict=strict)
+            state, services = RecoveryState(raw=raw, strict=strict), self.services.for_run()
             try:
                 # stream, not invoke: a failing node still leaves us the claimed error_id.
-                for _, state in _graph().stream(state, context=self.services, step_limit=20):
+                for _, state in _graph().stream(state, context=services, step_limit=20,
+                                                on_event=services.record):
                     pass
             except BaseException:
                 if state.error_id and not state.duplicate:
