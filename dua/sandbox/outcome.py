@@ -89,8 +89,8 @@ def _from_report(name: str, parser_path: str, pdf_path: str, limits: object, met
         raise _document(pdf_path, meta)
     if kind == "no_text":
         n = meta.get("pages", 0)
-        raise NoTextLayerError(f"{pdf_path} has no text layer: its {n} page"
-                               f"{'s' if n != 1 else ''} are images with no characters",
+        pages = f"{n} pages are images" if n != 1 else "1 page is an image"
+        raise NoTextLayerError(f"{pdf_path} has no text layer: its {pages} with no characters",
                                path=pdf_path, pages=n)
     raise UnexpectedError(f"the sandbox failed inside the child: {meta.get('message', meta)}")
 
