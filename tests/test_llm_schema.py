@@ -154,6 +154,13 @@ class DataclassSchemaTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, "refers to itself"):
             as_schema(Node)
 
+    def test_build_turns_valid_data_into_dataclass_instances(self):
+        invoice = as_schema(Invoice).build({"number": "7", "total": 3.5, "lines": [{"text": "x"}],
+                                            "due": None, "extra": 1})
+        self.assertEqual(invoice, Invoice("7", 3.5, [Item("x")]))
+        self.assertEqual(as_schema({"a": int}).build({"a": 1}), {"a": 1})
+        self.assertEqual(tagged("t", {"i": Item}).build({"t": "i", "text": "y"}), Item("y"))
+
     def test_evaluated_annotations_work_too(self):
         Point = dataclasses.make_dataclass("Point", [("x", int), ("tags", typing.List[str]),
                                                      ("label", typing.Optional[str], None)])

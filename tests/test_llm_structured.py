@@ -1,6 +1,7 @@
 """Structured output (seed 003) against the fake LLM server: strategies, handle_errors, attempts."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import unittest
 
@@ -22,6 +23,14 @@ GOOD = {"title": "Summary", "level": 2}
 BAD = {"title": "Summary", "level": "2"}  # level as a string
 BAD_PROBLEM = "level: expected int, got string"
 ASK = [{"role": "user", "content": "Classify: Summary"}]
+
+
+@dataclasses.dataclass
+class Heading:
+    """A heading of the document."""
+
+    title: str
+    level: int
 
 
 def tool_turn(args, name="heading") -> Turn:
@@ -137,6 +146,20 @@ class ToolStrategyHandleErrorsTest(unittest.TestCase):
         self.assertEqual([a.feedback is not None for a in exc.attempts], [True, True, False])
         # The transcript grows by one exchange per retry, not more.
         self.assertEqual(len(server.requests[2].body["messages"]), len(ASK) + 4)
+
+    def test_each_retry_is_reported_to_on_status(self):
+        seen = []
+        result, _ = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading"), on_status=seen.append)
+        retries = [s for s in seen if getattr(s, "kind", "") == "structured_retry"]
+        self.assertEqual(len(retries), 1)
+        self.assertEqual(retries[0].info["attempt"], 2)
+        self.assertIn(BAD_PROBLEM, retries[0].info["error"])
+
+    def test_a_dataclass_schema_names_the_tool_and_builds_the_value(self):
+        result, server = run([tool_turn(BAD, name="Heading"), tool_turn(GOOD, name="Heading")], ToolStrategy(Heading))
+        self.assertEqual((result.value, result.data), (Heading("Summary", 2), GOOD))
+        tool = server.requests[0].body["tools"][0]["function"]
+        self.assertEqual((tool["name"], tool["description"]), ("Heading", "A heading of the document."))
 
     def test_max_attempts_bounds_the_retries(self):
         exc, server = run([tool_turn(BAD)] * 5, ToolStrategy(SCHEMA, "heading", max_attempts=2))
@@ -298,6 +321,12 @@ class ProviderStrategyTest(unittest.TestCase):
         self.assertIsInstance(exc, StructuredOutputValidationError)
         self.assertEqual(server.count, 1)
         self.assertEqual(exc.source.problems, [BAD_PROBLEM])
+
+    def test_json_object_mode_puts_the_schema_in_the_prompt(self):
+        result, server = run([Turn(text=json.dumps(GOOD))], ProviderStrategy(SCHEMA, mode="json_object"))
+        body = server.requests[0].body
+        self.assertEqual((result.data, body["response_format"]), (GOOD, {"type": "json_object"}))
+        self.assertIn(json.dumps(as_schema(SCHEMA).to_json_schema()), body["messages"][-1]["content"])
 
     def test_gemini_gets_a_response_json_schema(self):
         result, server = run([Turn(text=json.dumps(GOOD))], ProviderStrategy(SCHEMA), wire="gemini")

@@ -26,7 +26,8 @@ def object_from_dataclass(cls: type) -> Object:
         TypeError: an annotation that has no schema, or a dataclass that contains itself.
     """
     if cls in _building:
-        raise TypeError(f"dataclass {cls.__name__} refers to itself; recursive schemas are not supported")
+        raise TypeError(f"dataclass {cls.__name__} refers to itself; "
+                        "recursive schemas are not supported")
     _building.add(cls)
     try:
         namespace = dict(vars(builtins))
@@ -61,7 +62,7 @@ def _from_node(node: ast.AST, namespace: dict, where: str):
         if isinstance(node.value, str):
             return _annotation(node.value, namespace, where)  # a quoted forward reference
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):
-        return _union([_from_node(node.left, namespace, where), _from_node(node.right, namespace, where)])
+        return _union([_from_node(side, namespace, where) for side in (node.left, node.right)])
     if isinstance(node, ast.Subscript):
         return _generic(_name(node.value), _subscript_args(node), namespace, where)
     if isinstance(node, (ast.Name, ast.Attribute)):

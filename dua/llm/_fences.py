@@ -14,8 +14,8 @@ import re
 _MARKS = ("```", "~~~")
 Fence = collections.namedtuple("Fence", "start end fence info")
 # A whole reply on one line: ```json {"a": 1}```  (small models do this).
-_INLINE = re.compile(r"\A(?P<fence>`{3,}|~{3,})(?P<info>[A-Za-z0-9_+.-]*)[ \t]*(?P<body>.*?)(?P=fence)\Z",
-                     re.S)
+_INLINE = re.compile(
+    r"\A(?P<fence>`{3,}|~{3,})(?P<info>[A-Za-z0-9_+.-]*)[ \t]*(?P<body>.*?)(?P=fence)\Z", re.S)
 _BOM = "\ufeff"
 
 

@@ -112,8 +112,8 @@ def _decode(cleaned: str, lenient: bool) -> tuple:
     except ValueError as exc:
         error, message = exc, f"Invalid JSON: {exc}"
     except RecursionError as exc:
-        raise ParseFailure("UnexpectedParsingError",
-                           "The JSON is nested too deeply to parse (RecursionError).", cleaned, exc) from None
+        raise ParseFailure("UnexpectedParsingError", "The JSON is nested too deeply to parse "
+                           "(RecursionError).", cleaned, exc) from None
     if lenient:
         from ._repair import repair
         repaired = repair(cleaned, _LITERAL_MAX_CHARS, _LITERAL_MAX_DEPTH)

@@ -63,6 +63,10 @@ class Field:
             raise SchemaError(problems)
         return value
 
+    def build(self, value: object) -> object:
+        """``value`` (already valid) with objects built from dataclasses turned into instances."""
+        return value
+
     def to_json_schema(self) -> dict:
         """The JSON Schema for tools (``parameters``) and ``response_format``."""
         out = self._json_schema()
@@ -163,9 +167,13 @@ class ListOf(Field):
             problems.append(f"{_where(path)}: expected list, got {type_name(value)}")
             return
         if len(value) < self.min_items:
-            problems.append(f"{_where(path)}: expected at least {self.min_items} items, got {len(value)}")
+            problems.append(f"{_where(path)}: expected at least {self.min_items} items, "
+                            f"got {len(value)}")
         for i, item in enumerate(value):
             self.item._check(item, (path, i), problems)
+
+    def build(self, value: object) -> object:
+        return [self.item.build(v) for v in value] if isinstance(value, list) else value
 
     def _json_schema(self) -> dict:
         out = {"type": "array", "items": self.item.to_json_schema()}
@@ -206,6 +214,13 @@ class Object(Field):
                 if key not in self.fields and key != skip:
                     problems.append(f"{_where(_at(path, str(key)))}: unexpected field")
 
+    def build(self, value: object) -> object:
+        if self.cls is None or not isinstance(value, dict):
+            return value
+        # A null optional field is left out so that the dataclass default applies.
+        return self.cls(**{name: field.build(value[name]) for name, field in self.fields.items()
+                           if name in value and not (value[name] is None and name in self.optional)})
+
     def _json_schema(self) -> dict:
         out: dict = {"type": "object",
                      "properties": {n: f.to_json_schema() for n, f in self.fields.items()},
@@ -234,9 +249,14 @@ class Tagged(Field):
             return
         tag = value[self.key]
         if not isinstance(tag, str) or tag not in self.variants:
-            problems.append(f"{_where(_at(path, self.key))}: expected one of {list(self.variants)}, got {tag!r}")
+            problems.append(f"{_where(_at(path, self.key))}: expected one of "
+                            f"{list(self.variants)}, got {tag!r}")
             return
         self.variants[tag]._check(value, path, problems, skip=self.key)
+
+    def build(self, value: object) -> object:
+        variant = self.variants.get(value.get(self.key)) if isinstance(value, dict) else None
+        return value if variant is None else variant.build(value)
 
     def _json_schema(self) -> dict:
         # The root is an object (tool parameters must be) and each variant pins the tag with a
@@ -269,6 +289,12 @@ class OneOf(Field):
             found.append(mine)
         # Report the option closest to the value (fewest problems) so messages stay specific.
         problems.extend(min(found, key=len))
+
+    def build(self, value: object) -> object:
+        for option in self.options:
+            if not option.validate(value):
+                return option.build(value)
+        return value
 
     def _json_schema(self) -> dict:
         return {"anyOf": [o.to_json_schema() for o in self.options]}

@@ -132,18 +132,28 @@ class PromptedStrategy:
 
 @dataclasses.dataclass
 class ProviderStrategy:
-    """The server enforces the schema (``response_format`` json_schema); failures propagate."""
+    """The server enforces the schema (``response_format``); failures propagate, no retry.
+
+    ``mode="json_object"`` is for servers that only have a JSON mode (llama.cpp answers
+    json_schema with a 500): the schema then travels in the prompt, as with PromptedStrategy.
+    """
 
     schema: object
     name: str = ""
     strict: bool = False
+    mode: str = "json_schema"
     max_attempts: int = dataclasses.field(default=1, init=False)
 
     def __post_init__(self) -> None:
+        if self.mode not in ("json_schema", "json_object"):
+            raise ValueError(f"mode must be 'json_schema' or 'json_object', got {self.mode!r}")
         self.field = as_schema(self.schema)
         self.name = self.name or _default_name(self.schema)
 
     def request(self, messages: list) -> tuple:
+        if self.mode == "json_object":
+            text = PROMPT_INSTRUCTIONS.format(schema=json.dumps(self.field.to_json_schema()))
+            return _with_instructions(messages, text), {"response_format": {"type": "json_object"}}
         fmt = to_response_format(self.field, self.name)
         if self.strict:
             fmt["strict"] = True
@@ -243,7 +253,10 @@ class Attempt:
 
 @dataclasses.dataclass
 class StructuredResult:
-    """The validated data, and every attempt it took (usage summed across them)."""
+    """The validated data, and every attempt it took (usage summed across them).
+
+    ``value`` is ``data`` with dataclass schemas built into instances (else ``data`` itself).
+    """
 
     data: object
     attempts: list
@@ -251,6 +264,7 @@ class StructuredResult:
     strategy: str
     repaired: list = dataclasses.field(default_factory=list)
     response: Response | None = None
+    value: object = None
 
     @property
     def retries(self) -> int:
@@ -276,11 +290,13 @@ def complete_structured(provider, messages: list, strategy, *, stream: bool = Fa
     options.update(stream=stream, on_status=on_status, max_tokens=max_tokens, temperature=temperature)
     attempts: list = []
     for number in range(1, strategy.max_attempts + 1):
-        response, parsed, error, raw, usage = _one_turn(provider, transcript, options, strategy, attempts)
+        response, parsed, error, raw, usage = _one_turn(provider, transcript, options, strategy,
+                                                        attempts)
         if error is None:
             attempts.append(Attempt(number, raw, usage))
-            return StructuredResult(parsed[0], attempts, _total(attempts), type(strategy).__name__,
-                                    parsed[1], response)
+            data, repaired = parsed
+            return StructuredResult(data, attempts, _total(attempts), type(strategy).__name__,
+                                    repaired, response, strategy.field.build(data))
         should_retry, message = handle_structured_error(error, strategy)
         retry = should_retry and number < strategy.max_attempts
         attempts.append(Attempt(number, raw, usage, f"{type(error).__name__}: {error}",
