@@ -170,6 +170,13 @@ class ProviderContract:
         for text in (str(exc), repr(exc), payload, repr(self.make(url="http://127.0.0.1:9"))):
             self.assertNotIn(KEY, text)
 
+    def test_logs_say_what_was_retried_and_never_show_the_key(self):
+        with self.assertLogs("dua.llm", "DEBUG") as logs:
+            self.ask([Fail("rate_limit", retry_after=0.01), Turn(text="ok")])
+        text = "\n".join(logs.output)
+        self.assertIn("HTTP 429 RateLimitError; retrying in 0.01 s", text)
+        self.assertNotIn(KEY, text)
+
     def test_quota_exhausted_429_is_not_retried(self):
         exc = self.fails(QuotaExceededError, [Fail("quota"), Turn(text="x")], requests=1)
         self.assertIn("will not help", exc.user_message)

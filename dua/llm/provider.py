@@ -34,9 +34,9 @@ class Provider:
         self.settings = settings
         self.model = settings.model
         self.base_url = (settings.resolved_base_url or "").rstrip("/")
-        key = settings.api_key.reveal() if settings.api_key else ""
+        # The Secret itself (not its revealed text) so no repr of the transport shows it.
         self.transport = Transport(settings.timeout, connect_timeout, retry, clock=clock,
-                                   sleep=sleep, rng=rng, secrets=(key,))
+                                   sleep=sleep, rng=rng, secrets=(settings.api_key,))
         self.usage = Usage()  # summed over every call this provider made (agents report it)
 
     def __repr__(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import random
 import time
 from typing import Callable, Sequence
@@ -19,6 +20,7 @@ from .http_errors import error_from_status, redact
 from .response import Status, emit
 
 _RETRYABLE = (LLMConnectionError, LLMTimeoutError, RateLimitError, ServerError)
+log = logging.getLogger("dua.llm")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -84,6 +86,7 @@ class Transport:
         while True:
             attempt += 1
             emit(on_status, Status("request", "⏳ Sending message to AI...", attempt=attempt))
+            log.debug("POST %s (attempt %d, %d bytes)", url, attempt, len(data))
             try:
                 response = self._open(url, headers, data, deadline, provider, model)
                 try:
@@ -93,6 +96,7 @@ class Transport:
             except TransportError as exc:
                 failures.append(_describe(exc))
                 wait = self._wait_before_retry(exc, attempt, deadline, failures)
+            log.warning("%s: %s; retrying in %.2f s", provider or "LLM", failures[-1], wait)
             emit(on_status, Status("retry", f"🔁 Retrying in {wait:.1f}s (attempt {attempt + 1} of "
                                             f"{self.retry.max_retries + 1}): {failures[-1]}",
                                    attempt=attempt + 1, wait=wait, reason=failures[-1]))
