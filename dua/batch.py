@@ -311,17 +311,19 @@ def _execute(tasks: list, executor, on_progress, workers: int, resume: bool) -> 
                                                                      t.parser_path) else None
             for t in tasks]
     todo = [t for t, r in zip(tasks, done) if r is None]
-    state = {"done": len(tasks) - len(todo), "processed": 0}
+    # running totals, so that progress costs the same for the 10,000th file as for the first
+    state = {"done": len(tasks) - len(todo), "processed": 0, "errors": 0,
+             "rows": sum(r.rows for r in done if r is not None)}
 
     def finish(task: Task, doc: dict) -> None:
-        done[task.index] = _result(task, doc)
+        result = done[task.index] = _result(task, doc)
         state["done"] += 1
         state["processed"] += 1
+        state["rows"] += result.rows
+        state["errors"] += not result.ok
         if on_progress is not None:
-            ready = [r for r in done if r is not None]
-            on_progress(Progress(state["done"], len(tasks), sum(r.rows for r in ready),
-                                 sum(not r.ok for r in ready), time.monotonic() - start,
-                                 state["processed"]))
+            on_progress(Progress(state["done"], len(tasks), state["rows"], state["errors"],
+                                 time.monotonic() - start, state["processed"]))
 
     if todo:
         _submit_all(todo, executor, finish, workers)
