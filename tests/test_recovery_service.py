@@ -287,3 +287,35 @@ class GracefulStopTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StdlibRefusalTest(ServiceCase):
+    def test_an_unsupported_method_is_problem_json_too(self):
+        code, doc, resp = self.server.request("OPTIONS", "/v1/errors")
+        self.assertEqual(code, 501)
+        self.assertEqual(resp.getheader("Content-Type"), "application/problem+json")
+        self.assertEqual(doc["status"], 501)
+
+    def test_an_oversized_header_is_problem_json(self):
+        import socket
+
+        with socket.create_connection(("127.0.0.1", self.server.port), timeout=5) as sock:
+            sock.sendall(b"GET /healthz HTTP/1.1\r\nX-Big: " + b"a" * 70000 + b"\r\n\r\n")
+            reply = b""
+            while b"}" not in reply:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    break
+                reply += chunk
+        text = reply.decode()
+        self.assertTrue(text.startswith("HTTP/1.1 431"), text)
+        self.assertIn("application/problem+json", text)
+
+    def test_requests_during_shutdown_are_told_to_retry(self):
+        self.server.httpd.closing = True
+        try:
+            code, doc, resp = self.server.request("GET", "/healthz")
+        finally:
+            self.server.httpd.closing = False
+        self.assertEqual((code, doc["type"].rsplit("/", 1)[1]), (503, "shutting-down"))
+        self.assertEqual(resp.getheader("Retry-After"), "1")

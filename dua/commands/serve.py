@@ -46,6 +46,9 @@ def run(args, settings) -> int:
         raise UsageError(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
                          hint="Pick another --port, or stop the process using it.") from None
     host, port = server.server_address[:2]
+    if not args.token and host not in ("127.0.0.1", "::1", "localhost"):
+        print(f"dua serve: warning: listening on {host} without --token; anyone who can reach "
+              "this port can submit errors", file=sys.stderr)
     print(f"dua serve: listening on http://{host}:{port} (store {db})", file=sys.stderr, flush=True)
     serve_until_signalled(server)
     print("dua serve: stopped", file=sys.stderr, flush=True)

@@ -104,6 +104,20 @@ class RequestHandler(BaseHTTPRequestHandler):
         super().setup()
         self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """The stdlib's own refusals (bad request line, unsupported method…) as problem+json."""
+        title = message or self.responses.get(code, ("Error",))[0]
+        doc = Problem(code, f"http-{code}", title, explain or title).body(getattr(self, "path", ""))
+        body = json.dumps(doc).encode()
+        self.close_connection = True
+        self.send_response(code, title)
+        self.send_header("Content-Type", PROBLEM)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        if getattr(self, "command", None) != "HEAD":
+            self.wfile.write(body)
+
     def log_message(self, fmt: str, *args) -> None:
         LOG.debug("%s %s", self.address_string(), fmt % args)
 
@@ -130,6 +144,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         server.enter()
         status, self._consumed, self._label = 500, False, "other"
         try:
+            if server.closing:
+                raise Problem(503, "shutting-down", "Shutting down",
+                              "The service is stopping; retry on another instance or later")
             name, params = self._route(method)
             self._authorize(self._label)
             status = getattr(self, name)(**params)
@@ -198,6 +215,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         headers = {}
         if problem.status == 405:
             headers["Allow"] = str(problem.extra.get("allow", ""))
+        if problem.status == 503:
+            headers["Retry-After"] = "1"
         if problem.status == 401:
             headers["WWW-Authenticate"] = str(problem.extra.pop("www_authenticate", "Bearer"))
         if not self._consumed and (self.headers.get("Transfer-Encoding") or
@@ -309,6 +328,7 @@ def serve_until_signalled(server: ErrorServer, grace: float = 10.0) -> None:
     import signal  # lazy: only the serving process installs handlers
 
     def _stop(signum, frame):
+        server.closing = True  # requests already running finish; new ones are told to go
         # shutdown() waits for serve_forever to return, so it cannot run on this thread.
         threading.Thread(target=server.shutdown, daemon=True).start()
 
