@@ -137,6 +137,13 @@ class ToolStrategyHandleErrorsTest(unittest.TestCase):
         self.assertIsInstance(exc, StructuredOutputValidationError)
         self.assertEqual(server.count, 1)
 
+    def test_an_exception_raised_by_the_callable_propagates(self):
+        def handler(error):
+            raise RuntimeError("handler gave up")
+
+        exc, server = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=handler))
+        self.assertEqual((type(exc), str(exc), server.count), (RuntimeError, "handler gave up", 1))
+
     def test_a_model_that_never_gets_it_right_stops_after_three_attempts(self):
         exc, server = run([tool_turn(BAD)] * 5, ToolStrategy(SCHEMA, "heading"))
         self.assertIsInstance(exc, StructuredOutputValidationError)
@@ -217,8 +224,27 @@ class ToolStrategyModelMistakesTest(unittest.TestCase):
         self.assertEqual(params["required"], ["result"])
 
 
+class _DuckProvider:
+    """A provider that returns a cut-off Response instead of raising (a third-party one)."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def complete(self, messages, **kw):
+        from dua.llm.response import Response
+        self.calls += 1
+        return Response(text='{"title": "Summ', finish_reason="length", usage=Usage(5, 1, 1))
+
+
 class NeverFedBackTest(unittest.TestCase):
     """Truncation and transport failures propagate; the model is never told it erred."""
+
+    def test_a_length_finish_from_any_provider_is_truncation(self):
+        duck = _DuckProvider()
+        with self.assertRaises(TruncatedResponseError) as cm:
+            complete_structured(duck, ASK, PromptedStrategy(SCHEMA, lenient=True))
+        self.assertEqual((duck.calls, len(cm.exception.attempts)), (1, 1))
+        self.assertEqual(cm.exception.usage, Usage(5, 1, 1))
 
     def test_a_cut_off_answer_raises_truncated_without_a_retry(self):
         cut = Turn(tool_calls=[("heading", '{"')], finish="length", usage=(10, 1))
@@ -295,9 +321,12 @@ class PromptedStrategyTest(unittest.TestCase):
         exc, server = run([Turn(text="nope"), Turn(text=json.dumps(GOOD))], PromptedStrategy(SCHEMA, handle_errors=False))
         self.assertEqual((exc.error_kind, server.count), ("InvalidLLMResponseFormat", 1))
 
-    def test_an_empty_answer_is_fed_back(self):
+    def test_an_empty_answer_is_fed_back_without_an_empty_assistant_turn(self):
         result, server = run([Turn(text="", finish="stop"), Turn(text=json.dumps(GOOD))], PromptedStrategy(SCHEMA))
         self.assertEqual((result.data, server.count), (GOOD, 2))
+        roles = [m["role"] for m in server.requests[1].body["messages"]]
+        self.assertEqual(roles, ["user", "user"])
+        self.assertIn("Empty response", result.attempts[0].error)
 
     def test_lenient_mode_repairs_and_says_so(self):
         result, server = run([Turn(text="{'title': 'Summary', 'level': 2}")], PromptedStrategy(SCHEMA, lenient=True))

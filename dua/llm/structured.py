@@ -14,7 +14,7 @@ from typing import Callable
 from ..errors import (ContentFilteredError, DuaError, EmptyResponseError, InvalidStructureError,
                       MultipleStructuredOutputsError, NoTextError, NoToolActivityError, SchemaError,
                       StructuredOutputError, StructuredOutputValidationError, ToolArgumentsError,
-                      ToolNotFoundError, excerpt)
+                      ToolNotFoundError, TruncatedResponseError, excerpt)
 from .parsing import ParseFailure, load_llm_json
 from .response import Response, Status, Usage, emit
 from .schema import Field, Object, Tagged, as_schema, to_response_format
@@ -200,7 +200,9 @@ def _raw_text(response: Response | None, error: Exception) -> str:
 
 
 def _text_feedback(text: str, message: str) -> list:
-    return [{"role": "assistant", "content": text or ""}, {"role": "user", "content": message}]
+    # An empty assistant turn is left out: some servers reject one, and there is nothing to show.
+    echo = [{"role": "assistant", "content": text}] if text else []
+    return echo + [{"role": "user", "content": message}]
 
 
 def handle_structured_error(exception: BaseException, strategy: object) -> tuple:
@@ -327,6 +329,13 @@ def _one_turn(provider, transcript: list, options: dict, strategy, attempts: lis
         _failed(exc, attempts)
         raise
     raw = _raw_of(response)
+    if response.finish_reason == "length":
+        # Providers raise this themselves; a duck-typed one might not, and a cut-off answer
+        # must never be validated (or repaired) as if it were complete.
+        exc = TruncatedResponseError(f"The answer was cut off by the token limit ({len(raw)} chars)",
+                                     text=raw, usage=response.usage, finish_reason="length")
+        _failed(exc, attempts)
+        raise exc
     try:
         parsed = strategy.parse(response)
     except StructuredOutputError as error:
