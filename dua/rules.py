@@ -17,9 +17,11 @@ MARKER = re.compile(r"^(?:[\u2022\u25e6\u25aa\u2023\u00b7\u2013\u2014*\-]|\(?\d{
 PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-\u2013(\[]?\s*\d{1,4}\s*[-\u2013)\]]?"
                          r"(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
 # "Figure 3: …", "Table 2. …" — the number and its punctuation, so "Table 2 shows" stays prose.
+PAGE_OF = re.compile(r"\bpage\s*\d{1,4}\s*(?:of|/)\s*\d{1,4}$", re.I)
 CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit|plate)\s+(?:\d+(?:\.\d+)*|[A-Z])\s*[.:\u2013\u2014-]")
 _MARGIN_BAND = 0.09  # share of the page height where running headers and footers live
 _HEADING_MAX_WORDS = 16
+_SAME_PLACE = 6.0  # points: a running header may drift this much from page to page
 
 
 class Profile:
@@ -35,6 +37,7 @@ class Profile:
         bigger = sorted({s for s in sizes if s > self.body_size + 0.5}, reverse=True)
         self.heading_sizes = [s for s in bigger if _used_by_short_blocks(blocks, s)]
         self.repeated = _repeated_lines(blocks)
+        self.row_mates = _row_mates(blocks)
 
     def level(self, size: float) -> int:
         """1 for the largest heading size, then 2, 3…; body-size bold text comes last."""
@@ -57,17 +60,42 @@ def _used_by_short_blocks(blocks: list, size: float) -> bool:
     return any(len(b.lines) <= 3 and abs(b.lines[0].size - size) <= 0.5 for b in blocks if b.lines)
 
 
+def _row_mates(blocks: list) -> dict:
+    """Block id -> the other text blocks beside it on its row (labels, column headers…)."""
+    by_page = collections.defaultdict(list)
+    for b in blocks:
+        if b.lines and b.metadata.get("source_block_type", "text") == "text":
+            by_page[b.page_number].append(b)
+    mates = {}
+    for page in by_page.values():
+        for b in page:
+            mates[b.id] = [o for o in page if o is not b and _same_row(b.bbox, o.bbox)]
+    return mates
+
+
+def _same_row(a: tuple, b: tuple) -> bool:
+    overlap = min(a[3], b[3]) - max(a[1], b[1])
+    return overlap > 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+
 def _key(text: str) -> str:
     return re.sub(r"\d+", "#", " ".join(text.lower().split()))
 
 
 def _repeated_lines(blocks: list) -> set:
-    """(text with digits masked, rounded top) seen on two or more pages."""
-    pages = collections.defaultdict(set)
+    """Ids of one-line blocks whose text (digits masked) recurs at about the same height
+    on two or more pages: running headers and footers."""
+    groups = collections.defaultdict(list)
     for b in blocks:
         if len(b.lines) == 1:
-            pages[(_key(b.text), round(b.bbox[1] / 4))].add(b.page_number)
-    return {key for key, on in pages.items() if len(on) >= 2}
+            groups[_key(b.text)].append(b)
+    out = set()
+    for group in groups.values():
+        for b in group:
+            near = {o.page_number for o in group if abs(o.bbox[1] - b.bbox[1]) <= _SAME_PLACE}
+            if len(near) >= 2:
+                out.add(b.id)
+    return out
 
 
 def is_bold(font: str) -> bool:
@@ -84,15 +112,19 @@ def rule_type(block: Block, profile: Profile) -> tuple:
         return "paragraph", None
     text = " ".join(block.text.split())
     band = profile.band(block)
-    if band and PAGE_NUMBER.match(text):
+    if band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
         return "page_number", None
-    repeated = (_key(block.text), round(block.bbox[1] / 4)) in profile.repeated
+    repeated = block.id in profile.repeated
     if band and (repeated or block.lines[0].size < profile.body_size - 0.5):
         return ("header" if band == "top" else "footer"), None
     if CAPTION.match(text):
         return "caption", None
     first = block.lines[0]
-    if _looks_like_heading(block, profile):
+    mates = profile.row_mates.get(block.id, [])
+    # A heading stands alone on its row, or beside one other heading (two columns); three
+    # bold words on a row are column headers, and "TOTAL  702.10" is a label and its value.
+    if _looks_like_heading(block, profile) and len(mates) <= 1 and \
+            all(_looks_like_heading(m, profile) for m in mates):
         return "heading", profile.level(first.size)
     if MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1:
         return "list", None
@@ -102,6 +134,8 @@ def rule_type(block: Block, profile: Profile) -> tuple:
 def _looks_like_heading(block: Block, profile: Profile) -> bool:
     first = block.lines[0]
     if len(block.lines) > 3 or len(block.text.split()) > _HEADING_MAX_WORDS:
+        return False
+    if not any(c.isalpha() for c in block.text):
         return False
     larger = first.size > profile.body_size + 0.5
     return larger or (is_bold(first.font) and not block.text.rstrip().endswith((".", ":", ",")))

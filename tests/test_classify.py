@@ -8,7 +8,8 @@ import unittest
 from dua.classify import build_graph
 from dua.config import Settings
 from dua.document import element_words, extract
-from dua.rules import CAPTION, MARKER, PAGE_NUMBER
+from dua.rules import CAPTION, MARKER, PAGE_NUMBER, Profile, list_items, rule_type
+from dua.schemas import Block, Line
 from tests.support import FIXTURES
 
 DOCS = os.path.join(FIXTURES, "documents")
@@ -89,6 +90,63 @@ class RulePatternTest(unittest.TestCase):
         result = extract(REPORT)
         self.assertEqual(result["stats"]["classifier"], "rules")
         self.assertEqual(result["stats"]["llm_calls"], 0)
+
+
+def block(block_id: str, text: str, top: float, x0: float = 72, size: float = 10,
+          font: str = "Helvetica", page: int = 1) -> Block:
+    box = (x0, top, x0 + 6 * len(text), top + size)
+    return Block(block_id, page, box, [Line(text, box, font, size)], text,
+                 {"source_block_type": "text"})
+
+
+def rule_types(blocks: list) -> list:
+    profile = Profile(blocks, {1: (612, 792), 2: (612, 792)})
+    return [rule_type(b, profile) for b in blocks]
+
+
+class RuleClassifierTest(unittest.TestCase):
+    BODY = "Body text that is long enough to set the body size of the page. " * 3
+
+    def test_heading_levels_follow_sizes_then_bold_body_text(self):
+        blocks = [block("a", "Title", 100, size=20, font="Helvetica-Bold"),
+                  block("b", self.BODY, 130), block("c", "Section", 200, size=14),
+                  block("d", "Bold run-in heading", 240, font="Helvetica-Bold"),
+                  block("e", self.BODY, 260)]
+        self.assertEqual(rule_types(blocks), [("heading", 1), ("paragraph", None), ("heading", 2),
+                                              ("heading", 3), ("paragraph", None)])
+
+    def test_bold_labels_sharing_a_row_are_not_headings(self):
+        blocks = [block("a", "DATE", 100, font="Helvetica-Bold"),
+                  block("b", "DESCRIPTION", 100, x0=200, font="Helvetica-Bold"),
+                  block("c", "AMOUNT", 100, x0=400, font="Helvetica-Bold"),
+                  block("d", "TOTAL", 300, font="Helvetica-Bold"),
+                  block("e", "702.10", 300, x0=400, font="Helvetica-Bold"),
+                  block("f", self.BODY, 400)]
+        self.assertEqual([k for k, _ in rule_types(blocks)], ["paragraph"] * 6)
+
+    def test_two_headings_side_by_side_stay_headings(self):
+        blocks = [block("a", "Left", 100, size=14, font="Helvetica-Bold"),
+                  block("b", "Right", 100, x0=320, size=14, font="Helvetica-Bold"),
+                  block("c", self.BODY, 130)]
+        self.assertEqual([k for k, _ in rule_types(blocks)], ["heading", "heading", "paragraph"])
+
+    def test_running_lines_repeated_across_pages_despite_drift(self):
+        blocks = [block("a", "ACME statement 2024", 30, size=10),
+                  block("b", "ACME statement 2024", 33, size=10, page=2),
+                  block("c", "Ref 123 - page 1 of 2", 760, page=1),
+                  block("d", "Ref 123 - page 2 of 2", 763, page=2),
+                  block("e", self.BODY, 300), block("f", self.BODY, 300, page=2)]
+        self.assertEqual([k for k, _ in rule_types(blocks)],
+                         ["header", "header", "page_number", "page_number", "paragraph", "paragraph"])
+
+    def test_list_items_split_at_markers_on_the_left_edge(self):
+        lines = [Line("\u2022 First item", (72, 100, 200, 110)),
+                 Line("continues here", (86, 113, 200, 123)),
+                 Line("\u2022 Second", (72, 126, 200, 136))]
+        b = Block("x", 1, (72, 100, 200, 136), lines, "\n".join(ln.text for ln in lines),
+                  {"source_block_type": "text"})
+        self.assertEqual(list_items(b), [{"marker": "\u2022", "text": "First item continues here"},
+                                         {"marker": "\u2022", "text": "Second"}])
 
 
 class LLMClassifierTest(unittest.TestCase):

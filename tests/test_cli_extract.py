@@ -147,7 +147,12 @@ class PublicSampleTest(unittest.TestCase):
         self.assertIn("table", result["stats"]["counts"])
 
     def test_monopoly_statement_is_extracted_with_nothing_lost(self):
-        self.assert_nothing_lost(shared_sample("monopoly_example", "statement.pdf"))
+        result = self.assert_nothing_lost(shared_sample("monopoly_example", "statement.pdf"))
+        # Running footers and "PAGE n OF 4" on all four pages; column headers are not headings.
+        self.assertEqual((result["stats"]["counts"]["footer"], result["stats"]["counts"]["page_number"]),
+                         (4, 4))
+        headings = [e["text"] for e in result["elements"] if e["type"] == "heading"]
+        self.assertNotIn("DESCRIPTION", headings)
 
     def test_scanned_statement_without_text_layer_exits_3(self):
         proc = run_dua("extract", shared_sample("sbi_scanned", "statement.pdf"), "-q")
