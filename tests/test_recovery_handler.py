@@ -197,3 +197,15 @@ class RetryQueueTest(unittest.TestCase):
         seen = []
         self.assertEqual(drain_retries(store, seen.append, clock=lambda: 1.0)["done"], 1)
         self.assertEqual((seen[0]["error_id"], store.retries("q_9")[0]["state"]), ("err_1", "done"))
+
+
+class AttemptBudgetTest(unittest.TestCase):
+    def test_failures_of_one_code_share_a_budget_even_when_messages_differ(self):
+        store = Store()
+        actions = [recover(errors.ParserCrashedError(f"KeyError: '{col}'"), "statement_agent",
+                           "q_b1", store=store).automated_actions
+                   for col in ("Balance", "Date", "Amount", "Narration")]
+        self.assertEqual(actions, [["refine:1"], ["refine:2"], ["refine:3"], []])
+        other = recover(errors.ParserCrashedError("KeyError: 'Balance'"), "statement_agent",
+                        "q_b2", store=store)
+        self.assertEqual(other.automated_actions, ["refine:1"])  # another run, a fresh budget

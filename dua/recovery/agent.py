@@ -127,7 +127,8 @@ def ingress(state: RecoveryState, svc: Services) -> dict:
     if not owner:
         return {"error": error, "error_id": error_id, "fingerprint": fp, "duplicate": True}
     declared = error["context"].get("attempt")
-    attempt = max(store.occurrences(fp), declared if isinstance(declared, int) else 0)
+    used = store.attempts(error["query_id"], error["error_code"], fp)
+    attempt = max(used, declared if isinstance(declared, int) else 0)
     # "q_unknown" is shared by unrelated callers: its context is this error's alone.
     session = dict(error["context"]) if error["query_id"] == "q_unknown" else \
         store.merge_session(error["query_id"], error["agent_id"], error["context"])

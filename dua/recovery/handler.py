@@ -97,8 +97,9 @@ class ErrorHandler:
         return self.store.session(query_id)
 
     def next_attempt(self, payload: dict) -> int:
-        """How many times this problem has been seen, plus one (for in-process callers)."""
-        return self.store.occurrences(fingerprint(normalise(payload, strict=False))) + 1
+        """The attempt number this payload would be: earlier failures of its kind, plus one."""
+        error = normalise(payload, strict=False)
+        return self.store.attempts(error["query_id"], error["error_code"], fingerprint(error)) + 1
 
 
 _DEFAULT = None

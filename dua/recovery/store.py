@@ -48,6 +48,10 @@ MIGRATIONS = (
         status INTEGER, body TEXT, created REAL NOT NULL);
     CREATE INDEX retry_due ON retry_queue (state, due);
     """,
+    # 3: retry budgets count errors per (query, code).
+    """
+    CREATE INDEX errors_query_code ON errors (query_id, error_code);
+    """,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -197,6 +201,14 @@ class Store:
 
     def occurrences(self, fingerprint: str) -> int:
         return self.query("SELECT COUNT(*) FROM errors WHERE fingerprint = ?", (fingerprint,))[0][0]
+
+    def attempts(self, query_id: str, error_code: str, fingerprint: str) -> int:
+        """Errors of this code for this query (the retry budget), or of this exact problem when
+        the query is unknown ("q_unknown" is shared by unrelated callers)."""
+        if query_id == "q_unknown":
+            return self.occurrences(fingerprint)
+        return self.query("SELECT COUNT(*) FROM errors WHERE query_id = ? AND error_code = ?",
+                          (query_id, error_code))[0][0]
 
     def count_errors(self) -> int:
         return self.query("SELECT COUNT(*) FROM errors")[0][0]
