@@ -84,6 +84,28 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(json.loads(proc.stdout)["files"][0]["error"]["error_code"], "PARSER_TIMEOUT")
 
 
+class GeneratedParserTest(unittest.TestCase):
+    """Issue 7's reuse check: a parser written by dua parse on statement a, run on statement b."""
+
+    def test_parser_from_dua_parse_reproduces_statement_b(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        for layout in ("indian_multipage", "trailing_minus"):
+            with self.subTest(layout=layout):
+                folder = os.path.join(FIXTURES, "statements", layout)
+                made = run_dua("parse", os.path.join(folder, "a.pdf"), "--bank", layout, "--expected",
+                               os.path.join(folder, "a.csv"), "--parsers-dir", tmp, "--quiet", cwd=tmp)
+                self.assertEqual(made.returncode, 0, made.stderr)
+                out = os.path.join(tmp, f"{layout}_b.csv")
+                used = run_dua("run", os.path.join(tmp, f"{layout}_parser.py"),
+                               os.path.join(folder, "b.pdf"), "--out", out, "--json")
+                self.assertEqual(used.returncode, 0, used.stderr)
+                self.assertEqual(json.loads(used.stdout)["total"]["converted"], 1)
+                import pandas as pd  # lazy: keeps test discovery fast
+
+                self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(folder, "b.csv"))))
+
+
 class InterruptTest(unittest.TestCase):
     """Ctrl-C in the middle of a batch, then the same command again."""
 
