@@ -5,6 +5,8 @@ requests the test server saw. Waits are recorded by an injected sleep, never sle
 """
 from __future__ import annotations
 
+import json
+import time
 import unittest
 
 from dua.config import Settings
@@ -155,6 +157,15 @@ class ProviderContract:
     def test_slow_reply_then_fast_reply_succeeds(self):
         response, server = self.ask([Turn(text="late", delay=1.0), Turn(text="ok")], timeout=0.2)
         self.assertEqual((response.text, server.count), ("ok", 2))
+
+    def test_trickling_json_answer_is_stopped_by_the_total_deadline(self):
+        text = json.dumps(self.make_body(Turn(text="slow")))
+        parts = [p for i in range(0, len(text), 20) for p in (text[i:i + 20], Pause(0.2))]
+        started = time.monotonic()
+        exc = self.fails(LLMTimeoutError, [Stream(parts, content_type="application/json")],
+                         requests=1, timeout=1.0, budget=0.3)
+        self.assertIn("deadline", str(exc))
+        self.assertLess(time.monotonic() - started, 1.0)  # not after the whole trickle
 
     def test_connection_refused_is_retried_then_raised(self):
         provider = self.make(url=f"http://127.0.0.1:{free_port()}{self.suffix}")
@@ -313,6 +324,9 @@ class _OpenAI:
     def make_events(self, turn: Turn) -> list:
         return turn.events("openai", "test-model")
 
+    def make_body(self, turn: Turn) -> dict:
+        return turn.body("openai", "test-model")
+
 
 class _Gemini:
     cls = GeminiProvider
@@ -328,6 +342,9 @@ class _Gemini:
 
     def make_events(self, turn: Turn) -> list:
         return turn.events("gemini", "test-model")
+
+    def make_body(self, turn: Turn) -> dict:
+        return turn.body("gemini", "test-model")
 
 
 class OpenAIProviderTest(_OpenAI, ProviderContract, unittest.TestCase):

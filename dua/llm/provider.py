@@ -149,9 +149,12 @@ def _interrupted(handler: ResponseHandler, exc: BaseException, provider: str) ->
 def _read_body(resp, deadline: float, clock: Callable) -> bytes:
     """The whole body, with the total deadline checked between reads."""
     parts = []
+    # read1 returns what has arrived; read(n) would wait for n bytes and let a server
+    # that trickles its answer outlive the deadline.
+    read = getattr(resp, "read1", resp.read)
     try:
         while True:
-            block = resp.read(_READ_SIZE)
+            block = read(_READ_SIZE)
             if not block:
                 return b"".join(parts)
             parts.append(block)
