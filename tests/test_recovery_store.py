@@ -107,3 +107,23 @@ class StoreTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class StaleClaimTest(unittest.TestCase):
+    def test_a_claim_abandoned_by_a_dead_process_is_taken_over(self):
+        handler = ErrorHandler()
+        from tests.test_recovery_agent import CHART
+
+        handler.handle(CHART)
+        handler.store.query("UPDATE errors SET state = 'pending', created = 0")
+        feedback, created = handler.handle(CHART)
+        self.assertTrue(created)
+        self.assertEqual(handler.store.count_errors(), 1)
+        self.assertEqual(handler.error(feedback["error_id"])["state"], "done")
+
+    def test_an_idempotency_key_left_in_flight_is_claimed_afresh(self):
+        store = Store()
+        self.assertEqual(store.claim_key("k", "h1")[0], "new")
+        self.assertEqual(store.claim_key("k", "h1")[0], "in_flight")
+        store.query("UPDATE idempotency SET created = 0")
+        self.assertEqual(store.claim_key("k", "h2"), ("new", None))

@@ -16,7 +16,7 @@ from ..errors import StoreError, payload_from_exception, utc_now
 from ..schemas import Feedback
 from . import actions as _actions
 from .agent import RecoveryState, Services, build_graph, fingerprint, normalise
-from .store import Store
+from .store import STALE_SECONDS, Store
 from .telemetry import Telemetry
 
 _GRAPH = None
@@ -83,6 +83,8 @@ class ErrorHandler:
                 return None
             if record["state"] == "done":
                 return record["feedback"]
+            if record["created"] < time.time() - STALE_SECONDS:
+                return None  # its owner died: the next round takes the claim over
             if time.monotonic() > deadline:
                 raise StoreError(f"Error {error_id} is still being handled elsewhere",
                                  hint="Retry the request later.")

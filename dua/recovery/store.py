@@ -66,6 +66,14 @@ DEFAULT_SYNONYMS = {
 }
 
 
+STALE_SECONDS = 60.0
+_FIND_EVENT = "SELECT error_id, state, created FROM errors WHERE event_key = ?"
+
+
+def _stale(row: tuple) -> bool:
+    return row[1] == "pending" and row[2] < time.time() - STALE_SECONDS
+
+
 class Store:
     """sqlite3 store; ``Store()`` is in memory, ``Store(path)`` a WAL file shared by threads."""
 
@@ -163,16 +171,21 @@ class Store:
     # --- errors -------------------------------------------------------------------
 
     def claim_error(self, error_id: str, event_key: str, fingerprint: str, payload: dict) -> tuple:
-        """Insert a pending error unless the event is known; returns (error_id, owner?)."""
+        """Insert a pending error unless the event is known; returns (error_id, owner?).
+
+        A claim left pending for STALE_SECONDS (its process died) is taken over.
+        """
         data = payload["data"]
         # Duplicates are the common case under retries: answer them without taking the write lock.
-        known = self.query("SELECT error_id FROM errors WHERE event_key = ?", (event_key,))
-        if known:
+        known = self.query(_FIND_EVENT, (event_key,))
+        if known and not _stale(known[0]):
             return known[0][0], False
         with self.transaction() as db:
-            row = db.execute("SELECT error_id FROM errors WHERE event_key = ?", (event_key,)).fetchone()
-            if row:
+            row = db.execute(_FIND_EVENT, (event_key,)).fetchone()
+            if row and not _stale(row):
                 return row[0], False
+            if row:
+                db.execute("DELETE FROM errors WHERE error_id = ?", (row[0],))
             db.execute("INSERT INTO errors (error_id, event_key, fingerprint, query_id, agent_id, "
                        "error_type, error_code, payload, created) VALUES (?,?,?,?,?,?,?,?,?)",
                        (error_id, event_key, fingerprint, data["query_id"], payload["agent_id"],
@@ -301,13 +314,16 @@ class Store:
     # --- idempotency keys and telemetry -------------------------------------------------------
 
     def claim_key(self, key: str, request_hash: str) -> tuple:
-        """('new', None) when claimed, else (state, (request_hash, status, body))."""
+        """('new', None) when claimed, else (state, (request_hash, status, body)).
+
+        A key left in flight for STALE_SECONDS (its process died) is claimed afresh.
+        """
         with self.transaction() as db:
-            row = db.execute("SELECT request_hash, state, status, body FROM idempotency WHERE key = ?",
-                             (key,)).fetchone()
-            if row:
+            row = db.execute("SELECT request_hash, state, status, body, created FROM idempotency "
+                             "WHERE key = ?", (key,)).fetchone()
+            if row and not (row[1] == "in_flight" and row[4] < time.time() - STALE_SECONDS):
                 return row[1], (row[0], row[2], row[3])
-            db.execute("INSERT INTO idempotency VALUES (?, ?, 'in_flight', NULL, NULL, ?)",
+            db.execute("INSERT OR REPLACE INTO idempotency VALUES (?, ?, 'in_flight', NULL, NULL, ?)",
                        (key, request_hash, time.time()))
             return "new", None
 
