@@ -209,3 +209,18 @@ class AttemptBudgetTest(unittest.TestCase):
         other = recover(errors.ParserCrashedError("KeyError: 'Balance'"), "statement_agent",
                         "q_b2", store=store)
         self.assertEqual(other.automated_actions, ["refine:1"])  # another run, a fresh budget
+
+
+class LightImportTest(unittest.TestCase):
+    def test_importing_the_recovery_package_loads_no_server_or_database_module(self):
+        import subprocess
+        import sys
+
+        from tests.support import REPO
+
+        code = ("import sys, dua.recovery, dua.commands.serve, dua.commands.handle; "
+                "print(sorted(m for m in ('sqlite3', 'http.server', 'socketserver', 'difflib') "
+                "if m in sys.modules))")
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              cwd=REPO, check=True)
+        self.assertEqual(done.stdout.strip(), "[]")

@@ -5,7 +5,6 @@ an automatic fix is planned only above ``AUTO_FIX_CONFIDENCE``.
 """
 from __future__ import annotations
 
-import difflib
 import re
 
 AUTO_FIX_CONFIDENCE = 0.85
@@ -151,6 +150,8 @@ def _missing_field(error: dict, ctx: dict, synonyms: list) -> dict:
             return {"root_cause": "field_renamed", "confidence": 0.95, "field": field,
                     "mapped_to": lower[syn], "evidence": [f"synonym store: {field} ~ {syn}"],
                     "available": available}
+    import difflib  # lazy: keeps import dua fast
+
     close = difflib.get_close_matches(field.lower(), list(lower), n=3, cutoff=0.6)
     if close:
         ratio = difflib.SequenceMatcher(None, field.lower(), close[0]).ratio()
