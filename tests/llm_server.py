@@ -41,7 +41,7 @@ import threading
 import urllib.parse
 
 from tests.llm_replies import Fail, Turn  # noqa: F401  (re-exported for the tests)
-from tests.llm_replies import FAIL_KINDS, gemini_events, openai_events  # noqa: F401
+from tests.llm_replies import FAIL_KINDS  # noqa: F401
 
 
 class Reply:

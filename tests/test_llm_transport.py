@@ -129,6 +129,12 @@ class RetryLoopTest(unittest.TestCase):
             transport.post("http://127.0.0.1:9/v1/chat/completions", {}, {}, _json_reader)
         self.assertEqual(transport.requests_sent, 0)
 
+    def test_read_timeout_is_separate_from_the_connect_timeout(self):
+        transport = Transport(read_timeout=2, connect_timeout=0.05, retry=RetryPolicy(max_retries=0))
+        with LLMServer([Reply(200, {"ok": 1}, delay=0.3)]) as server:
+            result = transport.post(server.url + "/v1/chat/completions", {}, {}, _json_reader)
+        self.assertEqual(result, {"ok": 1})
+
     def test_proxy_variables_are_ignored(self):
         transport, _ = self.transport()
         with LLMServer([Reply(200, {"ok": 1})]) as server, mock.patch.dict(
