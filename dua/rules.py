@@ -66,10 +66,16 @@ def _row_mates(blocks: list) -> dict:
     for b in blocks:
         if b.lines and b.metadata.get("source_block_type", "text") == "text":
             by_page[b.page_number].append(b)
-    mates = {}
+    mates = collections.defaultdict(list)
     for page in by_page.values():
-        for b in page:
-            mates[b.id] = [o for o in page if o is not b and _same_row(b.bbox, o.bbox)]
+        page.sort(key=lambda b: b.bbox[1])
+        for i, b in enumerate(page):
+            for o in page[i + 1:]:
+                if o.bbox[1] >= b.bbox[3]:
+                    break  # sorted by top: nothing further down can share b's row
+                if _same_row(b.bbox, o.bbox):
+                    mates[b.id].append(o)
+                    mates[o.id].append(b)
     return mates
 
 
@@ -85,15 +91,17 @@ def _key(text: str) -> str:
 def _repeated_lines(blocks: list) -> set:
     """Ids of one-line blocks whose text (digits masked) recurs at about the same height
     on two or more pages: running headers and footers."""
-    groups = collections.defaultdict(list)
+    places = collections.defaultdict(set)  # (text key, height bucket) -> pages
     for b in blocks:
         if len(b.lines) == 1:
-            groups[_key(b.text)].append(b)
+            places[(_key(b.text), round(b.bbox[1] / _SAME_PLACE))].add(b.page_number)
     out = set()
-    for group in groups.values():
-        for b in group:
-            near = {o.page_number for o in group if abs(o.bbox[1] - b.bbox[1]) <= _SAME_PLACE}
-            if len(near) >= 2:
+    for b in blocks:
+        if len(b.lines) == 1:
+            key, k = _key(b.text), round(b.bbox[1] / _SAME_PLACE)
+            # Neighbouring buckets too, so a line drifting across a bucket edge still matches.
+            if len(places.get((key, k - 1), set()) | places[(key, k)] |
+                   places.get((key, k + 1), set())) >= 2:
                 out.add(b.id)
     return out
 
