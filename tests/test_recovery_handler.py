@@ -224,3 +224,21 @@ class LightImportTest(unittest.TestCase):
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               cwd=REPO, check=True)
         self.assertEqual(done.stdout.strip(), "[]")
+
+
+class NextStepTest(unittest.TestCase):
+    def test_each_feedback_maps_to_one_step_for_dua_agents(self):
+        from dua.recovery import next_step
+
+        store = Store()
+        cases = [
+            (errors.RateLimitError("429", retry_after=1.5), ("retry", 1.5)),
+            (errors.ParserCrashedError("boom"), ("refine", 0.0)),
+            (errors.AuthenticationError("401"), ("fallback", 0.0)),
+            (errors.NoTextLayerError("scan"), ("ask", 0.0)),
+            (errors.StepLimitError("loop"), ("stop", 0.0)),
+        ]
+        for exc, expected in cases:
+            with self.subTest(exc=type(exc).__name__):
+                fb = recover(exc, "statement_agent", "q_steps", store=store)
+                self.assertEqual(next_step(fb), expected)

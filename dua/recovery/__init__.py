@@ -6,7 +6,7 @@ service lives in ``dua.recovery.service`` and is imported only by ``dua serve``.
 """
 from __future__ import annotations
 
-from .handler import ErrorHandler, default_handler, handle_in_process, recover
+from .handler import ErrorHandler, default_handler, handle_in_process, next_step, recover
 from .store import Store
 
-__all__ = ("ErrorHandler", "Store", "default_handler", "handle_in_process", "recover")
+__all__ = ("ErrorHandler", "Store", "default_handler", "handle_in_process", "next_step", "recover")

@@ -141,6 +141,26 @@ def recover(exc: BaseException, agent_id: str, query_id: str | None = None,
     return Feedback.from_dict(handle_in_process(payload, handler))
 
 
+def next_step(feedback: Feedback) -> tuple:
+    """How a dua agent follows a feedback: (step, seconds to wait first).
+
+    step is "retry" (same node again, after the delay), "refine" (improve and rerun),
+    "fallback" (switch to the built-in engine), "resume" (carry on), "ask" (stop and show the
+    user_message and suggestions) or "stop" (escalated: stop with the user_message).
+    """
+    if feedback.next_action == "await_user":
+        return "ask", 0.0
+    if feedback.next_action == "escalate":
+        return "stop", 0.0
+    kinds = [a.split(":", 1)[0] for a in feedback.automated_actions]
+    for kind in ("retry", "refine", "fallback"):
+        if kind in kinds:
+            retry = feedback.context.get("retry") or {}
+            delay = retry.get("delay_s", 0.0) if kind == "retry" else 0.0
+            return kind, float(delay)
+    return "resume", 0.0
+
+
 def _last_resort(payload: Any, exc: BaseException) -> dict:
     data = payload.get("data") if isinstance(payload, dict) else None
     data = data if isinstance(data, dict) else {}
