@@ -24,3 +24,13 @@ ELEMENT_SCHEMA = tagged("type", {
 }, description="The classification of one document block.")
 
 ELEMENT_TYPES = tuple(ELEMENT_SCHEMA.variants)
+
+
+def parse_llm_classification_response(raw: object, lenient: bool = False) -> dict:
+    """Seed 000's function under its own name: ``parse_llm_response(raw, ELEMENT_SCHEMA)``.
+
+    Never raises; returns seed 000's success or error dict.
+    """
+    from .llm.parsing import parse_llm_response  # lazy: keeps this module a plain data table
+
+    return parse_llm_response(raw, ELEMENT_SCHEMA, lenient)

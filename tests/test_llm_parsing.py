@@ -6,7 +6,7 @@ import os
 import random
 import unittest
 
-from dua.elements_schema import ELEMENT_SCHEMA
+from dua.elements_schema import ELEMENT_SCHEMA, parse_llm_classification_response
 from dua.llm._fences import strip_fences
 from dua.llm.parsing import ERROR_KEYS, ERROR_TYPES, ParseFailure, load_llm_json, parse_llm_response
 from tests.support import FIXTURES
@@ -103,6 +103,12 @@ class SeedExamplesTest(unittest.TestCase):
     def test_content_instead_of_text_and_items_as_string_fail_the_schema(self):
         for raw in ('{"type": "heading", "content": "My Title"}', '{"type": "list", "items": "item1, item2"}'):
             self.assertEqual(parse_llm_response(raw, ELEMENT_SCHEMA)["error_type"], "SchemaValidationError")
+
+    def test_the_seed_function_name_uses_the_element_schema(self):
+        self.assertEqual(parse_llm_classification_response('{"type": "footer", "text": "p. 2"}'),
+                         {"status": "success", "data": {"type": "footer", "text": "p. 2"}})
+        self.assertEqual(parse_llm_classification_response('{"type": "list", "items": "a, b"}')["error_type"],
+                         "SchemaValidationError")
 
     def test_cleaned_content_is_the_text_without_fences(self):
         result = parse_llm_response("```json\n{'a': 1}\n```")
