@@ -11,7 +11,7 @@ import dataclasses
 import json
 from typing import Any, Callable
 
-from .errors import ResponseError, TransportError
+from .errors import BadRequestError, ResponseError, TransportError
 from .graph import END, START, Graph
 from .rules import Profile, build_element, classify_with_rules, rule_type
 from .schemas import unclassified_text_block
@@ -120,8 +120,9 @@ class LLMClassifier:
 
         self.provider, self.batch_size, self.on_progress = provider, max(1, batch_size), on_progress
         self.schema = as_schema(tagged("type", ANSWER_SHAPES))
+        self.response_format: dict | None = {"type": "json_object"}  # JSON mode where served
         self.stats = {"classifier": "llm", "llm_calls": 0, "llm_batches": 0, "llm_retried_blocks": 0,
-                      "llm_errors": {}, "llm_down": None}
+                      "llm_errors": {}, "llm_down": None, "json_mode": True}
 
     def classify(self, blocks: list, profile: Profile) -> list:
         answers: dict = {}  # block id -> parse result; filled as calls return, so a failure
@@ -176,7 +177,13 @@ class LLMClassifier:
     def _call(self, messages: list) -> str | None:
         self.stats["llm_calls"] += 1
         try:
-            return self.provider.complete(messages).text
+            return self.provider.complete(messages, response_format=self.response_format).text
+        except BadRequestError:
+            if self.response_format is None:
+                raise
+            # Some compatible servers refuse JSON mode: ask once more without it, and stop asking.
+            self.response_format, self.stats["json_mode"] = None, False
+            return self._call(messages)
         except ResponseError as exc:
             # The model answered, but with nothing usable: the parser names it (EmptyLLMResponse…).
             return getattr(exc, "text", None) or ""

@@ -170,7 +170,7 @@ def to_json(state: DocumentState, seconds: float) -> dict:
              "unclassified": counts.get("unclassified_text_block", 0),
              "classifier": state.stats.get("classifier", "rules"),
              "llm_calls": state.stats.get("llm_calls", 0), "seconds": round(seconds, 4)}
-    for key in ("llm_batches", "llm_retried_blocks", "llm_errors", "llm_down"):
+    for key in ("llm_batches", "llm_retried_blocks", "llm_errors", "llm_down", "json_mode"):
         if key in state.stats:
             stats[key] = state.stats[key]
     return {

@@ -177,6 +177,20 @@ class LLMClassifierTest(unittest.TestCase):
         self.assertEqual(result["stats"]["llm_calls"], batches)
         self.assertEqual(result["stats"]["classifier"], "llm")
         self.assertEqual(result["stats"]["counts"], {"paragraph": len(self.text_ids)})
+        self.assertEqual(server.requests[0].body["response_format"], {"type": "json_object"})
+
+    def test_server_refusing_json_mode_is_asked_again_without_it(self):
+        from tests.llm_server import Fail
+
+        def handler(request):
+            if "response_format" in request.body:
+                return Fail("bad_request")
+            return self.Turn(text=json.dumps({i: {"type": "paragraph", "text": "t"}
+                                              for i in asked_ids(request)}))
+
+        result, server = self.run_with(handler)
+        self.assertEqual(server.count, 2)
+        self.assertEqual((result["stats"]["json_mode"], result["stats"]["unclassified"]), (False, 0))
 
     def test_gemini_provider_classifies_the_same_way(self):
         def handler(request):

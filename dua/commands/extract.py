@@ -18,7 +18,7 @@ JSON result (schema "dua.extract/1"): {source: {path, pages_read, metadata},
 pages: [{number, width, height, words, chars}], elements: [{type, bbox, page_number,
 block_ids, ...type keys}], stats: {pages, blocks, words, elements, counts (per type),
 unclassified, classifier, llm_calls, seconds, and with an LLM llm_batches,
-llm_retried_blocks, llm_errors (per seed-000 error type), llm_down}}."""
+llm_retried_blocks, llm_errors (per seed-000 error type), llm_down, json_mode}}."""
 EXAMPLES = """\
   python -m dua extract report.pdf                       # JSON on stdout
   python -m dua extract report.pdf --format markdown --out report.md
