@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from .blocks import document_blocks
 from .classify import Services, analyze_structure_and_visuals
-from .errors import CoverageError, UsageError
+from .errors import CoverageError, SchemaError, UnexpectedError, UsageError
 from .graph import END, START, Graph
 from .pdf import read_layout, require_text_layer
 from .schemas import Element
@@ -75,7 +75,10 @@ def assemble(state: DocumentState, ctx: Context) -> dict:
     elements = [dict(e) for e in state.elements]
     _attach_captions(elements)
     for i, element in enumerate(elements):
-        Element.from_dict(element, f"elements[{i}]")
+        try:
+            Element.from_dict(element, f"elements[{i}]")
+        except SchemaError as exc:  # our own output: a bug, never the user's bad input
+            raise UnexpectedError(f"extract built a malformed element: {exc}") from exc
     check_coverage(state.document, elements)
     return {"elements": elements}
 

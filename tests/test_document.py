@@ -114,6 +114,18 @@ class CoverageTest(unittest.TestCase):
         with self.assertRaises(CoverageError):
             check_coverage(doc, elements)
 
+    def test_a_malformed_element_is_an_internal_error_not_bad_input(self):
+        from dua.document import DocumentState, assemble
+        from dua.errors import UnexpectedError
+
+        path = os.path.join(DOCS, "tables.pdf")
+        elements = extract(path)["elements"]
+        elements[0] = dict(elements[0], level="one")
+        with self.assertRaises(UnexpectedError) as cm:
+            assemble(DocumentState(path, document=read_document(path), elements=elements), None)
+        self.assertIn("elements[0].level", str(cm.exception))
+        self.assertEqual(cm.exception.exit_code, 4)
+
     def test_coverage_holds_under_every_classifier_and_fault(self):
         from tests.llm_server import LLMServer, Turn, free_port
         from tests.test_classify import SEED_ERRORS, asked_ids, is_batch, llm_provider
