@@ -61,8 +61,23 @@ def template(error: str) -> str:
     return STRUCTURED_OUTPUT_ERROR_TEMPLATE.format(error=error)
 
 
-class ToolStrategyHandleErrorsTest(unittest.TestCase):
-    """Every handle_errors form, a scripted model answering wrongly then rightly (or never)."""
+class HandleErrorsCases:
+    """Every handle_errors form, a scripted model answering wrongly then rightly (or never).
+
+    Run once per wire (CPython's PyTest / CTest shape): ``WIRE`` names it.
+    """
+
+    WIRE = "openai"
+
+    def run_(self, script: list, strategy, **kw):
+        return run(script, strategy, wire=self.WIRE, **kw)
+
+    def feedback_texts(self, request) -> list:
+        """The feedback the server received as tool results, in order."""
+        if self.WIRE == "openai":
+            return [m["content"] for m in tool_messages(request)]
+        return [part["functionResponse"]["response"]["content"] for turn in request.body["contents"]
+                for part in turn["parts"] if "functionResponse" in part]
 
     def assert_retried_to_success(self, result, server, attempts: int):
         self.assertEqual(result.data, GOOD)
@@ -71,21 +86,16 @@ class ToolStrategyHandleErrorsTest(unittest.TestCase):
         self.assertEqual(result.usage, Usage(10 * attempts, 4 * attempts, attempts))
 
     def test_true_retries_with_the_default_template_as_a_tool_message(self):
-        result, server = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, name="heading"))
+        result, server = self.run_([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, name="heading"))
         self.assert_retried_to_success(result, server, 2)
-        second = server.requests[1].body["messages"]
-        assistant, tool = second[-2], second[-1]
-        self.assertEqual(assistant["role"], "assistant")
-        self.assertEqual(assistant["tool_calls"][0]["function"]["name"], "heading")
-        self.assertEqual(tool["tool_call_id"], assistant["tool_calls"][0]["id"])
-        self.assertEqual(tool["content"], template(
-            f"Failed to parse structured output for 'heading': {BAD_PROBLEM}"))
-        self.assertEqual(result.attempts[0].feedback, tool["content"])
+        feedback = template(f"Failed to parse structured output for 'heading': {BAD_PROBLEM}")
+        self.assertEqual(self.feedback_texts(server.requests[1]), [feedback])
+        self.assertEqual(result.attempts[0].feedback, feedback)
         self.assertIn(BAD_PROBLEM, result.attempts[0].error)
         self.assertEqual(json.loads(result.attempts[0].raw), BAD)
 
     def test_false_propagates_the_validation_error_at_once(self):
-        exc, server = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=False))
+        exc, server = self.run_([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=False))
         self.assertIsInstance(exc, StructuredOutputValidationError)
         self.assertEqual((exc.tool_name, server.count, len(exc.attempts)), ("heading", 1, 1))
         self.assertIsInstance(exc.source, SchemaError)
@@ -94,28 +104,28 @@ class ToolStrategyHandleErrorsTest(unittest.TestCase):
 
     def test_a_string_is_sent_back_verbatim_on_every_retry(self):
         message = "Call heading with an integer level."
-        result, server = run([tool_turn(BAD), tool_turn(BAD), tool_turn(GOOD)],
+        result, server = self.run_([tool_turn(BAD), tool_turn(BAD), tool_turn(GOOD)],
                              ToolStrategy(SCHEMA, "heading", handle_errors=message))
         self.assert_retried_to_success(result, server, 3)
-        self.assertEqual([m["content"] for m in tool_messages(server.requests[2])], [message, message])
+        self.assertEqual(self.feedback_texts(server.requests[2]), [message, message])
 
     def test_an_exception_type_matches_the_underlying_cause(self):
-        result, server = run([tool_turn(BAD), tool_turn(GOOD)],
+        result, server = self.run_([tool_turn(BAD), tool_turn(GOOD)],
                              ToolStrategy(SCHEMA, "heading", handle_errors=SchemaError))
         self.assert_retried_to_success(result, server, 2)
-        self.assertIn(BAD_PROBLEM, tool_messages(server.requests[1])[0]["content"])
+        self.assertIn(BAD_PROBLEM, self.feedback_texts(server.requests[1])[0])
 
     def test_an_exception_type_that_does_not_match_propagates(self):
-        exc, server = run([tool_turn(BAD), tool_turn(GOOD)],
+        exc, server = self.run_([tool_turn(BAD), tool_turn(GOOD)],
                           ToolStrategy(SCHEMA, "heading", handle_errors=MultipleStructuredOutputsError))
         self.assertIsInstance(exc, StructuredOutputValidationError)
         self.assertEqual(server.count, 1)
 
     def test_a_tuple_of_types_retries_only_those(self):
-        result, server = run([tool_turn(BAD), tool_turn(GOOD)],
+        result, server = self.run_([tool_turn(BAD), tool_turn(GOOD)],
                              ToolStrategy(SCHEMA, "heading", handle_errors=(KeyError, SchemaError)))
         self.assert_retried_to_success(result, server, 2)
-        exc, server = run([tool_turn(BAD), tool_turn(GOOD)],
+        exc, server = self.run_([tool_turn(BAD), tool_turn(GOOD)],
                           ToolStrategy(SCHEMA, "heading", handle_errors=(KeyError, TypeError)))
         self.assertIsInstance(exc, StructuredOutputValidationError)
         self.assertEqual(server.count, 1)
@@ -127,13 +137,13 @@ class ToolStrategyHandleErrorsTest(unittest.TestCase):
             seen.append(error)
             return f"Fix this: {error.source.problems[0]}"
 
-        result, server = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=handler))
+        result, server = self.run_([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=handler))
         self.assert_retried_to_success(result, server, 2)
-        self.assertEqual(tool_messages(server.requests[1])[0]["content"], f"Fix this: {BAD_PROBLEM}")
+        self.assertEqual(self.feedback_texts(server.requests[1]), [f"Fix this: {BAD_PROBLEM}"])
         self.assertIsInstance(seen[0], StructuredOutputValidationError)
 
     def test_a_callable_returning_none_stops(self):
-        exc, server = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=lambda e: None))
+        exc, server = self.run_([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=lambda e: None))
         self.assertIsInstance(exc, StructuredOutputValidationError)
         self.assertEqual(server.count, 1)
 
@@ -141,39 +151,58 @@ class ToolStrategyHandleErrorsTest(unittest.TestCase):
         def handler(error):
             raise RuntimeError("handler gave up")
 
-        exc, server = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=handler))
+        exc, server = self.run_([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading", handle_errors=handler))
         self.assertEqual((type(exc), str(exc), server.count), (RuntimeError, "handler gave up", 1))
 
     def test_a_model_that_never_gets_it_right_stops_after_three_attempts(self):
-        exc, server = run([tool_turn(BAD)] * 5, ToolStrategy(SCHEMA, "heading"))
+        exc, server = self.run_([tool_turn(BAD)] * 5, ToolStrategy(SCHEMA, "heading"))
         self.assertIsInstance(exc, StructuredOutputValidationError)
         self.assertEqual((server.count, len(exc.attempts)), (3, 3))
         self.assertEqual(exc.usage, Usage(30, 12, 3))
         self.assertEqual(len(exc.details["attempt_errors"]), 3)
         self.assertEqual([a.feedback is not None for a in exc.attempts], [True, True, False])
         # The transcript grows by one exchange per retry, not more.
-        self.assertEqual(len(server.requests[2].body["messages"]), len(ASK) + 4)
+        self.assertEqual(len(self.feedback_texts(server.requests[2])), 2)
 
     def test_each_retry_is_reported_to_on_status(self):
         seen = []
-        result, _ = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading"), on_status=seen.append)
+        result, _ = self.run_([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading"), on_status=seen.append)
         retries = [s for s in seen if getattr(s, "kind", "") == "structured_retry"]
         self.assertEqual(len(retries), 1)
         self.assertEqual(retries[0].info["attempt"], 2)
         self.assertIn(BAD_PROBLEM, retries[0].info["error"])
 
     def test_a_dataclass_schema_names_the_tool_and_builds_the_value(self):
-        result, server = run([tool_turn(BAD, name="Heading"), tool_turn(GOOD, name="Heading")], ToolStrategy(Heading))
+        result, server = self.run_([tool_turn(BAD, name="Heading"), tool_turn(GOOD, name="Heading")], ToolStrategy(Heading))
         self.assertEqual((result.value, result.data), (Heading("Summary", 2), GOOD))
-        tool = server.requests[0].body["tools"][0]["function"]
+        tools = server.requests[0].body["tools"][0]
+        tool = tools["function"] if self.WIRE == "openai" else tools["functionDeclarations"][0]
         self.assertEqual((tool["name"], tool["description"]), ("Heading", "A heading of the document."))
 
     def test_max_attempts_bounds_the_retries(self):
-        exc, server = run([tool_turn(BAD)] * 5, ToolStrategy(SCHEMA, "heading", max_attempts=2))
+        exc, server = self.run_([tool_turn(BAD)] * 5, ToolStrategy(SCHEMA, "heading", max_attempts=2))
         self.assertEqual((server.count, len(exc.attempts)), (2, 2))
 
 
+class ToolStrategyHandleErrorsOpenAITest(HandleErrorsCases, unittest.TestCase):
+    WIRE = "openai"
+
+
+class ToolStrategyHandleErrorsGeminiTest(HandleErrorsCases, unittest.TestCase):
+    WIRE = "gemini"
+
+
 class ToolStrategyModelMistakesTest(unittest.TestCase):
+    def test_the_tool_message_answers_the_assistant_call_it_follows(self):
+        result, server = run([tool_turn(BAD), tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading"))
+        messages = server.requests[1].body["messages"]
+        self.assertEqual(messages[:-2], server.requests[0].body["messages"])
+        assistant, tool = messages[-2:]
+        self.assertEqual((assistant["role"], assistant["content"]), ("assistant", ""))
+        self.assertEqual(assistant["tool_calls"][0]["function"], {"name": "heading", "arguments": json.dumps(BAD)})
+        self.assertEqual((tool["role"], tool["tool_call_id"], tool["name"]),
+                         ("tool", assistant["tool_calls"][0]["id"], "heading"))
+
     def test_two_calls_raise_multiple_outputs_and_every_call_is_answered(self):
         two = Turn(tool_calls=[("heading", GOOD), ("heading_again", GOOD)])
         result, server = run([two, tool_turn(GOOD)], ToolStrategy(SCHEMA, "heading"))
