@@ -82,13 +82,17 @@ def _watch(pid: int, report_r: int, output_r: int, request: dict, started: float
     keep, flood = int(request["limits"]["output_keep"]), int(request["limits"]["output_kill"])
     chunks = {report_r: [], output_r: []}
     sizes = {report_r: 0, output_r: 0}
-    stop, open_fds = "", [report_r, output_r]
+    stop, open_fds, watch_parent = "", [report_r, output_r], [0]
     while open_fds and not stop:
         left = deadline - time.monotonic()
         if left <= 0:
             stop = "timeout"
             break
-        ready, _, _ = select.select(open_fds, [], [], left)
+        ready, _, _ = select.select(open_fds + watch_parent, [], [], left)
+        if 0 in ready:  # the parent never writes during a run: this is its end of input
+            watch_parent = []
+            stop = "" if os.read(0, 65536) else "parent_gone"
+            ready.remove(0)
         for fd in ready:
             data = os.read(fd, 65536)
             if not data:

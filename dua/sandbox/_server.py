@@ -63,6 +63,12 @@ class Server:
         self._proc.stdout.close()
         self._stderr.close()
 
+    def abandon(self) -> None:
+        """Forget a server inherited through fork: close our copies of its pipes, no more."""
+        for pipe in (self._proc.stdin, self._proc.stdout, self._stderr):
+            pipe.close()
+        self._proc.returncode = 0  # not our child: Popen must never wait for it
+
     # --- reading with a deadline ---------------------------------------------------------
 
     def _read_line(self, deadline: float, doing: str) -> bytes:

@@ -13,7 +13,7 @@ import sys
 import threading
 from typing import TYPE_CHECKING
 
-from ..errors import DocumentNotFoundError, GeneratedCodeError, PolicyViolationError
+from ..errors import DocumentNotFoundError, PolicyViolationError
 from . import outcome
 from .policy import check_source
 
@@ -60,6 +60,7 @@ class Sandbox:
         self.python = python or sys.executable
         self.last_run: RunInfo | None = None
         self._server = None
+        self._owner = os.getpid()
         self._lock = threading.Lock()
 
     def __enter__(self) -> Sandbox:
@@ -73,16 +74,23 @@ class Sandbox:
         from ._server import Server  # lazy: keeps import dua fast
 
         with self._lock:
-            if self._server is None or not self._server.alive():
+            if self._owner != os.getpid():  # a forked copy: the server belongs to the parent
+                if self._server is not None:
+                    self._server.abandon()
+                self._server, self._owner = None, os.getpid()
+            if self._server is not None and not self._server.alive():
+                self._server.close()
+                self._server = None
+            if self._server is None:
                 self._server = Server(self.python, CHILD, _dependency_paths())
         return self
 
     def close(self) -> None:
         """Stop the server; a later run starts a new one."""
         with self._lock:
-            if self._server is not None:
+            if self._server is not None and self._owner == os.getpid():
                 self._server.close()
-                self._server = None
+            self._server = None
 
     def run(self, parser_path: str, pdf_path: str, *, timeout: float = 60.0,
             password: str | None = None, static_check: bool = True) -> pandas.DataFrame:
@@ -125,7 +133,7 @@ class Sandbox:
                    "timeout": timeout, "workdir": workdir, "limits": self._limits(timeout)}
         try:
             return self._server.request(request, timeout + _SERVER_GRACE)
-        except GeneratedCodeError:
+        except BaseException:  # Ctrl-C or a dead server: the protocol is out of step; drop it
             self._server.close()
             self._server = None
             raise
