@@ -175,6 +175,10 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
          outputs: Mapping[str, str] | None = None, timeout: float = 60.0,
          password: str | None = None) -> list:
     """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path)."""
+    if not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    if isinstance(pdf_paths, (str, bytes)):  # a lone path would be iterated letter by letter
+        raise TypeError("pdf_paths must be a list of paths, not a single path")
     pdfs = [os.fspath(p) for p in pdf_paths]
     targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
     return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password)

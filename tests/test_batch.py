@@ -265,6 +265,12 @@ class PlanningTest(unittest.TestCase):
             batch.run(parser, [os.path.join(STATEMENTS, "a.pdf")], out_dir=tmp)
         self.assertEqual(os.listdir(tmp), ["evil_parser.py"])
 
+    def test_misuse_is_a_plain_type_or_value_error(self):
+        with self.assertRaises(TypeError):
+            batch.run(PARSER, os.path.join(STATEMENTS, "a.pdf"))
+        with self.assertRaises(ValueError):
+            batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], timeout=0)
+
     def test_atomic_write_leaves_nothing_when_writing_fails(self):
         tmp = make_workspace(self)
 
