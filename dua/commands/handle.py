@@ -6,10 +6,12 @@ import sys
 
 from ..errors import EXIT_OK, PayloadValidationError, UsageError
 
-DESCRIPTION = ("run the Error Handler once on a seed-004 error payload (a JSON file, or - for "
-               "stdin) and print its feedback object: canonical error_type, root cause, "
-               "user_message, recovery_suggestions, automated_actions and next_action. Works "
-               "offline; nothing is written unless --db is given.")
+DESCRIPTION = (
+    "run the Error Handler once on a seed-004 error payload (a JSON file, or - for stdin) and\n"
+    "print its feedback object: canonical error_type, root cause, user_message,\n"
+    "recovery_suggestions, automated_actions and next_action. Works offline; nothing is\n"
+    "written unless --db is given."
+)
 EXAMPLES = ("  python -m dua handle payload.json\n"
             "  echo '{...}' | python -m dua handle -\n"
             "  python -m dua handle payload.json --db ~/.local/state/dua/recovery.sqlite3\n")

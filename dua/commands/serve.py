@@ -6,11 +6,12 @@ import sys
 
 from ..errors import EXIT_OK, UsageError
 
-DESCRIPTION = ("run the Error Handler as an HTTP service: POST /v1/errors (seed 004's error "
-               "payload; 201 new, 200 duplicate; Idempotency-Key supported), GET "
-               "/v1/errors/{error_id}, GET|PUT /v1/sessions/{query_id}, GET /healthz, GET "
-               "/metrics (Prometheus). Errors are application/problem+json. Bound to loopback "
-               "by default; stops gracefully on SIGTERM.")
+DESCRIPTION = (
+    "run the Error Handler as an HTTP service: POST /v1/errors (seed 004's error payload; 201\n"
+    "new, 200 duplicate; Idempotency-Key supported), GET /v1/errors/{error_id}, GET|PUT\n"
+    "/v1/sessions/{query_id}, GET /healthz, GET /metrics (Prometheus). Errors are\n"
+    "application/problem+json. Bound to loopback by default; stops gracefully on SIGTERM."
+)
 EXAMPLES = ("  python -m dua serve\n"
             "  python -m dua serve --port 9000 --db /var/lib/dua/recovery.sqlite3 --token s3cret\n"
             "  curl -s -X POST -H 'Content-Type: application/json' -d @payload.json "
