@@ -127,3 +127,15 @@ class StaleClaimTest(unittest.TestCase):
         self.assertEqual(store.claim_key("k", "h1")[0], "in_flight")
         store.query("UPDATE idempotency SET created = 0")
         self.assertEqual(store.claim_key("k", "h2"), ("new", None))
+
+
+class StoreErrorTest(unittest.TestCase):
+    def test_sqlite_failures_surface_as_store_errors(self):
+        store = Store()
+        with self.assertRaises(StoreError):
+            store.query("SELECT * FROM no_such_table")
+        with self.assertRaises(StoreError):
+            with store.transaction() as db:
+                db.execute("INSERT INTO no_such_table VALUES (1)")
+        store.cache_put("still", "usable")  # the failed transaction was rolled back
+        self.assertEqual(store.cache_get("still")[0], "usable")

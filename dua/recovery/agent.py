@@ -123,7 +123,7 @@ def ingress(state: RecoveryState, svc: Services) -> dict:
     key = event_key(error, fp)
     stamp = re.sub(r"\D", "", error["timestamp"])[:8]
     payload = {"agent_id": error["agent_id"], "data": error}
-    error_id, owner = store.claim_error(f"err_{stamp}_{key[:12]}", key, fp, payload)
+    error_id, owner = store.claim_error(f"err_{stamp}_{key[:16]}", key, fp, payload)
     if not owner:
         return {"error": error, "error_id": error_id, "fingerprint": fp, "duplicate": True}
     declared = error["context"].get("attempt")

@@ -136,14 +136,21 @@ class Store:
                 raise StoreError(f"Store is busy or unwritable: {exc}") from exc
             try:
                 yield db
-            except BaseException:
-                db.execute("ROLLBACK")
+                db.execute("COMMIT")
+            except BaseException as exc:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                if isinstance(exc, self._sqlite.Error):
+                    raise StoreError(f"Store write failed: {exc}") from exc
                 raise
-            db.execute("COMMIT")
 
     def query(self, sql: str, args: tuple = ()) -> list:
+        """Run one statement outside an explicit transaction and return its rows."""
         with self._db() as db:
-            return db.execute(sql, args).fetchall()
+            try:
+                return db.execute(sql, args).fetchall()
+            except self._sqlite.Error as exc:
+                raise StoreError(f"Store read failed: {exc}") from exc
 
     def _migrate(self) -> None:
         with self.transaction() as db:
