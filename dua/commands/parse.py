@@ -40,6 +40,9 @@ def add_arguments(p) -> None:
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
     add_llm_options(p)
+    p.add_argument("--llm-mode", choices=("code", "settings"), default="code",
+                   help="with an LLM: write free code, or answer the built-in engine's settings "
+                   "as JSON (best for small local models)")
 
 
 def resolve_inputs(args) -> tuple:
@@ -83,7 +86,7 @@ def run(args, settings) -> int:
     started = time.perf_counter()
     state = run_agent(pdf, bank, expected=expected, out=args.out, parsers_dir=args.parsers_dir,
                       settings=settings, max_retries=args.max_retries, password=args.password,
-                      timeout=args.timeout, on_event=_progress(args))
+                      timeout=args.timeout, on_event=_progress(args), llm_mode=args.llm_mode)
     report = summary(state, time.perf_counter() - started)
     if state.final_status != "passed":
         why = state.comparison_result.get("summary") or "; ".join(state.errors[-2:])

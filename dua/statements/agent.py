@@ -32,6 +32,8 @@ class AgentContext:
     expected: object = None
     writer: object = None
     make_writer: object = None  # fn(context, state) -> Writer; default picks by settings
+    llm_mode: str = "code"
+    best: tuple = ()  # (distance, attempt, code, frame, result) of the best attempt so far
 
 
 # --- nodes -------------------------------------------------------------------------------
@@ -97,6 +99,9 @@ def compare(state: StatementState, ctx: AgentContext) -> dict:
         settings = state.writer_settings or ctx.analysis.settings
         result = verify.intrinsic(state.generated_df, ctx.pages, settings)
     failed = result["status"] == "failed"
+    if not ctx.best or result["distance"] < ctx.best[0]:
+        ctx.best = (result["distance"], len(state.attempts), state.generated_code,
+                    state.generated_df, result)
     updates = {"comparison_result": result, "failure_type": "comparison" if failed else "",
                "attempts": _note(state, outcome=result["status"], detail=result["summary"])}
     if failed:
@@ -119,10 +124,18 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
     """Final status, and the output CSV when the parser produced a frame."""
     status = state.comparison_result.get("status") if state.execution_success else "failed"
     final = status if status in ("passed", "unverified") else "failed"
-    updates = {"final_status": final}
-    if state.generated_df is not None:
+    updates: dict = {"final_status": final}
+    frame = state.generated_df
+    if final == "failed" and ctx.best and ctx.best[2] != state.generated_code:
+        # Keep the best attempt, not the last one: its parser and its output.
+        _, attempt, code, frame, result = ctx.best
+        write_atomically(state.parser_file_path, code)
+        updates.update(generated_code=code, generated_df=frame, comparison_result=result,
+                       rows=int(len(frame)), errors=state.errors + [
+                           f"kept attempt {attempt}, the closest to passing"])
+    if frame is not None:
         out = ctx.out_path or os.path.join(ctx.parsers_dir, f"{state.target_bank}_result.csv")
-        write_atomically(out, state.generated_df.to_csv(index=False))
+        write_atomically(out, frame.to_csv(index=False))
         updates["output_csv_path"] = out
     return updates
 
@@ -178,13 +191,14 @@ def choose_writer(ctx: AgentContext, state: StatementState):
     except ImportError as exc:  # the LLM layer is not installed in this copy of dua
         builtin.fallback_reason = f"LLM writer unavailable ({exc}); using the built-in writer"
         return builtin
-    return LLMWriter(settings, ctx.analysis, ctx.expected, fallback=builtin)
+    return LLMWriter(settings, ctx.analysis, ctx.expected, fallback=builtin, mode=ctx.llm_mode)
 
 
 def _draft_updates(state: StatementState, ctx: AgentContext, draft) -> dict:
     entry = {"attempt": len(state.attempts) + 1, "writer": getattr(ctx.writer, "active", None)
              or ctx.writer.name, "note": draft.note, "outcome": "pending"}
     return {"generated_code": draft.code, "writer_settings": draft.settings or {},
+            "writer": entry["writer"],
             "llm_calls": state.llm_calls + draft.llm_calls, "tokens": state.tokens + draft.tokens,
             "attempts": state.attempts + [entry], "execution_success": False,
             "fallback_reason": getattr(ctx.writer, "fallback_reason", "") or state.fallback_reason}
@@ -218,7 +232,8 @@ def check_bank(bank: str) -> str:
 def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str | None = None,
               parsers_dir: str = "custom_parsers", settings=None, max_retries: int = 3,
               password: str | None = None, timeout: float = 60.0, on_event=None,
-              checkpoint: str | None = None, make_writer=None) -> StatementState:
+              checkpoint: str | None = None, make_writer=None,
+              llm_mode: str = "code") -> StatementState:
     """Run the whole workflow and return the final state.
 
     Raises:
@@ -229,7 +244,7 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
     state = StatementState(pdf_path=pdf_path, target_bank=check_bank(bank),
                            expected_csv_path=expected or "", max_retries=max_retries)
     ctx = AgentContext(settings=settings, password=password, timeout=timeout, out_path=out,
-                       parsers_dir=parsers_dir, make_writer=make_writer)
+                       parsers_dir=parsers_dir, make_writer=make_writer, llm_mode=llm_mode)
     steps = 6 + 4 * (max_retries + 1)
     return build_graph().invoke(state, context=ctx, on_event=on_event, checkpoint=checkpoint,
                                 step_limit=steps)
