@@ -14,7 +14,7 @@ from ..errors import (InvalidStructureError, LLMConnectionError, LLMTimeoutError
 from .http_errors import error_from_event, parse_error_body
 from .response import Response, ResponseHandler, Status, Usage, emit
 from .sse import DONE, iter_events
-from .transport import RetryPolicy, Transport
+from .transport import RetryPolicy, Transport, is_timeout
 
 _READ_SIZE = 65536
 
@@ -136,9 +136,11 @@ def _is_error(payload: object) -> bool:
 
 def _interrupted(handler: ResponseHandler, exc: BaseException, provider: str) -> TransportError:
     """A cut stream: retryable if nothing reached the caller yet, else StreamInterruptedError."""
-    what = f"{type(exc).__name__}: {exc}"
+    timeout = is_timeout(exc)
+    what = "read timed out" if timeout and not isinstance(exc, LLMTimeoutError) else \
+        f"{type(exc).__name__}: {exc}"
     if not handler.delivered:
-        cls = LLMTimeoutError if isinstance(exc, TimeoutError) else LLMConnectionError
+        cls = LLMTimeoutError if timeout else LLMConnectionError
         return cls(f"the {provider} stream broke before any output ({what})")
     emit(handler.status_callback, Status("interrupted", f"⚠️ Stream interrupted: {what}"))
     return StreamInterruptedError(
@@ -152,22 +154,20 @@ def _read_body(resp, deadline: float, clock: Callable) -> bytes:
     # read1 returns what has arrived; read(n) would wait for n bytes and let a server
     # that trickles its answer outlive the deadline.
     read = getattr(resp, "read1", resp.read)
-    try:
-        while True:
+    while True:
+        try:
             block = read(_READ_SIZE)
-            if not block:
-                return b"".join(parts)
-            parts.append(block)
-            if clock() > deadline:
-                raise LLMTimeoutError("the answer ran past its total deadline")
-    except TimeoutError as exc:
-        raise LLMTimeoutError(f"the server stopped sending mid-answer ({exc})") from exc
-    except OSError as exc:
-        raise LLMConnectionError(f"the connection broke mid-answer ({type(exc).__name__})") from exc
-    except Exception as exc:
-        if type(exc).__module__ != "http.client":
-            raise
-        raise LLMConnectionError(f"the answer was cut off ({type(exc).__name__})") from exc
+        except Exception as exc:
+            if is_timeout(exc):
+                raise LLMTimeoutError(f"the server stopped sending mid-answer ({exc})") from exc
+            if not isinstance(exc, OSError) and type(exc).__module__ != "http.client":
+                raise
+            raise LLMConnectionError(f"the answer was cut off ({type(exc).__name__})") from exc
+        if not block:
+            return b"".join(parts)
+        parts.append(block)
+        if clock() > deadline:
+            raise LLMTimeoutError("the answer ran past its total deadline")
 
 
 def _decode_json(body: bytes, ctype: str, provider: str) -> object:

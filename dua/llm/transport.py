@@ -196,10 +196,15 @@ def _read_error_body(exc) -> bytes:
         return b""
 
 
+def is_timeout(exc: object) -> bool:
+    """Whether a socket error is a timeout (``socket.timeout`` is apart from TimeoutError on 3.9)."""
+    return isinstance(exc, TimeoutError) or type(exc).__name__ == "timeout"
+
+
 def _os_error(reason: object, url: str, secrets: Sequence[str]) -> TransportError:
     """A socket-level failure as LLMTimeoutError or LLMConnectionError."""
     text = redact(f"{type(reason).__name__}: {reason}", secrets)
-    if isinstance(reason, TimeoutError) or "timed out" in str(reason):
+    if is_timeout(reason) or "timed out" in str(reason):
         return LLMTimeoutError(f"{_host(url)} did not answer in time ({text})")
     return LLMConnectionError(f"could not reach {_host(url)} ({text})")
 
