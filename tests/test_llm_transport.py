@@ -8,8 +8,9 @@ import time
 import unittest
 from unittest import mock
 
-from dua.errors import (AuthenticationError, BadRequestError, ContextLengthError, LLMTimeoutError,
-                        ModelNotFoundError, QuotaExceededError, RateLimitError, ServerError)
+from dua.errors import (AuthenticationError, BadRequestError, ContextLengthError,
+                        LLMConnectionError, LLMTimeoutError, ModelNotFoundError,
+                        QuotaExceededError, RateLimitError, ServerError)
 from dua.llm.http_errors import error_from_status, redact, retry_after_from
 from dua.llm.transport import RetryPolicy, Transport
 from tests.llm_replies import Fail
@@ -134,6 +135,13 @@ class RetryLoopTest(unittest.TestCase):
         with LLMServer([Reply(200, {"ok": 1}, delay=0.3)]) as server:
             result = transport.post(server.url + "/v1/chat/completions", {}, {}, _json_reader)
         self.assertEqual(result, {"ok": 1})
+
+    def test_tls_to_a_plain_http_server_is_a_connection_error(self):
+        transport, waits = self.transport(max_retries=1)
+        with LLMServer([]) as server, self.assertRaises(LLMConnectionError):
+            transport.post(server.url.replace("http:", "https:") + "/v1/chat/completions", {}, {},
+                           _json_reader)
+        self.assertEqual(len(waits), 1)
 
     def test_proxy_variables_are_ignored(self):
         transport, _ = self.transport()
