@@ -118,6 +118,16 @@ class FrameJsonRefusalTest(unittest.TestCase):
         with self.assertRaisesRegex(FrameCodecError, r"column 'weird'.*type object"):
             frame_json.dumps(df)
 
+    def test_dtypes_outside_the_promise_are_refused_not_coerced(self):
+        cases = {"sparse": pd.arrays.SparseArray([0.0, 1.0]),
+                 "period": pd.period_range("2024-01", periods=2, freq="M").array,
+                 "interval": pd.arrays.IntervalArray.from_breaks([0, 1, 2]),
+                 "complex": np.array([1j, 2j])}
+        for name, array in cases.items():
+            with self.subTest(dtype=name):
+                with self.assertRaisesRegex(FrameCodecError, "cannot cross the sandbox boundary"):
+                    frame_json.dumps(pd.DataFrame({name: array}))
+
     def test_a_non_frame_is_refused(self):
         with self.assertRaisesRegex(FrameCodecError, "expected a pandas DataFrame, got list"):
             frame_json.dumps([1, 2])

@@ -127,6 +127,11 @@ def _encode_array(array: object) -> dict:
     if str(dtype) in _MASKED:
         values = [None if m else v for v, m in zip(array._data.tolist(), array._mask.tolist())]
         return {"dtype": {"kind": "masked", "name": str(dtype)}, "values": values}
+    if type(dtype).__name__ in ("NumpyEADtype", "PandasDtype"):  # a plain numpy column
+        dtype = dtype.numpy_dtype
+    if not isinstance(dtype, np.dtype):  # sparse, period, interval, arrow…: refuse, never coerce
+        raise FrameCodecError(f"dtype {dtype} cannot cross the sandbox boundary; use plain "
+                              "str, int, float, bool or datetime64 columns")
     numpy = np.asarray(array)
     if numpy.dtype.kind in "Mm":
         return {"dtype": str(numpy.dtype), "values": numpy.view("i8").tolist()}
