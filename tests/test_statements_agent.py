@@ -10,7 +10,7 @@ import unittest
 
 import pandas as pd
 
-from dua.errors import NoTextLayerError, UsageError
+from dua.errors import EncryptedPDFError, NoTextLayerError, UsageError
 from dua.sandbox import run_parser
 from dua.schemas import StatementState
 from dua.statements import agent
@@ -92,6 +92,19 @@ class PublicSamplesTest(TempDirCase):
         with self.assertRaises(NoTextLayerError) as caught:
             self.run_agent(shared_sample("sbi_scanned", "statement.pdf"), "sbi")
         self.assertEqual(caught.exception.exit_code, 3)
+
+
+class EncryptedTest(TempDirCase):
+    pdf = os.path.join(FIXTURES, "bad", "encrypted.pdf")
+
+    def test_the_password_reaches_both_the_analysis_and_the_generated_parser(self):
+        state = self.run_agent(self.pdf, "locked", password="secret",
+                               expected=os.path.join(FIXTURES, "bad", "encrypted.csv"))
+        self.assertEqual(state.final_status, "passed", state.comparison_result.get("summary"))
+
+    def test_no_password_is_an_encrypted_pdf_error(self):
+        with self.assertRaises(EncryptedPDFError):
+            self.run_agent(self.pdf, "locked")
 
 
 class _FlakyWriter(Writer):

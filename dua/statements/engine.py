@@ -96,11 +96,11 @@ def _is_header(line_text: str, settings: dict) -> bool:
     return bool(norm) and norm in settings["header"]
 
 
-def _skipped(line_text: str, patterns: list) -> bool:
+def is_skipped(line_text: str, patterns: list) -> bool:
     return any(re.search(p, line_text, re.IGNORECASE) for p in patterns)
 
 
-def _is_anchor(cells: list, settings: dict, kinds: list) -> bool:
+def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     date = cells[settings["date_column"]]
     if not date or not re.fullmatch(settings["date_pattern"], date, re.IGNORECASE):
         return False
@@ -133,11 +133,11 @@ def page_rows(words: list, settings: dict) -> list:
             continue
         if not in_table:
             continue
-        if _skipped(text, settings["skip_patterns"]):
+        if is_skipped(text, settings["skip_patterns"]):
             current = None
             continue
         cells = split_cells(line, columns, glue)
-        if _is_anchor(cells, settings, kinds):
+        if is_anchor(cells, settings, kinds):
             current = (cells, [text])
             rows.append(current)
         elif current is not None and _is_continuation(cells, kinds, line, prev, settings):

@@ -21,7 +21,8 @@ RULES = """\
 Rules for the module:
 - define parse(pdf_path, password=None) returning a pandas.DataFrame with exactly the columns below, in that order;
 - import only pdfplumber, pandas, re and other pure standard-library modules; never import dua;
-- read only the PDF at pdf_path (pdfplumber.open(pdf_path, password=password or "")); never open,
+- read only the PDF at pdf_path (pdfplumber.open(pdf_path), adding password=password only when
+  one is given); never open,
   read or write any other file (not even an expected CSV), no network, no subprocesses;
 - do not hard-code anything from this sample (no row counts, dates, amounts or descriptions):
   the same parser must work on every future statement of this bank;

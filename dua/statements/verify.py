@@ -187,7 +187,7 @@ def printed_totals(pages: list, settings: dict) -> list:
     for words in pages:
         for line in engine.group_lines(words, settings["line_tolerance"]):
             text = engine.join_words(line, settings["glue_gap"])
-            if engine._skipped(text, settings["skip_patterns"]):
+            if engine.is_skipped(text, settings["skip_patterns"]):
                 found += [v for v in (engine.parse_amount(w[0], settings) for w in line
                                       if engine.looks_like_amount(w[0])) if v is not None]
     return found
@@ -218,7 +218,7 @@ def transaction_lines(pages: list, settings: dict) -> int:
         for line in engine.group_lines(words, settings["line_tolerance"]):
             text = engine.join_words(line, settings["glue_gap"])
             cells = engine.split_cells(line, settings["columns"], settings["glue_gap"])
-            if engine._is_anchor(cells, settings, kinds) and not engine._skipped(
+            if engine.is_anchor(cells, settings, kinds) and not engine.is_skipped(
                     text, settings["skip_patterns"]):
                 count += 1
     return count
@@ -252,7 +252,7 @@ def _furniture_rows(frame, settings: dict) -> list:
     for i, row in enumerate(frame.itertuples(index=False)):
         cells = [str(v) for v in map(_cell, row) if v is not None]
         texts = [" ".join(cells)] + [c for c in cells if not isinstance(c, float)]
-        if any(engine.normalize(t) in header or engine._skipped(t, settings.get("skip_patterns", []))
+        if any(engine.normalize(t) in header or engine.is_skipped(t, settings.get("skip_patterns", []))
                for t in texts):
             bad.append(i)
     return bad

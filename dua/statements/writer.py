@@ -31,7 +31,8 @@ def parse(pdf_path, password=None):
     import pdfplumber
 
     pages = []
-    with pdfplumber.open(pdf_path, password=password or "") as pdf:
+    options = {{"password": password}} if password else {{}}  # else pdfplumber's own default
+    with pdfplumber.open(pdf_path, **options) as pdf:
         for page in pdf.pages:
             words = page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False)
             pages.append([(w["text"], w["x0"], w["x1"], w["top"], w["bottom"]) for w in words])
