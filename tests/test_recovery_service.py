@@ -143,6 +143,12 @@ class RoutesTest(ServiceCase):
         code, session, _ = self.server.request("GET", "/v1/sessions/q_456")
         self.assertEqual(session["error_ids"], [first["error_id"]])
 
+    def test_a_cached_result_put_over_http_is_offered_on_timeout(self):
+        self.assertEqual(self.server.request("PUT", "/v1/cache/query:q_456", {"rows": 3})[0], 200)
+        code, fb, _ = self.post(DB_TIMEOUT)
+        self.assertIn("use_cache:true", fb["automated_actions"])
+        self.assertIn("Use cached results", fb["recovery_suggestions"])
+
     def test_unknown_paths_and_ids_are_404(self):
         self.assertProblem(self.server.request("GET", "/v2/nothing"), 404, "not-found")
         self.assertProblem(self.server.request("GET", "/v1/errors/err_missing"), 404, "not-found")

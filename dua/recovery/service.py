@@ -32,6 +32,7 @@ ROUTES = (
      {"GET": "get_error"}),
     (re.compile(r"^/v1/sessions/(?P<query_id>[\w.:-]{1,128})$"), "/v1/sessions/{query_id}",
      {"GET": "get_session", "PUT": "put_session"}),
+    (re.compile(r"^/v1/cache/(?P<key>[\w.:-]{1,200})$"), "/v1/cache/{key}", {"PUT": "put_cache"}),
     (re.compile(r"^/healthz$"), "/healthz", {"GET": "get_healthz"}),
     (re.compile(r"^/metrics$"), "/metrics", {"GET": "get_metrics"}),
 )
@@ -140,34 +141,31 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def _dispatch(self, method: str) -> None:
         server: ErrorServer = self.server  # type: ignore[assignment]
-        started = time.perf_counter()
+        self._started = time.perf_counter()
         server.enter()
-        status, self._consumed, self._label = 500, False, "other"
+        self._consumed, self._label = False, "other"
         try:
             if server.closing:
                 raise Problem(503, "shutting-down", "Shutting down",
                               "The service is stopping; retry on another instance or later")
             name, params = self._route(method)
             self._authorize(self._label)
-            status = getattr(self, name)(**params)
+            getattr(self, name)(**params)
         except Problem as problem:
-            status = self._problem(problem)
+            self._problem(problem)
         except PayloadValidationError as exc:
-            status = self._problem(Problem(400, "invalid-payload", "Invalid error payload",
-                                           str(exc), problems=list(exc.problems)))
+            self._problem(Problem(400, "invalid-payload", "Invalid error payload", str(exc),
+                                  problems=list(exc.problems)))
         except DuaError as exc:
-            status = self._problem(Problem(503, "unavailable", "Service unavailable", exc.message))
+            self._problem(Problem(503, "unavailable", "Service unavailable", exc.message))
+        except ConnectionError:  # the client went away mid-reply: nothing left to answer
+            self.close_connection = True
         except Exception:
             LOG.exception("request %s %s failed", method, self.path)
-            status = self._problem(Problem(500, "internal", "Internal error",
-                                           "The error handler failed; see the server log."))
+            self._problem(Problem(500, "internal", "Internal error",
+                                  "The error handler failed; see the server log."))
         finally:
             server.leave()
-            seconds = time.perf_counter() - started
-            telemetry = server.error_handler.telemetry
-            telemetry.count("dua_http_requests_total", method=method, route=self._label,
-                            status=str(status))
-            telemetry.observe("dua_http_request_seconds", seconds, route=self._label)
 
     def _route(self, method: str) -> tuple:
         path = self.path.split("?", 1)[0]
@@ -195,6 +193,12 @@ class RequestHandler(BaseHTTPRequestHandler):
                           www_authenticate='Bearer realm="dua"')
 
     def _send(self, status: int, body: bytes, content_type: str, headers: dict | None = None) -> int:
+        # Counted before the reply leaves, so a client that reads /metrics next sees it.
+        telemetry = self.server.error_handler.telemetry  # type: ignore[attr-defined]
+        telemetry.count("dua_http_requests_total", method=self.command, route=self._label,
+                        status=str(status))
+        telemetry.observe("dua_http_request_seconds", time.perf_counter() - self._started,
+                          route=self._label)
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -297,12 +301,21 @@ class RequestHandler(BaseHTTPRequestHandler):
             raise Problem(404, "not-found", "Not found", f"No session for query {query_id}")
         return self._json(200, session)
 
+    def _json_body(self) -> object:
+        try:
+            return json.loads(self._body() or b"{}")
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise Problem(400, "invalid-json", "Body is not JSON", str(exc),
+                          problems=[f"<body>: not valid JSON ({exc})"]) from None
+
+    def put_cache(self, key: str) -> int:
+        """Store a result the cache fallback may serve (key: ``query:<query_id>`` or a cache_key)."""
+        self.server.error_handler.store.cache_put(key, self._json_body())  # type: ignore
+        return self._json(200, {"key": key, "stored": True})
+
     def put_session(self, query_id: str) -> int:
         """Register a query (and its context): from then on, payloads must name known queries."""
-        try:
-            context = json.loads(self._body() or b"{}")
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise Problem(400, "invalid-json", "Body is not JSON", str(exc)) from None
+        context = self._json_body()
         if not isinstance(context, dict):
             raise Problem(400, "invalid-session", "Invalid session", "The body must be a JSON object",
                           problems=["<body>: expected object"])
