@@ -113,6 +113,20 @@ class SandboxServerTest(unittest.TestCase):
             self.assertEqual(1, len(sandbox.run(self.parser, self.pdf)))
             self.assertNotEqual(old.pid, sandbox._server.pid)
 
+    def test_a_python_without_pandas_is_a_missing_dependency_error(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            fake = os.path.join(tmp, "python")
+            with open(fake, "w") as fh:  # a "Python" that fails the way a bare one would
+                fh.write("#!/bin/sh\necho \"ModuleNotFoundError: No module named 'pandas'\" >&2\n"
+                         "exit 1\n")
+            os.chmod(fake, 0o755)
+            with Sandbox(python=fake) as sandbox:
+                with self.assertRaisesRegex(errors.MissingDependencyError, "pandas"):
+                    sandbox.run(self.parser, self.pdf)
+            with Sandbox(python=os.path.join(tmp, "nope")) as sandbox:
+                with self.assertRaisesRegex(errors.GeneratedCodeError, "could not start"):
+                    sandbox.run(self.parser, self.pdf)
+
 
 if __name__ == "__main__":
     unittest.main()

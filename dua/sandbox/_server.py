@@ -13,7 +13,7 @@ import subprocess
 import tempfile
 import time
 
-from ..errors import GeneratedCodeError
+from ..errors import GeneratedCodeError, MissingDependencyError
 
 _START_TIMEOUT = 120.0  # importing pandas on a loaded 2-core machine can take a while
 
@@ -24,12 +24,22 @@ class Server:
     def __init__(self, python: str, child: str, sys_path: list) -> None:
         self._stderr = tempfile.TemporaryFile()
         config = json.dumps({"sys_path": sys_path})
-        self._proc = subprocess.Popen(
-            [python, "-I", "-B", child, config], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=self._stderr, env=_minimal_env(), cwd=os.sep, close_fds=True)
+        try:
+            self._proc = subprocess.Popen(
+                [python, "-I", "-B", child, config], stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=self._stderr, env=_minimal_env(), cwd=os.sep,
+                close_fds=True)
+        except OSError as exc:
+            self._stderr.close()
+            raise GeneratedCodeError(f"could not start the sandbox with {python}: {exc}",
+                                     hint="Check the Python interpreter path.") from exc
         self._fd = self._proc.stdout.fileno()
         self._buffer = b""
-        hello = self._read_line(time.monotonic() + _START_TIMEOUT, "starting")
+        try:
+            hello = self._read_line(time.monotonic() + _START_TIMEOUT, "starting")
+        except BaseException:
+            self.close()
+            raise
         self.pid = json.loads(hello)["pid"]
 
     def alive(self) -> bool:
@@ -95,13 +105,17 @@ class Server:
             raise self._died(doing)
         self._buffer += chunk
 
-    def _died(self, doing: str) -> GeneratedCodeError:
+    def _died(self, doing: str) -> Exception:
         try:
             self._proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             self._proc.kill()
         self._stderr.seek(0)
         tail = self._stderr.read()[-2000:].decode("utf-8", "replace").strip()
+        last = tail.splitlines()[-1] if tail else ""
+        if last.startswith(("ModuleNotFoundError", "ImportError")):
+            return MissingDependencyError(f"the sandbox cannot import its libraries: {last}",
+                                          stderr=tail)
         return GeneratedCodeError(
             f"the sandbox server stopped while {doing} (exit {self._proc.returncode})"
             + (f": {tail.splitlines()[-1]}" if tail else ""),

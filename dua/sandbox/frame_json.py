@@ -163,8 +163,9 @@ def _decode_array(doc: dict) -> object:
         return np.array(values, dtype=np_dtype)
     kind = dtype["kind"]
     if kind == "string":
-        na = np.nan if dtype["na"] == "nan" else pd.NA
-        return pd.array(values, dtype=pd.StringDtype(dtype["storage"], na_value=na))
+        if dtype["na"] == "NA":  # the pandas < 2.3 spelling still works there
+            return pd.array(values, dtype=pd.StringDtype(dtype["storage"]))
+        return pd.array(values, dtype=pd.StringDtype(dtype["storage"], na_value=np.nan))
     if kind == "category":
         categories = pd.Index(_decode_array(dtype["categories"]))
         cat_dtype = pd.CategoricalDtype(categories, ordered=bool(dtype["ordered"]))

@@ -71,19 +71,22 @@ class Sandbox:
 
     def start(self) -> Sandbox:
         """Start the server now (otherwise the first run does); returns self."""
+        with self._lock:
+            self._ensure_server()
+        return self
+
+    def _ensure_server(self) -> None:
         from ._server import Server  # lazy: keeps import dua fast
 
-        with self._lock:
-            if self._owner != os.getpid():  # a forked copy: the server belongs to the parent
-                if self._server is not None:
-                    self._server.abandon()
-                self._server, self._owner = None, os.getpid()
-            if self._server is not None and not self._server.alive():
-                self._server.close()
-                self._server = None
-            if self._server is None:
-                self._server = Server(self.python, CHILD, _dependency_paths())
-        return self
+        if self._owner != os.getpid():  # a forked copy: the server belongs to the parent
+            if self._server is not None:
+                self._server.abandon()
+            self._server, self._owner = None, os.getpid()
+        if self._server is not None and not self._server.alive():
+            self._server.close()
+            self._server = None
+        if self._server is None:
+            self._server = Server(self.python, CHILD, _dependency_paths())
 
     def close(self) -> None:
         """Stop the server; a later run starts a new one."""
@@ -104,7 +107,8 @@ class Sandbox:
             BadReturnValueError, DocumentError (not found, not a PDF, encrypted, corrupt,
             no text layer)
         """
-        if not (isinstance(timeout, (int, float)) and 0 < timeout < math.inf):
+        if isinstance(timeout, bool) or not (isinstance(timeout, (int, float))
+                                             and 0 < timeout < math.inf):
             raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
         parser_path, pdf_path = os.path.abspath(parser_path), os.path.abspath(pdf_path)
         source = _read_parser(parser_path)
@@ -115,8 +119,8 @@ class Sandbox:
         from ..pdf import check_file  # lazy: keeps import dua fast
 
         check_file(pdf_path)
-        self.start()
         with self._lock:
+            self._ensure_server()
             header, meta, frame = self._request(parser_path, pdf_path, timeout, password)
         df = outcome.result(parser_path, pdf_path, timeout, self.limits, header, meta, frame)
         self.last_run = RunInfo(header.get("seconds", 0.0), header.get("output", ""),
