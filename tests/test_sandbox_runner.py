@@ -123,6 +123,16 @@ class SandboxRunTest(unittest.TestCase):
         self.assertEqual("looking at 1\n", caught.exception.output)
         self.assertIn("RuntimeError at line 3 in parse()", caught.exception.message)
 
+    def test_a_stopped_parser_keeps_what_it_printed_on_the_timeout_error(self):
+        parser = self.write("slow.py", "def parse(pdf_path):\n    print('reading page 1')\n"
+                                       "    while True:\n        pass\n")
+        with self.assertRaises(errors.ParserTimeoutError) as caught:
+            self.sandbox.run(parser, self.pdf, timeout=0.5)
+        self.assertEqual("reading page 1\n", caught.exception.output)
+        self.assertEqual(0.5, caught.exception.timeout)
+        self.assertIn("ran past the 0.5 s time limit", caught.exception.user_message)
+        self.assertIn("--timeout", caught.exception.user_message)
+
     def test_system_exit_and_syntax_errors_at_run_time_are_crashes(self):
         cases = {"exit.py": ("def parse(pdf_path):\n    raise SystemExit(3)\n", "SystemExit"),
                  "syntax.py": ("def parse(pdf_path):\n    return (\n", "SyntaxError")}

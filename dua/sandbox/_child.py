@@ -174,6 +174,8 @@ def _isolate(request: dict, report_w: int, output_w: int) -> None:
     os.closerange(REPORT_FD + 1, 65536)
     os.chdir(request["workdir"])
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    # line by line, so that what a stopped parser printed last still reaches the message
+    sys.stdout.reconfigure(line_buffering=True)
 
 
 def _run(request: dict, codec, guard) -> dict:
