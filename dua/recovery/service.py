@@ -21,6 +21,7 @@ from .handler import ErrorHandler
 
 LOG = logging.getLogger("dua.recovery.http")
 MAX_BODY = 1 << 20
+DRAIN_LIMIT = 16 << 20  # larger refused bodies are not read: the connection is closed
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://dua.invalid/problems/"  # .invalid: a stable name that never resolves
 IDLE_TIMEOUT = 30.0
@@ -240,10 +241,23 @@ class RequestHandler(BaseHTTPRequestHandler):
             raise Problem(411, "length-required", "Length required", "Send a Content-Length header")
         size, limit = int(length), self.server.max_body  # type: ignore[attr-defined]
         if size > limit:
+            self._discard(size)
             raise Problem(413, "payload-too-large", "Payload too large",
                           f"The body is {size} bytes; the limit is {limit}", max_bytes=limit)
         self._consumed = True
         return self.rfile.read(size)
+
+    def _discard(self, size: int) -> None:
+        """Read and drop a refused body of moderate size, so that the client (still sending)
+        can read our 413 instead of a connection reset; a huge one just closes the connection."""
+        if size > DRAIN_LIMIT:
+            return
+        while size > 0:
+            chunk = self.rfile.read(min(size, 65536))
+            if not chunk:
+                return
+            size -= len(chunk)
+        self._consumed = True
 
     # --- endpoints -------------------------------------------------------------------------
 
