@@ -150,8 +150,11 @@ def _phrases(header: list) -> list:
     phrases = []
     for line in header:
         height = max(w[4] - w[3] for w in line)
+        # One space: about 0.3 em in proportional fonts, a whole character cell in Courier.
+        char = sum(w[2] - w[1] for w in line) / max(1, sum(len(w[0]) for w in line))
+        gap = max(0.6 * height, 1.2 * char)
         for w in line:
-            if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < 0.6 * height:
+            if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < gap:
                 phrases[-1].append(w)
             else:
                 phrases.append([w])
