@@ -47,6 +47,17 @@ class CliParseTest(unittest.TestCase):
                          ["balance_reconciles", "lines_accounted", "no_furniture_rows"])
         self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(folder, "b.csv"))))
 
+    def test_the_saved_parser_reproduces_statement_b_through_dua_run(self):
+        folder = os.path.join(FIXTURES, "statements", "drcr_column")
+        done = self.parse(os.path.join(folder, "a.pdf"), "--bank", "meridian", "--expected",
+                          os.path.join(folder, "a.csv"), "--quiet")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        out = os.path.join(self.tmp, "b.csv")
+        reuse = run_dua("run", os.path.join(self.tmp, "parsers", "meridian_parser.py"),
+                        os.path.join(folder, "b.pdf"), "--out", out, "--quiet", cwd=self.tmp)
+        self.assertEqual(reuse.returncode, 0, reuse.stderr)
+        self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(folder, "b.csv"))))
+
     def test_target_reads_data_name_pdf_and_result_csv(self):
         folder = os.path.join(FIXTURES, "statements", "card_parens")
         data = os.path.join(self.tmp, "data", "northwind")
