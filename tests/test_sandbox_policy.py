@@ -127,6 +127,15 @@ class PolicyRejectsTest(unittest.TestCase):
         self.assertRejected(_check("return np.ctypeslib\n", HEAD.replace(
             "import pdfplumber", "import numpy as np")), "'.ctypeslib'")
 
+    def test_forbidden_modules_reached_as_attributes_are_rejected(self):
+        cases = {"import warnings\nX = warnings.sys\n": "'.sys'",
+                 "import random\nX = random._os\n": "'._os' is not allowed: it reaches the os",
+                 "import pandas._config.localization as loc\nX = loc.subprocess\n": "'.subprocess'"}
+        for code, reason in cases.items():
+            with self.subTest(code=code):
+                self.assertRejected(check_source(code + "def parse(p):\n    return X\n"), reason)
+        self.assertEqual([], _check("return pd.io.common, np_select\n"))
+
     def test_top_level_code_other_than_definitions_is_rejected(self):
         cases = {
             "print('hi')\n": "line 1: top-level call to print()",

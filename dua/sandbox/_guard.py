@@ -100,9 +100,38 @@ class Guard:
         return 0
 
 
+# C functions that act without raising any audit event: replaced in the child by a refusal.
+UNAUDITED = (
+    ("posix", "mkfifo", "creating a file"), ("posix", "mknod", "creating a file"),
+    ("posix", "pidfd_open", "sending a signal"), ("posix", "chroot", "this operation"),
+    ("signal", "pidfd_send_signal", "sending a signal"),
+    ("_posixsubprocess", "fork_exec", "starting a process"),
+)
+
+
 def install(guard: Guard) -> None:
-    """Arm the hook; it cannot be removed for the rest of the process's life (PEP 578)."""
+    """Arm the hook; it cannot be removed for the rest of the process's life (PEP 578).
+    Also disarm the few dangerous calls that raise no audit event."""
+    for module_name, name, what in UNAUDITED:
+        module = sys.modules.get(module_name)
+        if module is None:
+            try:
+                module = __import__(module_name)
+            except ImportError:
+                continue
+        if hasattr(module, name):
+            refusal = _refusal(guard, f"{what} ({module_name}.{name})")
+            setattr(module, name, refusal)
+            if module_name == "posix" and hasattr(os, name):
+                setattr(os, name, refusal)  # os re-exports posix's functions by reference
     sys.addaudithook(guard)
+
+
+def _refusal(guard: Guard, reason: str):
+    def refused(*args, **kwargs):
+        guard.refuse(reason)
+
+    return refused
 
 
 def set_limits(memory: int, cpu_seconds: int, open_files: int) -> None:

@@ -32,7 +32,17 @@ ALLOWED_DUNDER_NAMES = ALLOWED_DUNDERS | {"__all__", "__doc__", "__version__", "
 FORBIDDEN_ATTRS = frozenset({
     "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_back", "f_globals",
     "f_locals", "f_builtins", "f_code", "tb_frame", "tb_next", "func_globals", "func_code",
-    "ctypes", "ctypeslib",
+    "ctypeslib", "fork_exec", "mkfifo", "mknod", "pidfd_open", "pidfd_send_signal", "system",
+    "popen", "chroot",
+})
+# Modules a parser may not use, also when reached as an attribute of an allowed one
+# (warnings.sys, random._os, pdfplumber.repair.subprocess); leading underscores ignored.
+FORBIDDEN_MODULE_ATTRS = frozenset({
+    "os", "sys", "posix", "nt", "subprocess", "posixsubprocess", "socket", "ctypes", "importlib",
+    "builtins", "pickle", "marshal", "shutil", "pathlib", "tempfile", "signal", "resource",
+    "threading", "multiprocessing", "mmap", "gc", "inspect", "runpy", "pty", "urllib", "http",
+    "ssl", "sqlite3", "sysconfig", "fcntl", "asyncio", "zipimport", "pkgutil", "webbrowser",
+    "ftplib", "smtplib", "imp", "faulthandler",
 })
 # Calls allowed in a top-level constant, e.g. DATE = re.compile(...), COLS = ", ".join(...).
 TOP_LEVEL_CALLS = frozenset({
@@ -168,7 +178,10 @@ class _Checker(ast.NodeVisitor):
                             "(only __name__ and __init__)")
         elif node.attr in FORBIDDEN_ATTRS:
             self.flag(node, f"attribute '.{node.attr}' is not allowed: it reaches interpreter "
-                            "internals or native code")
+                            "internals, processes or native code")
+        elif node.attr.lstrip("_") in FORBIDDEN_MODULE_ATTRS:
+            self.flag(node, f"attribute '.{node.attr}' is not allowed: it reaches the "
+                            f"{node.attr.lstrip('_')} module, which a parser may not use")
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
