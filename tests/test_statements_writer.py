@@ -59,6 +59,15 @@ class BuiltinWriterTest(unittest.TestCase):
         self.assertEqual(draft.in_process["status"], "passed", draft.note)
         self.assertLess(len(w.tried), writer.SEARCH_BUDGET)
 
+    def test_unsupervised_search_repairs_signs_until_the_balances_reconcile(self):
+        folder = os.path.join(FIXTURES, "statements", "trailing_minus")
+        pages = analysis.pages_from_document(read_document(os.path.join(folder, "a.pdf")))
+        found = analysis.analyze_pages(pages)
+        found.settings["trailing_minus_negative"] = False
+        draft = writer.BuiltinWriter(pages, found).write()
+        self.assertEqual(draft.in_process["status"], "passed", draft.in_process["summary"])
+        self.assertTrue(draft.settings["trailing_minus_negative"])
+
     def test_write_passes_at_once_on_a_known_layout(self):
         w = writer.BuiltinWriter(self.pages, self.found, self.expected)
         draft = w.write()

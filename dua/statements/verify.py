@@ -176,9 +176,9 @@ def reconcile(frame) -> dict:
     if not bad:
         return {"name": "balance_reconciles", "passed": True,
                 "detail": f"{len(bal) - 1} consecutive balances reconcile"}
-    return {"name": "balance_reconciles", "passed": False,
+    return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
             "detail": f"row {bad[0]}: {bal[bad[0] - 1]} with movement {moves[bad[0]]} "
-                      f"does not give {bal[bad[0]]}"}
+                      f"does not give {bal[bad[0]]} ({len(bad)} rows do not reconcile)"}
 
 
 def printed_totals(pages: list, settings: dict) -> list:
@@ -241,9 +241,14 @@ def intrinsic(frame, pages: list, settings: dict) -> dict:
     else:
         status = "passed" if checks[0]["passed"] else "unverified"
     summary = "; ".join(f"{c['name']}: {c['detail']}" for c in checks)
-    return {"status": status, "mode": "intrinsic", "equal": None,
-            "distance": sum(1 for c in checks if c["passed"] is False), "checks": checks,
-            "diagnostics": {}, "summary": summary}
+    # Failed checks dominate; unreconciled rows and missing lines break ties for the search.
+    distance = (1000 * sum(1 for c in checks if c["passed"] is False)
+                + checks[0].get("bad_rows", 0) + abs(lines - len(frame))) if status == "failed" else 0
+    furniture = [[str(_cell(v)) for v in frame.iloc[i].tolist()] for i in bad[:5]]
+    return {"status": status, "mode": "intrinsic", "equal": None, "distance": distance,
+            "checks": checks, "summary": summary,
+            "diagnostics": {"rows_only_got": furniture,
+                            "row_count": {"expected": lines, "got": len(frame)}}}
 
 
 def _furniture_rows(frame, settings: dict) -> list:
