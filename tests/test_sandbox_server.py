@@ -64,11 +64,14 @@ class SandboxServerTest(unittest.TestCase):
             seen = []
 
             def interrupt():
-                seen.extend(_children(server.pid))
+                end = time.monotonic() + 20  # wait for the fork, however loaded the machine
+                while not seen and time.monotonic() < end:
+                    seen.extend(_children(server.pid))
+                    time.sleep(0.05)
                 # a real SIGINT to the main thread, as Ctrl-C would, so that select() wakes up
                 signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
-            timer = threading.Timer(0.8, interrupt)
+            timer = threading.Timer(0.3, interrupt)
             timer.start()
             with self.assertRaises(KeyboardInterrupt):
                 sandbox.run(os.path.join(PARSERS, "infinite_loop.py"), self.pdf, timeout=30)
