@@ -83,7 +83,7 @@ def execute(state: StatementState, ctx: AgentContext) -> dict:
                               password=ctx.password)
     except GeneratedCodeError as exc:
         return {"execution_success": False, "generated_df": None, "failure_type": "execution",
-                "errors": state.errors + [f"{type(exc).__name__}: {exc.message}"],
+                "errors": state.errors + [failure_detail(exc)],
                 "attempts": _note(state, outcome="execution_failed", detail=exc.message,
                                   error=type(exc).__name__)}
     return {"execution_success": True, "generated_df": frame, "rows": int(len(frame))}
@@ -209,6 +209,19 @@ def _note(state: StatementState, **fields) -> list:
     if attempts:
         attempts[-1].update(fields)
     return attempts
+
+
+def failure_detail(exc: GeneratedCodeError) -> str:
+    """The error with its parser traceback frames and policy findings, for the refine prompt."""
+    lines = [f"{type(exc).__name__}: {exc.message}"]
+    for frame in getattr(exc, "frames", None) or []:
+        if isinstance(frame, dict):
+            lines.append(f"  line {frame.get('line')} in {frame.get('function')}(): "
+                         f"{frame.get('code', '')}")
+    for violation in getattr(exc, "violations", None) or []:
+        if str(violation) not in exc.message:
+            lines.append(f"  {violation}")
+    return "\n".join(lines)
 
 
 def write_atomically(path: str, text: str) -> None:
