@@ -185,6 +185,7 @@ class IdempotencyKeyTest(ServiceCase):
         self.assertEqual((first[0], second[0]), (201, 201))  # the first answer, status included
         self.assertEqual(first[1], second[1])
         self.assertEqual(second[2].getheader("Idempotent-Replayed"), "true")
+        self.assertEqual(second[2].getheader("Location"), f"/v1/errors/{first[1]['error_id']}")
 
     def test_same_key_different_body_is_422(self):
         self.post(OUTAGE, headers={"Idempotency-Key": "k2"})

@@ -283,8 +283,11 @@ class RequestHandler(BaseHTTPRequestHandler):
             if state == "in_flight":
                 raise Problem(409, "idempotency-key-in-flight", "Request in progress",
                               "The first request with this Idempotency-Key has not finished; retry later")
-            return self._send(stored[1], stored[2].encode(), "application/json",
-                              {"Idempotent-Replayed": "true"})
+            replayed = {"Idempotent-Replayed": "true"}
+            error_id = json.loads(stored[2]).get("error_id")
+            if error_id:
+                replayed["Location"] = f"/v1/errors/{error_id}"
+            return self._send(stored[1], stored[2].encode(), "application/json", replayed)
         try:
             status, doc, headers = self._handle(body)
         except BaseException:
