@@ -98,6 +98,7 @@ class LLMWriterTest(unittest.TestCase):
         with open(state.parser_file_path, encoding="utf-8") as fh:
             self.assertEqual(fh.read(), extract_code(fenced(self.wrong_dtype))[0])
         self.assertIn("kept attempt 1", state.errors[-1])
+        self.assertIn("ValueError at line 2 in parse()", self.user_text(server.requests[2]))
         self.assertEqual(len(pd.read_csv(state.output_csv_path)), len(pd.read_csv(CSV)))
 
     def test_llm_down_falls_back_to_the_builtin_writer(self):
