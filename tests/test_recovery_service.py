@@ -10,7 +10,7 @@ import time
 import unittest
 
 from dua.recovery import ErrorHandler
-from dua.recovery.service import make_server
+from dua.recovery.server import make_server
 from tests.test_recovery_agent import CHART, DB_TIMEOUT, OUTAGE
 
 

@@ -31,7 +31,7 @@ def run(args, settings) -> int:
     import logging  # lazy: keeps the command module light
 
     from ..recovery import ErrorHandler, Store
-    from ..recovery.service import make_server, serve_until_signalled
+    from ..recovery.server import make_server, serve_until_signalled
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 0 and 65535, got {args.port}")

@@ -1,8 +1,8 @@
-"""The Error Handler over HTTP, on ``http.server.ThreadingHTTPServer`` (imported only by serve).
+"""The Error Handler's HTTP routes and request handler (imported only by ``dua serve``).
 
 Every error answer is ``application/problem+json`` (RFC 9457). Keep-alive connections set
-TCP_NODELAY (Nagle plus delayed ACKs would add ~40 ms per request) and the listen backlog is
-raised from 5, so that 64 concurrent clients connect; SIGTERM lets in-flight requests finish.
+TCP_NODELAY: Nagle plus delayed ACKs would add ~40 ms per request. The server itself (backlog,
+graceful stop) lives in ``server.py``.
 """
 from __future__ import annotations
 
@@ -12,12 +12,10 @@ import json
 import logging
 import re
 import socket
-import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 from ..errors import DuaError, PayloadValidationError
-from .handler import ErrorHandler
 
 LOG = logging.getLogger("dua.recovery.http")
 MAX_BODY = 1 << 20
@@ -52,49 +50,6 @@ class Problem(Exception):
                "detail": self.detail or self.title, "instance": instance}
         doc.update(self.extra)
         return doc
-
-
-class ErrorServer(ThreadingHTTPServer):
-    """ThreadingHTTPServer with a deep backlog, in-flight accounting and a graceful stop."""
-
-    request_queue_size = 128
-    daemon_threads = True
-    allow_reuse_address = True
-
-    def __init__(self, address: tuple, handler: ErrorHandler, token: str | None = None,
-                 max_body: int = MAX_BODY):
-        self.error_handler = handler
-        self.token = token.encode() if token else None
-        self.max_body = max_body
-        self.closing = False
-        self._inflight = 0
-        self._idle = threading.Condition()
-        super().__init__(address, RequestHandler)
-
-    def enter(self) -> None:
-        with self._idle:
-            self._inflight += 1
-
-    def leave(self) -> None:
-        with self._idle:
-            self._inflight -= 1
-            self._idle.notify_all()
-
-    def wait_idle(self, timeout: float) -> bool:
-        """Wait until no request is being processed; False when ``timeout`` ran out first."""
-        with self._idle:
-            return self._idle.wait_for(lambda: self._inflight == 0, timeout)
-
-    def handle_error(self, request, client_address) -> None:
-        # A client that drops its connection is routine, not a traceback on stderr.
-        LOG.debug("connection from %s failed", client_address, exc_info=True)
-
-    def stop(self, grace: float = 10.0) -> None:
-        """Stop accepting, let in-flight requests finish (up to ``grace`` s), close the socket."""
-        self.closing = True
-        self.shutdown()
-        self.wait_idle(grace)
-        self.server_close()
 
 
 class RequestHandler(BaseHTTPRequestHandler):
@@ -141,7 +96,7 @@ class RequestHandler(BaseHTTPRequestHandler):
     # --- plumbing ----------------------------------------------------------------------
 
     def _dispatch(self, method: str) -> None:
-        server: ErrorServer = self.server  # type: ignore[assignment]
+        server = self.server
         self._started = time.perf_counter()
         server.enter()
         self._consumed, self._label = False, "other"
@@ -345,29 +300,3 @@ class RequestHandler(BaseHTTPRequestHandler):
     def get_metrics(self) -> int:
         text = self.server.error_handler.telemetry.render()  # type: ignore[attr-defined]
         return self._send(200, text.encode(), "text/plain; version=0.0.4; charset=utf-8")
-
-
-def make_server(handler: ErrorHandler, host: str = "127.0.0.1", port: int = 8765,
-                token: str | None = None, max_body: int = MAX_BODY) -> ErrorServer:
-    """Bind the service (port 0 picks a free port; ``server.server_address`` tells which)."""
-    return ErrorServer((host, port), handler, token, max_body)
-
-
-def serve_until_signalled(server: ErrorServer, grace: float = 10.0) -> None:
-    """Serve until SIGTERM or SIGINT, then stop gracefully (in-flight requests finish)."""
-    import signal  # lazy: only the serving process installs handlers
-
-    def _stop(signum, frame):
-        server.closing = True  # requests already running finish; new ones are told to go
-        # shutdown() waits for serve_forever to return, so it cannot run on this thread.
-        threading.Thread(target=server.shutdown, daemon=True).start()
-
-    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
-    try:
-        server.serve_forever(poll_interval=0.2)
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-        server.closing = True
-        server.wait_idle(grace)
-        server.server_close()

@@ -1,0 +1,83 @@
+"""The HTTP server of ``dua serve``: ThreadingHTTPServer with a deep listen backlog (the
+default of 5 refuses bursts of 64 clients), in-flight accounting and a graceful stop on SIGTERM
+that lets running requests finish.
+"""
+from __future__ import annotations
+
+import logging
+import threading
+from http.server import ThreadingHTTPServer
+
+from .handler import ErrorHandler
+from .service import MAX_BODY, RequestHandler
+
+LOG = logging.getLogger("dua.recovery.http")
+
+
+class ErrorServer(ThreadingHTTPServer):
+    """ThreadingHTTPServer with a deep backlog, in-flight accounting and a graceful stop."""
+
+    request_queue_size = 128
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple, handler: ErrorHandler, token: str | None = None,
+                 max_body: int = MAX_BODY):
+        self.error_handler = handler
+        self.token = token.encode() if token else None
+        self.max_body = max_body
+        self.closing = False
+        self._inflight = 0
+        self._idle = threading.Condition()
+        super().__init__(address, RequestHandler)
+
+    def enter(self) -> None:
+        with self._idle:
+            self._inflight += 1
+
+    def leave(self) -> None:
+        with self._idle:
+            self._inflight -= 1
+            self._idle.notify_all()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until no request is being processed; False when ``timeout`` ran out first."""
+        with self._idle:
+            return self._idle.wait_for(lambda: self._inflight == 0, timeout)
+
+    def handle_error(self, request, client_address) -> None:
+        # A client that drops its connection is routine, not a traceback on stderr.
+        LOG.debug("connection from %s failed", client_address, exc_info=True)
+
+    def stop(self, grace: float = 10.0) -> None:
+        """Stop accepting, let in-flight requests finish (up to ``grace`` s), close the socket."""
+        self.closing = True
+        self.shutdown()
+        self.wait_idle(grace)
+        self.server_close()
+
+
+def make_server(handler: ErrorHandler, host: str = "127.0.0.1", port: int = 8765,
+                token: str | None = None, max_body: int = MAX_BODY) -> ErrorServer:
+    """Bind the service (port 0 picks a free port; ``server.server_address`` tells which)."""
+    return ErrorServer((host, port), handler, token, max_body)
+
+
+def serve_until_signalled(server: ErrorServer, grace: float = 10.0) -> None:
+    """Serve until SIGTERM or SIGINT, then stop gracefully (in-flight requests finish)."""
+    import signal  # lazy: only the serving process installs handlers
+
+    def _stop(signum, frame):
+        server.closing = True  # requests already running finish; new ones are told to go
+        # shutdown() waits for serve_forever to return, so it cannot run on this thread.
+        threading.Thread(target=server.shutdown, daemon=True).start()
+
+    previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGTERM, signal.SIGINT)}
+    try:
+        server.serve_forever(poll_interval=0.2)
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        server.closing = True
+        server.wait_idle(grace)
+        server.server_close()
