@@ -7,7 +7,7 @@ import unittest
 from dua import errors
 from dua.sandbox import Limits, Sandbox
 
-from .sandbox_support import PARSERS, Victim, corpus
+from .sandbox_support import Victim, corpus
 
 MiB = 1 << 20
 LEGIT = """import pandas as pd
