@@ -140,7 +140,8 @@ def find_header(pages: list, first: tuple) -> list:
         gap = min(abs(ln[0][3] - best[0][4]), abs(best[0][3] - ln[0][4]))
         text = " ".join(w[0] for w in ln)
         plain = not DATE_SEARCH.search(text) and not any(engine.looks_like_amount(w[0]) for w in ln)
-        if ln is not best and gap < 0.6 * height and plain and _header_score(ln) >= 1:
+        under = all(any(min(w[2], h[2]) - max(w[1], h[1]) > -5 for h in best) for w in ln)
+        if ln is not best and gap < 0.6 * height and plain and (_header_score(ln) or under):
             header.append(ln)
     return sorted(header, key=lambda ln: ln[0][3])
 

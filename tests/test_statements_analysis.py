@@ -1,0 +1,84 @@
+"""Layout analysis on hand-made words: rivers, header phrases, dates, candidate lines."""
+from __future__ import annotations
+
+import unittest
+
+from dua.statements import analysis, engine
+
+from .test_statements_engine import line
+
+
+def rows(*specs, top=80.0, pitch=12.0):
+    out = []
+    for i, cells in enumerate(specs):
+        out += line(top + i * pitch, *cells)
+    return out
+
+
+class CandidateLinesTest(unittest.TestCase):
+    def test_lines_need_a_date_then_an_amount(self):
+        page = rows([(40, "01/02/24"), (100, "Coffee"), (320, "3.50")],
+                    [(40, "02/02/24"), (100, "Note only")],
+                    [(40, "Ref 12.00"), (100, "no date")])
+        self.assertEqual(len(analysis.candidate_lines([page])), 1)
+
+    def test_a_summary_strip_in_another_date_format_is_left_out(self):
+        strip = line(20, (40, "01-07-2023"), (200, "22,800.00"))
+        page = strip + rows(*[[(40, f"0{d}/07"), (100, "Shop"), (320, "1.00")] for d in range(1, 6)])
+        found = analysis.candidate_lines([page])
+        self.assertEqual(len(found), 5)
+        self.assertTrue(all(ln[0][0].endswith("/07") for _, ln in found))
+
+    def test_summary_lines_are_not_candidates(self):
+        page = rows([(40, "01/02/24"), (100, "Opening Balance"), (320, "3.50")],
+                    [(40, "01/02/24"), (100, "Coffee"), (320, "3.50")])
+        self.assertEqual(len(analysis.candidate_lines([page])), 1)
+
+
+class ColumnsTest(unittest.TestCase):
+    def test_rivers_split_the_columns(self):
+        page = rows([(40, "01/02/24"), (100, "Coffee shop"), (320, "3.50")],
+                    [(40, "02/02/24"), (100, "Rent"), (320, "1,200.00")])
+        segments = analysis.find_segments([ln for _, ln in analysis.candidate_lines([page])])
+        self.assertEqual(len(segments), 4)  # date, "Coffee"/"Rent", "shop", amount
+
+    def test_unlabeled_segments_join_the_nearer_column(self):
+        segments = [(40, 80), (100, 150), (200, 215), (220, 260)]
+        header = [line(50, (40, "Date"), (100, "Details"), (225, "Balance"))]
+        cols = analysis.build_columns(segments, header)
+        self.assertEqual([c["name"] for c in cols], ["Date", "Details", "Balance"])
+        self.assertEqual(cols[2]["x0"], 175.0)  # the 'Rs.' segment at 200 joined Balance
+
+    def test_a_header_phrase_over_two_segments_makes_one_column(self):
+        segments = [(30, 40), (45, 60), (65, 85), (150, 200)]
+        header = [line(50, (30, "Txn Date"), (150, "Details"))]
+        cols = analysis.build_columns(segments, header)
+        self.assertEqual([c["name"] for c in cols], ["Txn Date", "Details"])
+
+    def test_a_second_header_line_extends_the_names(self):
+        page = (line(50, (40, "Date"), (100, "Details"), (310, "Debit"))
+                + line(58, (310, "(INR)"))
+                + rows([(40, "01/02/24"), (100, "Coffee"), (310, "3.50")],
+                       [(40, "02/02/24"), (100, "Rent"), (310, "1,200.00")]))
+        found = analysis.analyze_pages([page])
+        self.assertEqual(found.column_headers, ["Date", "Details", "Debit (INR)"])
+        self.assertEqual(len(engine.build_frame([page], found.settings)), 2)
+
+
+class AnalyzeTest(unittest.TestCase):
+    def test_no_candidates_gives_empty_settings_and_the_raw_text(self):
+        found = analysis.analyze_pages([line(10, (40, "Hello world"))])
+        self.assertEqual((found.settings, found.raw_sample_text), ({}, ["Hello world"]))
+
+    def test_settings_name_the_date_column_and_its_format(self):
+        page = (line(50, (40, "Value"), (100, "Date"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "X1"), (100, "01 Aug 2024"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "X2"), (100, "12 Aug 2024"), (200, "Rent"), (320, "(9.00)")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["date_column"], 1)
+        self.assertEqual([c["kind"] for c in s["columns"]], ["text", "date", "text", "amount"])
+        self.assertEqual(engine.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
+
+
+if __name__ == "__main__":
+    unittest.main()
