@@ -10,7 +10,7 @@ import unittest
 
 import pandas as pd
 
-from dua.errors import EncryptedPDFError, NoTextLayerError, UsageError
+from dua.errors import EncryptedPDFError, NoTextLayerError, UsageError, VerificationError
 from dua.sandbox import run_parser
 from dua.schemas import StatementState
 from dua.statements import agent
@@ -92,6 +92,21 @@ class PublicSamplesTest(TempDirCase):
         with self.assertRaises(NoTextLayerError) as caught:
             self.run_agent(shared_sample("sbi_scanned", "statement.pdf"), "sbi")
         self.assertEqual(caught.exception.exit_code, 3)
+
+
+class NoTableTest(TempDirCase):
+    def test_a_pdf_without_transactions_is_a_verification_error(self):
+        from fixtures.pdfwriter import PDF
+
+        pdf = PDF()
+        pdf.add_page().text(40, 60, "Dear customer, your statement is attached separately.")
+        path = os.path.join(self.tmp, "letter.pdf")
+        with open(path, "wb") as fh:
+            fh.write(pdf.to_bytes())
+        with self.assertRaises(VerificationError) as caught:
+            self.run_agent(path, "letter")
+        self.assertIn("No transaction table", str(caught.exception))
+        self.assertEqual(caught.exception.exit_code, 1)
 
 
 class EncryptedTest(TempDirCase):
