@@ -122,5 +122,7 @@ def _print_human(report: dict) -> None:
     for check in report["checks"]:
         mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
         print(f"  {check['name']}: {mark} - {check['detail'].splitlines()[0] if check['detail'] else ''}")
+    if report.get("fallback_reason"):
+        print(f"dua parse: note: {report['fallback_reason']}", file=sys.stderr)
     if report.get("feedback"):
         print(f"dua parse: {report['feedback']['user_message']}", file=sys.stderr)
