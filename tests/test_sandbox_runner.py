@@ -12,7 +12,7 @@ from dua import errors
 from dua.sandbox import Limits, Sandbox, run_parser
 
 from .sandbox_support import PARSERS, make_statement
-from .support import shared_sample
+from .support import FIXTURES, shared_sample
 
 TEXT_PARSER = """import pandas as pd
 import pdfplumber
@@ -230,6 +230,22 @@ class SandboxDocumentErrorTest(unittest.TestCase):
                     self.sandbox.run(parser, pdf)
         # a parser that returns rows is believed: the text-layer check runs only on failure
         self.assertEqual([""], self.sandbox.run(self.parser, pdf)["text"].tolist())
+    def test_the_shared_bad_fixtures_end_in_their_document_errors(self):
+        bad = os.path.join(FIXTURES, "bad")
+        cases = {"not_a_pdf.pdf": errors.NotAPDFError, "empty.pdf": errors.NotAPDFError,
+                 "truncated.pdf": errors.CorruptPDFError,
+                 "encrypted.pdf": errors.EncryptedPDFError,
+                 "image_only.pdf": errors.NoTextLayerError}
+        icici = os.path.join(PARSERS, "icici_parser.py")  # crashes on anything but icici
+        for name, error in cases.items():
+            with self.subTest(fixture=name), self.assertRaises(error):
+                self.sandbox.run(icici, os.path.join(bad, name))
+
+    def test_the_scanned_public_sample_is_a_no_text_layer_error(self):
+        pdf = shared_sample("sbi_scanned", "statement.pdf")
+        with self.assertRaisesRegex(errors.NoTextLayerError, "3 pages are images"):
+            self.sandbox.run(os.path.join(PARSERS, "icici_parser.py"), pdf)
+
 
 if __name__ == "__main__":
     unittest.main()
