@@ -55,8 +55,9 @@ def resolve_inputs(args) -> tuple:
         folder = os.path.join("data", args.target)
         pdfs = sorted(glob.glob(os.path.join(folder, "*.pdf")))
         if not pdfs:
-            raise DocumentNotFoundError(f"No PDF in {folder}", path=folder,
-                                        hint="--target NAME reads data/NAME/*.pdf from the current folder.")
+            raise DocumentNotFoundError(
+                f"No PDF in {folder}", path=folder,
+                hint="--target NAME reads data/NAME/*.pdf from the current folder.")
         expected = args.expected or os.path.join(folder, "result.csv")
         return args.pdf or pdfs[0], args.bank or args.target, expected
     if not args.pdf or not args.bank:

@@ -22,6 +22,9 @@ DATE_PATTERNS = (
     MONTHS + r" \d{1,2}",
     r"\d{1,2}/\d{1,2}",
 )
+# A time printed after the date ("01/08/2024 10:32", "2024-08-01T10:32:05") stays in the cell.
+_TIME = r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp][Mm])?)?"
+DATE_PATTERNS = tuple(p + _TIME for p in DATE_PATTERNS)
 DATE_SEARCH = re.compile(r"(?<![\w/.-])(?:%s)(?![\w/-])" % "|".join(DATE_PATTERNS), re.IGNORECASE)
 HEADER_WORDS = {
     "date", "description", "particulars", "narration", "details", "amount", "debit", "credit",
@@ -228,7 +231,7 @@ def _vote_date(cells_by_col: list) -> tuple:
 
 def _kinds(columns: list, cells_by_col: list, date_col: int) -> None:
     for i, (col, cells) in enumerate(zip(columns, cells_by_col)):
-        present = [c for c in cells if c]
+        present = [c for c in cells if c and c.strip("-–— ")]  # a dash prints "nothing"
         amounts = sum(1 for c in present if engine.looks_like_amount(c))
         if i == date_col:
             col["kind"] = "date"

@@ -70,7 +70,7 @@ def parse_amount(text: str, settings: dict) -> float | None:
     Handles 1,234.56, Indian grouping 1,00,102.03, (12.00), 12.00-, -12.00,
     12.00 Dr / Cr and currency symbols; the sign rules come from ``settings``.
     """
-    m = AMOUNT_RE.match(text.strip().replace(" ", "") if len(text) < 40 else "")
+    m = AMOUNT_RE.match(text.strip().replace(" ", "").replace("\u2212", "-") if len(text) < 40 else "")
     if not m or (bool(m.group("open")) != bool(m.group("close"))):
         return None
     value = float(m.group("num").replace(",", ""))

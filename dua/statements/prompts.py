@@ -19,7 +19,8 @@ SYSTEM_SETTINGS = (
 )
 RULES = """\
 Rules for the module:
-- define parse(pdf_path, password=None) returning a pandas.DataFrame with exactly the columns below, in that order;
+- define parse(pdf_path, password=None) returning a pandas.DataFrame with exactly the columns
+  below, in that order;
 - import only pdfplumber, pandas, re and other pure standard-library modules; never import dua;
 - read only the PDF at pdf_path (pdfplumber.open(pdf_path), adding password=password only when
   one is given); never open,

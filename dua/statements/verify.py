@@ -61,8 +61,8 @@ def compare(got, expected) -> dict:
         "extra_columns": [c for c in gcols if c not in ecols],
         "renamed_columns": [[e, g] for e, g in zip(ecols, gcols) if e != g]
         if len(ecols) == len(gcols) else [],
-        "dtype_differences": {c: [str(expected[c].dtype), str(got[c].dtype)]
-                              for c in ecols if c in gcols and str(expected[c].dtype) != str(got[c].dtype)},
+        "dtype_differences": {c: [str(expected[c].dtype), str(got[c].dtype)] for c in ecols
+                              if c in gcols and str(expected[c].dtype) != str(got[c].dtype)},
         "row_count": {"expected": len(expected), "got": len(got)},
         "first_differences": [],
         "rows_only_expected": [],
@@ -109,7 +109,8 @@ def summarize(diag: dict, equal: bool = False) -> str:
     if rc and rc.get("expected") != rc.get("got"):
         out.append(f"{rc['got']} rows, expected {rc['expected']}")
     for d in diag.get("first_differences", []):
-        out.append(f"row {d['row']} column {d['column']!r}: expected {d['expected']!r}, got {d['got']!r}")
+        out.append(f"row {d['row']} column {d['column']!r}: expected {d['expected']!r}, "
+                   f"got {d['got']!r}")
     for key in ("rows_only_expected", "rows_only_got"):
         for row in diag.get(key, [])[:3]:
             out.append(f"{key.replace('_', ' ')}: {row}")

@@ -72,7 +72,8 @@ def engine_body() -> str:
     with open(ENGINE_PATH, encoding="utf-8") as fh:
         source = fh.read()
     tree = ast.parse(source)
-    start = tree.body[1].end_lineno if isinstance(tree.body[1], ast.ImportFrom) else tree.body[0].end_lineno
+    head = tree.body[1] if isinstance(tree.body[1], ast.ImportFrom) else tree.body[0]
+    start = head.end_lineno
     return "\n".join(source.splitlines()[start:]).strip("\n")
 
 
@@ -175,8 +176,9 @@ class BuiltinWriter(Writer):
         distance, settings, result = entry
         self.emitted.add(_key(settings))
         bank = getattr(state, "target_bank", "") or "bank"
+        first = result["summary"].splitlines()[0] if result["summary"] else ""
         note = (f"settings search: {len(self.tried)} candidates evaluated in-process; "
-                f"best {result['status']} ({result['summary'].splitlines()[0] if result['summary'] else ''})")
+                f"best {result['status']} ({first})")
         return Draft(emit_source(settings, bank), settings, note, in_process=result)
 
     def _search(self, start: dict, extra: int = 0) -> None:
