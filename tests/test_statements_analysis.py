@@ -66,6 +66,17 @@ class ColumnsTest(unittest.TestCase):
 
 
 class AnalyzeTest(unittest.TestCase):
+    def test_dates_with_a_time_and_dashes_for_empty_amounts(self):
+        page = (line(50, (40, "Date"), (150, "Details"), (300, "Debit"), (380, "Credit"))
+                + rows([(40, "01/08/2024 10:32"), (150, "UPI"), (300, "-"), (380, "5.00")],
+                       [(40, "02/08/2024 09:01"), (150, "ATM"), (300, "7.50"), (380, "-")],
+                       [(40, "03/08/2024 18:45"), (150, "POS"), (300, "\u22122.25"), (380, "-")]))
+        s = analysis.analyze_pages([page]).settings
+        frame = engine.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["01/08/2024 10:32", "02/08/2024 09:01",
+                                                  "03/08/2024 18:45"])
+        self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 7.5, -2.25])
+
     def test_no_candidates_gives_empty_settings_and_the_raw_text(self):
         found = analysis.analyze_pages([line(10, (40, "Hello world"))])
         self.assertEqual((found.settings, found.raw_sample_text), ({}, ["Hello world"]))
