@@ -20,7 +20,6 @@ from .errors import (
     NoTextLayerError,
 )
 
-WORD_ATTRS = ("fontname", "size")
 
 
 @dataclasses.dataclass
@@ -46,6 +45,7 @@ class Page:
     h_rules: list = dataclasses.field(default_factory=list)  # (x0, x1, y) horizontal edges
     v_rules: list = dataclasses.field(default_factory=list)  # (x, top, bottom) vertical edges
     images: list = dataclasses.field(default_factory=list)  # (x0, top, x1, bottom)
+    tables: list = dataclasses.field(default_factory=list)  # [Table], when asked for
 
 
 @dataclasses.dataclass
@@ -128,30 +128,32 @@ def _translate(exc: Exception, path: str, password: str | None):
 
 
 def read_document(path: str, password: str | None = None, pages: Sequence[int] | None = None,
-                  on_page=None) -> Document:
+                  on_page=None, with_tables: bool = False) -> Document:
     """Read every page (or the 1-based ``pages``) once into a Document.
 
     Raises:
         DocumentError (any subclass)
     """
     with open_pdf(path, password) as pdf:
-        numbers = pages or range(1, len(pdf.pages) + 1)
+        total = len(pdf.pages)
         out = []
-        for n in numbers:
-            if not 1 <= n <= len(pdf.pages):
+        for n in pages or range(1, total + 1):
+            if not 1 <= n <= total:
                 continue
-            out.append(read_page(pdf.pages[n - 1]))
+            page = pdf.pages[n - 1]
+            out.append(read_page(page))
+            if with_tables:
+                out[-1].tables = read_tables(page)
+            page.close()  # frees pdfminer's layout cache: long documents stay flat in memory
             if on_page:
-                on_page(n, len(pdf.pages))
+                on_page(n, total)
         return Document(path, out, dict(pdf.metadata or {}))
 
 
 def read_page(page) -> Page:
-    words = [
-        Word(w["text"], w["x0"], w["x1"], w["top"], w["bottom"], w.get("fontname", ""),
-             round(float(w.get("size", 0.0)), 2))
-        for w in page.extract_words(extra_attrs=list(WORD_ATTRS), keep_blank_chars=False)
-    ]
+    # Words are split on spacing only, never on a font or size change: OCR layers vary the
+    # size glyph by glyph, and splitting there turns "neque" into "ne q ue".
+    words = [_word(w) for w in page.extract_words(keep_blank_chars=False, return_chars=True)]
     h_rules, v_rules = [], []
     for e in page.edges:
         if e["orientation"] == "h":
@@ -161,6 +163,13 @@ def read_page(page) -> Page:
     images = [(i["x0"], i["top"], i["x1"], i["bottom"]) for i in page.images]
     return Page(page.page_number, float(page.width), float(page.height), words,
                 len(page.chars), h_rules, v_rules, images)
+
+
+def _word(w: dict) -> Word:
+    chars = w["chars"]
+    sizes = [round(float(c.get("size", 0.0)), 2) for c in chars]
+    size = max(set(sizes), key=sizes.count)  # the word's usual size, not one odd glyph's
+    return Word(w["text"], w["x0"], w["x1"], w["top"], w["bottom"], chars[0].get("fontname", ""), size)
 
 
 def require_text_layer(doc: Document) -> None:
@@ -202,16 +211,5 @@ def read_layout(path: str, password: str | None = None, pages: Sequence[int] | N
     Raises:
         DocumentError (any subclass)
     """
-    with open_pdf(path, password) as pdf:
-        total = len(pdf.pages)
-        out, tables = [], {}
-        for n in pages or range(1, total + 1):
-            if not 1 <= n <= total:
-                continue
-            page = pdf.pages[n - 1]
-            out.append(read_page(page))
-            tables[n] = read_tables(page)
-            page.close()  # frees pdfminer's layout cache: long documents stay flat in memory
-            if on_page:
-                on_page(n, total)
-        return Document(path, out, dict(pdf.metadata or {})), tables
+    doc = read_document(path, password, pages, on_page, with_tables=True)
+    return doc, {p.number: p.tables for p in doc.pages}

@@ -34,7 +34,7 @@ def parse(pdf_path, password=None):
     options = {{"password": password}} if password else {{}}  # else pdfplumber's own default
     with pdfplumber.open(pdf_path, **options) as pdf:
         for page in pdf.pages:
-            words = page.extract_words(extra_attrs=["fontname", "size"], keep_blank_chars=False)
+            words = page.extract_words(keep_blank_chars=False)  # split on spacing only, as dua.pdf
             pages.append([(w["text"], w["x0"], w["x1"], w["top"], w["bottom"]) for w in words])
     return build_frame(pages, SETTINGS)
 '''
