@@ -156,8 +156,15 @@ def report_error(exc: BaseException, args) -> int:
         traceback.print_exception(type(exc), exc, exc.__traceback__, file=sys.stderr)
     feedback = feedback_for(exc, agent_id=f"dua_{args.command}")
     if getattr(args, "json", False):
-        print(json.dumps({"status": "error", "feedback": feedback}, indent=2))
-    print(f"dua {args.command}: {feedback['user_message']}", file=sys.stderr)
+        try:
+            print(json.dumps({"status": "error", "feedback": feedback}, indent=2))
+        except BrokenPipeError:
+            _silence_stdout()
+    message = feedback["user_message"]
+    print(f"dua {args.command}: {message}", file=sys.stderr)
+    for suggestion in feedback.get("recovery_suggestions", []):
+        if suggestion not in message:
+            print(f"  try: {suggestion}", file=sys.stderr)
     if not isinstance(exc, errors.DuaError) and not debug:
         print("dua: this is a bug; re-run with --debug for the traceback", file=sys.stderr)
     return exc.exit_code if isinstance(exc, errors.DuaError) else errors.EXIT_FAILURE
