@@ -114,6 +114,18 @@ class PolicyRejectsTest(unittest.TestCase):
         self.assertEqual([], _check("return getattr(pd, 'DataFrame')\n"))
         self.assertRejected(_check("return getattr(pd, '__dict__')\n"), "'__dict__'")
 
+    def test_attribute_lookups_hidden_in_strings_and_operator_are_rejected(self):
+        self.assertRejected(_check("return '{0.__class__}'.format(pd)\n"), "'__class__'")
+        self.assertRejected(
+            _check("return operator.attrgetter('__cla' + 'ss__')(pd)\n",
+                   HEAD.replace("import pdfplumber", "import operator")),
+            "attrgetter() with a computed name")
+        self.assertRejected(_check("return methodcaller(name)(pd)\n"),
+                            "methodcaller() with a computed name")
+        self.assertEqual([], _check("return attrgetter('a', 'b'), methodcaller('strip', x)\n"))
+        self.assertEqual([], check_source('"""Uses __future__ and __init__."""\n' + HEAD +
+                                          "    return 1\n"))
+
     def test_dunder_attributes_other_than_name_and_init_are_rejected(self):
         for attr in ("__class__", "__subclasses__", "__globals__", "__builtins__", "__dict__",
                      "__code__", "__traceback__"):

@@ -28,7 +28,8 @@ LISTING_EVENTS = frozenset({"os.listdir", "os.scandir", "glob.glob", "os.walk"})
 # Harmless facts libraries read about the machine (pandas reads the cgroup CPU quota).
 SYSTEM_READ_ROOTS = ("/sys/fs/cgroup", "/sys/devices/system/cpu")
 SYSTEM_READ_FILES = ("/proc/cpuinfo", "/proc/meminfo", "/proc/self/cgroup",
-                     "/proc/self/mountinfo", "/proc/self/statm", "/dev/null", "/dev/urandom")
+                     "/proc/self/mountinfo", "/proc/self/statm", "/dev/null", "/dev/urandom",
+                     "/etc/localtime", "/etc/timezone")
 _WRITE_MODE = set("wax+")
 _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 

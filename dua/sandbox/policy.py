@@ -27,7 +27,7 @@ ATTR_BUILTINS = frozenset({"getattr", "setattr", "delattr", "hasattr"})
 ALLOWED_DUNDERS = frozenset({"__name__", "__init__"})
 # Dunder names a module may define or read as plain names.
 ALLOWED_DUNDER_NAMES = ALLOWED_DUNDERS | {"__all__", "__doc__", "__version__", "__file__",
-                                           "__main__"}
+                                           "__main__", "__future__"}
 # Frame and code objects lead back to globals and builtins without a single dunder.
 FORBIDDEN_ATTRS = frozenset({
     "gi_frame", "gi_code", "cr_frame", "cr_code", "ag_frame", "ag_code", "f_back", "f_globals",
@@ -53,6 +53,7 @@ TOP_LEVEL_CALLS = frozenset({
     "format", "upper", "lower", "strip", "split", "replace",
 })
 _DUNDER = re.compile(r"^__\w+__$")
+_DUNDER_IN_TEXT = re.compile(r"__[A-Za-z0-9]\w*?__")
 _CLASS_BODY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Pass,
                ast.ClassDef)
 
@@ -185,20 +186,31 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        value = node.value
-        if isinstance(value, str) and _DUNDER.match(value) and value not in ALLOWED_DUNDER_NAMES:
-            self.flag(node, f"the string '{value}' names interpreter internals and is not allowed")
+        # also inside longer strings: "{0.__class__}".format(x) looks attributes up too
+        if isinstance(node.value, str):
+            for name in sorted(set(_DUNDER_IN_TEXT.findall(node.value)) - ALLOWED_DUNDER_NAMES):
+                self.flag(node, f"the string '{name}' names interpreter internals and is not "
+                                "allowed")
 
     def visit_Call(self, node: ast.Call) -> None:
         if isinstance(node.func, ast.Name) and node.func.id in ATTR_BUILTINS:
             name = node.args[1] if len(node.args) > 1 else None
-            if not (isinstance(name, ast.Constant) and isinstance(name.value, str)):
+            if not _is_str(name):
                 self.flag(node, f"{node.func.id}() with a computed attribute name is not allowed: "
+                                "write the attribute out (obj.name)")
+        elif _call_name(node.func) in ("attrgetter", "methodcaller"):
+            names = node.args if _call_name(node.func) == "attrgetter" else node.args[:1]
+            if not names or not all(_is_str(n) for n in names):
+                self.flag(node, f"{_call_name(node.func)}() with a computed name is not allowed: "
                                 "write the attribute out (obj.name)")
         self.generic_visit(node)
 
     def visit_Global(self, node: ast.Global) -> None:
         self.flag(node, "'global' is not allowed: pass values in and return them")
+
+
+def _is_str(node: object) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
 
 
 def _is_docstring(stmt: ast.stmt) -> bool:
