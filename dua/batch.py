@@ -8,17 +8,17 @@ Dask's ``Client.get_executor()`` or Ray's on a cluster); there is no cluster cod
 """
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import hashlib
 import os
-import threading
 import time
 from typing import Callable, Iterable, Mapping
 
 from . import errors
+from .batch_worker import AGENT_ID, convert, failure, write_csv_atomically
 
-AGENT_ID = "dua_batch"
+__all__ = ("AGENT_ID", "BatchResult", "FileResult", "Progress", "Task", "check_parser", "convert",
+           "default_workers", "is_complete", "output_paths", "plan", "run", "write_csv_atomically")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,86 +204,6 @@ def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str 
     return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
 
 
-# ---- one file (runs in a worker: a pool process, a thread, a Dask worker) -----------------
-
-def convert(task: Task) -> dict:
-    """Run the parser on one PDF in the sandbox and write its CSV atomically.
-
-    Returns a plain dict that any executor can ship back; a failure is data, never raised.
-    """
-    start = time.monotonic()
-    try:
-        with _borrowed_sandbox() as box:
-            frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
-                            password=task.password)
-        if task.output_path:
-            write_csv_atomically(frame, task.output_path)
-        return {"index": task.index, "status": "converted", "rows": len(frame),
-                "seconds": time.monotonic() - start,
-                "frame": None if task.output_path else frame}
-    except Exception as exc:  # one file's failure is its result, whatever it was
-        return _failure(task, exc, time.monotonic() - start)
-
-
-# A Sandbox runs one parser at a time, so each concurrent worker (thread or process) needs
-# its own; idle ones are kept for the next file (starting one costs a pandas import).
-_IDLE: list = []
-_IDLE_LOCK = threading.Lock()
-_IDLE_OWNER = [os.getpid()]
-
-
-@contextlib.contextmanager
-def _borrowed_sandbox():
-    with _IDLE_LOCK:
-        if _IDLE_OWNER[0] != os.getpid():  # a forked worker: the parent's servers are not ours
-            _IDLE.clear()
-            _IDLE_OWNER[0] = os.getpid()
-        box = _IDLE.pop() if _IDLE else None
-    if box is None:
-        import atexit  # lazy: keeps import dua fast
-
-        from .sandbox import Sandbox  # lazy: only a worker needs it
-
-        box = Sandbox()
-        atexit.register(box.close)
-    try:
-        yield box
-    finally:
-        with _IDLE_LOCK:
-            _IDLE.append(box)
-
-
-def write_csv_atomically(frame, path: str) -> None:
-    """Write to a temporary file beside ``path``, then rename: never a half-written CSV."""
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
-    try:
-        with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            frame.to_csv(fh, index=False)
-            fh.flush()
-            os.fsync(fh.fileno())  # the rename must not overtake the data after a crash
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
-
-
-def _failure(task: Task, exc: BaseException, seconds: float) -> dict:
-    from .cli import feedback_for  # lazy: only on the error path
-
-    error = exc if isinstance(exc, errors.DuaError) else errors.UnexpectedError(
-        f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)}", exception=type(exc).__name__)
-    try:
-        feedback = feedback_for(error, AGENT_ID)
-    except Exception as fb_exc:  # the Error Handler failing must not lose the file's own error
-        feedback = {"user_message": error.user_message, "error_code": error.error_code,
-                    "handler_error": f"{type(fb_exc).__name__}: {fb_exc}"}
-    return {"index": task.index, "status": "failed", "rows": 0, "seconds": seconds,
-            "error": {"exception": type(error).__name__, "message": error.message},
-            "feedback": feedback}
-
-
 def _rebuild_error(info: dict) -> errors.DuaError:
     """The typed error back from its name (results cross process boundaries as plain data)."""
     cls = getattr(errors, info.get("exception", ""), None)
@@ -367,7 +287,7 @@ def _submit_all(todo: list, executor, finish, workers: int) -> None:
             try:
                 doc = future.result()
             except Exception as exc:  # the worker itself died (BrokenProcessPool, a lost Dask worker)
-                doc = _failure(task, errors.ParserCrashedError(
+                doc = failure(task, errors.ParserCrashedError(
                     f"the worker running {task.pdf_path} died: {type(exc).__name__}: {exc}"), 0.0)
             finish(task, doc)
     except BaseException:  # Ctrl-C: drop what has not started; finished outputs stay complete

@@ -76,7 +76,7 @@ class MixedBatchTest(unittest.TestCase):
                     os.path.join(BAD, "encrypted.pdf")]
         cls.seen = []
         cls.result = batch.run(cls.parser, cls.pdfs, out_dir=os.path.join(cls.tmp, "out"),
-                               on_progress=cls.seen.append, timeout=4.0, workers=2)
+                               on_progress=cls.seen.append, timeout=6.0, workers=2)
 
     @classmethod
     def tearDownClass(cls):
