@@ -24,6 +24,7 @@ DENIED_EVENTS = frozenset({
     "gc.get_referents", "sys._current_frames", "sys.setprofile", "sys.settrace",
     "mmap.__new__", "fcntl.ioctl", "os.chroot", "os.setuid", "os.setgid",
 })
+UNAUDITED_EVENT = "dua.sandbox.unaudited"  # raised by the stand-ins for unaudited C calls
 LISTING_EVENTS = frozenset({"os.listdir", "os.scandir", "glob.glob", "os.walk"})
 # Harmless facts libraries read about the machine (pandas reads the cgroup CPU quota).
 SYSTEM_READ_ROOTS = ("/sys/fs/cgroup", "/sys/devices/system/cpu")
@@ -45,21 +46,18 @@ class Guard:
         self.read_roots = tuple(sorted({os.path.realpath(r).rstrip(os.sep) + os.sep
                                         for r in [*read_roots, *SYSTEM_READ_ROOTS] if r}))
         self.refused = []
-        self._busy = False
 
     def __call__(self, event: str, args: tuple) -> None:
-        if self._busy:  # our own bookkeeping (sys._getframe, realpath) raises events too
-            return
-        self._busy = True
-        try:
-            reason = self.decide(event, args)
-        finally:
-            self._busy = False
+        # Stateless on purpose: no "busy" flag a parser could flip. Our own bookkeeping only
+        # raises sys._getframe, which decide() lets through, so there is no recursion.
+        reason = self.decide(event, args)
         if reason:
             self.refuse(reason)
 
     def decide(self, event: str, args: tuple) -> str:
         """Why ``event`` is refused, or '' when it may go ahead."""
+        if event == UNAUDITED_EVENT:
+            return str(args[0]) if args else "this operation"
         if event == "open":
             return self._decide_open(*args[:3])
         if event in DENIED_EVENTS or event.startswith(DENIED_PREFIXES):
@@ -113,6 +111,7 @@ UNAUDITED = (
 def install(guard: Guard) -> None:
     """Arm the hook; it cannot be removed for the rest of the process's life (PEP 578).
     Also disarm the few dangerous calls that raise no audit event."""
+    sys.addaudithook(guard)
     for module_name, name, what in UNAUDITED:
         module = sys.modules.get(module_name)
         if module is None:
@@ -121,16 +120,17 @@ def install(guard: Guard) -> None:
             except ImportError:
                 continue
         if hasattr(module, name):
-            refusal = _refusal(guard, f"{what} ({module_name}.{name})")
+            refusal = _refusal(f"{what} ({module_name}.{name})")
             setattr(module, name, refusal)
             if module_name == "posix" and hasattr(os, name):
                 setattr(os, name, refusal)  # os re-exports posix's functions by reference
-    sys.addaudithook(guard)
 
 
-def _refusal(guard: Guard, reason: str):
+def _refusal(reason: str):
+    # Raises an audit event of our own rather than holding the guard in a closure, where
+    # __closure__ would lead a parser straight to it.
     def refused(*args, **kwargs):
-        guard.refuse(reason)
+        sys.audit(UNAUDITED_EVENT, reason)
 
     return refused
 
