@@ -15,11 +15,13 @@ import json
 import os
 import pprint
 import re
+import time
 
 from . import analysis, engine, verify
 
 ENGINE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine.py")
 SEARCH_BUDGET = 80
+SEARCH_SECONDS = 30.0
 
 _PARSE_FN = '''
 
@@ -182,26 +184,27 @@ class BuiltinWriter(Writer):
         return Draft(emit_source(settings, bank), settings, note, in_process=result)
 
     def _search(self, start: dict, extra: int = 0) -> None:
-        """Greedy search: try the mutations the diagnostics suggest, keep the best, repeat."""
-        limit = self.budget + extra
+        """First-improvement hill climb over the mutations the diagnostics suggest.
+
+        Bounded by an evaluation budget and by SEARCH_SECONDS, since each evaluation
+        re-runs the engine over every cached page.
+        """
+        limit, deadline = self.budget + extra, time.perf_counter() + SEARCH_SECONDS
         self.evaluate(start)
-        best = self.tried[_key(start)]
-        evaluated = 0
-        while best[0] > 0 and evaluated < limit:
-            improved = False
+        best, evaluated = self.tried[_key(start)], 0
+        while best[0] > 0:
             for candidate in mutations(best[1], best[2], self.found):
-                if evaluated >= limit:
-                    break
+                if evaluated >= limit or time.perf_counter() > deadline:
+                    return
                 if _key(candidate) in self.tried:
                     continue
                 evaluated += 1
                 result = self.evaluate(candidate)
                 if result["distance"] < best[0]:
-                    best, improved = (result["distance"], candidate, result), True
-                    if result["distance"] == 0:
-                        return
-            if not improved:
-                return
+                    best = (result["distance"], candidate, result)
+                    break
+            else:
+                return  # no mutation helps: a local optimum
 
 
 def _with(settings: dict, **changes) -> dict:
@@ -220,14 +223,17 @@ def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
         out += _fewer_rows(settings, diag)
     elif rc.get("got", 0) < rc.get("expected", 0):
         out += _more_rows(settings)
+        out += [_with(settings, date_pattern=p) for p in analysis.DATE_PATTERNS]
     touched = {kinds.get(d["column"]) for d in diag.get("first_differences", [])}
     if "amount" in touched or result.get("mode") == "intrinsic":
         out += _sign_variants(settings)
     if "text" in touched or "date" in touched:
         out += [_with(settings, glue_gap=g) for g in (0.3, 1.5, 2.5, -1.0)]
-        out += [_with(settings, continuation_gap=settings["continuation_gap"] * f) for f in (0, 1.5, 2.5)]
+        measured = found.settings.get("continuation_gap") or 12.0
+        out += [_with(settings, continuation_gap=round(measured * f, 2)) for f in (1, 0, 1.5, 2.5)]
     if "date" in touched:
         out += [_with(settings, date_pattern=p) for p in analysis.DATE_PATTERNS]
+    out += _boundary_variants(settings, {d["column"] for d in diag.get("first_differences", [])})
     for name in diag.get("dtype_differences", {}):
         out += _dtype_variants(settings, name)
     out += _more_rows(settings) + _fewer_rows(settings, diag) + _sign_variants(settings)
@@ -260,6 +266,26 @@ def _sign_variants(settings: dict) -> list:
     for signs in ({"dr": 1, "cr": 1}, {"dr": -1, "cr": 1}, {"dr": 1, "cr": -1}):
         if signs != settings.get("drcr_signs"):
             out.append(_with(settings, drcr_signs=signs))
+    return out
+
+
+def _boundary_variants(settings: dict, names: set) -> list:
+    """Move the edges of the columns whose cells differ (a word landed in a neighbour)."""
+    out = []
+    for i, col in enumerate(settings["columns"]):
+        if col["name"] not in names:
+            continue
+        for edge in (i, i + 1):
+            if not 0 < edge < len(settings["columns"]):
+                continue
+            for shift in (-6.0, 6.0, -15.0, 15.0, -30.0, 30.0):
+                s = copy.deepcopy(settings)
+                cols = s["columns"]
+                x0 = cols[edge]["x0"] + shift
+                if cols[edge - 1]["x0"] < x0 < (cols[edge + 1]["x0"] if edge + 1 < len(cols)
+                                                 else float("inf")):
+                    cols[edge]["x0"] = round(x0, 2)
+                    out.append(s)
     return out
 
 
