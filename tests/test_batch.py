@@ -283,6 +283,11 @@ class PlanningTest(unittest.TestCase):
             batch.write_csv_atomically(Exploding(), os.path.join(tmp, "a.csv"))
         self.assertEqual(os.listdir(tmp), [])
 
+    def test_importing_the_batch_modules_loads_nothing_heavy(self):
+        from tests.test_import import loaded_after
+
+        self.assertEqual(loaded_after("import dua.batch, dua.batch_worker, dua.commands.run"), [])
+
     def test_progress_line_names_done_total_rows_errors_rate_and_eta(self):
         line = batch.Progress(3, 10, 1234, 1, 2.0, 3).line()
         self.assertEqual(line, "3/10 files, 1,234 rows, 1 error, 1.50 files/s, ETA 5s")
