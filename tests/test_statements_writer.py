@@ -59,6 +59,14 @@ class BuiltinWriterTest(unittest.TestCase):
         self.assertEqual(draft.in_process["status"], "passed", draft.note)
         self.assertLess(len(w.tried), writer.SEARCH_BUDGET)
 
+    def test_search_finds_the_date_format_and_the_wrapped_lines_again(self):
+        damaged = copy.deepcopy(self.found.settings)
+        damaged.update(date_pattern=r"\d{4}-\d{2}-\d{2}", continuation_gap=0.0)
+        damaged["columns"][1]["x0"] += 12
+        w = writer.BuiltinWriter(self.pages, analysis.Analysis(damaged, [], [], [], 1, 1),
+                                 self.expected)
+        self.assertEqual(w.write().in_process["status"], "passed")
+
     def test_unsupervised_search_repairs_signs_until_the_balances_reconcile(self):
         folder = os.path.join(FIXTURES, "statements", "trailing_minus")
         pages = analysis.pages_from_document(read_document(os.path.join(folder, "a.pdf")))
