@@ -146,12 +146,14 @@ def _killpg(pid: int) -> None:
 def _child(request: dict, report_w: int, output_w: int, codec, guard_mod) -> None:
     try:
         _isolate(request, report_w, output_w)
-        guard = guard_mod.Guard(request["parser"], [request["parser"], request["pdf"]],
-                                request["read_roots"] + [request["workdir"]])
         limits = request["limits"]
         guard_mod.set_limits(int(limits["memory"]), int(limits["cpu"]), int(limits["files"]))
-        guard_mod.install(guard)
-        report = _run(request, codec, guard)
+        # Only the list of refusals stays in reach of our frames: a parser that walks the
+        # stack finds no Guard to loosen (the interpreter alone holds it).
+        refused = []
+        guard_mod.install(guard_mod.Guard(request["parser"], [request["parser"], request["pdf"]],
+                                          request["read_roots"] + [request["workdir"]], refused))
+        report = _run(request, codec, refused)
         frame = report.pop("frame", "")
         data = json.dumps(report).encode() + b"\n" + frame.encode("utf-8")
     except MemoryError:
@@ -178,7 +180,7 @@ def _isolate(request: dict, report_w: int, output_w: int) -> None:
     sys.stdout.reconfigure(line_buffering=True)
 
 
-def _run(request: dict, codec, guard) -> dict:
+def _run(request: dict, codec, refused: list) -> dict:
     """Import the parser, call parse(), and describe the outcome as a JSON-able dict."""
     import pandas as pd
 
@@ -187,11 +189,12 @@ def _run(request: dict, codec, guard) -> dict:
     try:
         df = _call_parse(path, request["pdf"])
     except MemoryError:
-        return _refused(guard) or {"kind": "memory", "message": "the parser ran out of memory"}
+        return _refused(refused) or {"kind": "memory", "message": "the parser ran out of memory"}
     except BaseException as exc:
-        return _refused(guard) or _document_error(exc) or _no_text(request) or _crash(exc, path)
-    if guard.refused:
-        return _refused(guard)
+        return (_refused(refused) or _document_error(exc) or _no_text(request)
+                or _crash(exc, path))
+    if refused:
+        return _refused(refused)
     if not isinstance(df, pd.DataFrame):
         return {"kind": "bad_return", "type": type(df).__name__}
     if df.empty and _no_text(request):
@@ -223,10 +226,10 @@ class _NoParse(Exception):
     pass
 
 
-def _refused(guard) -> dict:
-    if not guard.refused:
+def _refused(refused: list) -> dict:
+    if not refused:
         return {}
-    return {"kind": "refused", "violations": guard.refused[:20]}
+    return {"kind": "refused", "violations": refused[:20]}
 
 
 def _document_error(exc: BaseException) -> dict:

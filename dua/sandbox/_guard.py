@@ -38,14 +38,15 @@ _WRITE_FLAGS = os.O_WRONLY | os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_APPEND
 class Guard:
     """Decides each audit event; records every refusal with the parser line that caused it."""
 
-    def __init__(self, parser_path: str, read_files: list, read_roots: list) -> None:
+    def __init__(self, parser_path: str, read_files: list, read_roots: list,
+                 refused: list) -> None:
         self.parser_path = parser_path
         # realpath here, in the child, so that /proc/self resolves to this process
         self.read_files = frozenset(os.path.realpath(p)
                                     for p in [*read_files, *SYSTEM_READ_FILES])
         self.read_roots = tuple(sorted({os.path.realpath(r).rstrip(os.sep) + os.sep
                                         for r in [*read_roots, *SYSTEM_READ_ROOTS] if r}))
-        self.refused = []
+        self.refused = refused  # shared with the child, which reports it
 
     def __call__(self, event: str, args: tuple) -> None:
         # Stateless on purpose: no "busy" flag a parser could flip. Our own bookkeeping only
