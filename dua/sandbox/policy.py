@@ -36,7 +36,8 @@ FORBIDDEN_ATTRS = frozenset({
     "popen", "chroot",
 })
 # Modules a parser may not use, also when reached as an attribute of an allowed one
-# (warnings.sys, random._os, pdfplumber.repair.subprocess); leading underscores ignored.
+# (warnings.sys, random._os, pandas._config.localization.subprocess); leading underscores
+# are ignored.
 FORBIDDEN_MODULE_ATTRS = frozenset({
     "os", "sys", "posix", "nt", "subprocess", "posixsubprocess", "socket", "ctypes", "importlib",
     "builtins", "pickle", "marshal", "shutil", "pathlib", "tempfile", "signal", "resource",
