@@ -167,6 +167,24 @@ class RetryTest(TempDirCase):
         self.assertEqual(len(state.attempts), 3)
         self.assertTrue(all("cannot find the table" in e for e in state.errors))
 
+    def test_an_interrupted_run_resumes_from_its_checkpoint(self):
+        path = os.path.join(self.tmp, "ckpt.json")
+
+        def stop_at_execute(event):
+            if event.node == "execute":
+                raise KeyboardInterrupt
+
+        with self.assertRaises(KeyboardInterrupt):
+            self.run_agent(self.pdf, "card", expected=self.csv, checkpoint=path,
+                           on_event=stop_at_execute)
+        with open(path, encoding="utf-8") as fh:
+            self.assertEqual(json.load(fh)["next"], "execute")
+        nodes = []
+        state = agent.resume_agent(path, parsers_dir=os.path.join(self.tmp, "custom_parsers"),
+                                   on_event=lambda e: nodes.append(e.node))
+        self.assertEqual(state.final_status, "passed")
+        self.assertEqual(nodes, ["execute", "compare", "finalize"])
+
     def test_checkpoints_hold_the_state_without_the_dataframe(self):
         path = os.path.join(self.tmp, "ckpt.json")
         self.run_agent(self.pdf, "card", expected=self.csv, checkpoint=path)

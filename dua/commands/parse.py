@@ -9,16 +9,18 @@ import time
 
 from ..errors import EXIT_NOT_VERIFIED, EXIT_OK, DocumentNotFoundError, UsageError
 
-DESCRIPTION = (
-    "Write custom_parsers/BANK_parser.py for a bank statement, run it safely, verify the result "
-    "(against --expected, or by its own running balances without one), refine it until it is "
-    "right, and write the transactions as CSV. The built-in writer needs no network; "
-    "--provider openai|gemini lets an LLM write the parser, falling back to the built-in one."
-)
+DESCRIPTION = """\
+Write custom_parsers/BANK_parser.py for a bank statement, run it safely, verify the
+result (against --expected, or by its own running balances without one), refine it until
+it is right, and write the transactions as CSV. The built-in writer needs no network;
+--provider openai|gemini lets an LLM write the parser, falling back to the built-in one.
+The parser is a standalone file: reuse it with `dua run` on every later statement."""
 EXAMPLES = """\
   python -m dua parse statement.pdf --bank mybank --expected result.csv
   python -m dua parse statement.pdf --bank mybank --out transactions.csv --json
   python -m dua parse --target icici            # data/icici/*.pdf and data/icici/result.csv
+  python -m dua parse big.pdf --bank mybank --checkpoint run.json   # then, if interrupted:
+  python -m dua parse --checkpoint run.json --resume
 """
 
 
@@ -39,6 +41,10 @@ def add_arguments(p) -> None:
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
+    p.add_argument("--checkpoint", metavar="FILE",
+                   help="save the run's state to FILE after every step")
+    p.add_argument("--resume", action="store_true",
+                   help="continue the interrupted run saved in --checkpoint FILE")
     add_llm_options(p)
     p.add_argument("--llm-mode", choices=("code", "settings"), default="code",
                    help="with an LLM: write free code, or answer the built-in engine's settings "
@@ -81,13 +87,21 @@ def _progress(args):
 def run(args, settings) -> int:
     from ..cli import feedback_for  # lazy
     from ..errors import VerificationError
-    from ..statements.agent import AGENT_ID, run_agent
+    from ..statements.agent import AGENT_ID, resume_agent, run_agent
 
-    pdf, bank, expected = resolve_inputs(args)
     started = time.perf_counter()
-    state = run_agent(pdf, bank, expected=expected, out=args.out, parsers_dir=args.parsers_dir,
-                      settings=settings, max_retries=args.max_retries, password=args.password,
-                      timeout=args.timeout, on_event=_progress(args), llm_mode=args.llm_mode)
+    common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
+                  password=args.password, timeout=args.timeout, on_event=_progress(args),
+                  llm_mode=args.llm_mode)
+    if args.resume:
+        if not args.checkpoint:
+            raise UsageError("--resume needs --checkpoint FILE", hint="Pass the same --checkpoint.")
+        state = resume_agent(args.checkpoint, **common)
+        bank = state.target_bank
+    else:
+        pdf, bank, expected = resolve_inputs(args)
+        state = run_agent(pdf, bank, expected=expected, max_retries=args.max_retries,
+                          checkpoint=args.checkpoint, **common)
     report = summary(state, time.perf_counter() - started)
     if state.final_status != "passed":
         why = state.comparison_result.get("summary") or "; ".join(state.errors[-2:])

@@ -39,8 +39,12 @@ class AgentContext:
 # --- nodes -------------------------------------------------------------------------------
 
 
-def analyze(state: StatementState, ctx: AgentContext) -> dict:
-    """Read the PDF once, find its table layout, load the expected CSV."""
+def prepare(state: StatementState, ctx: AgentContext):
+    """Fill the context: pages read once, their analysis, the expected CSV, the writer.
+
+    Raises:
+        DocumentError, VerificationError (no transaction table), SchemaError
+    """
     from .. import pdf  # lazy: pdfplumber loads only when a statement is parsed
     from . import analysis, verify
 
@@ -56,6 +60,12 @@ def analyze(state: StatementState, ctx: AgentContext) -> dict:
             "by an amount", path=state.pdf_path,
             hint="Check that this is a bank statement with a transactions table.")
     ctx.writer = (ctx.make_writer or choose_writer)(ctx, state)
+    return found
+
+
+def analyze(state: StatementState, ctx: AgentContext) -> dict:
+    """Read the PDF once, find its table layout, load the expected CSV."""
+    found = prepare(state, ctx)
     return {"pdf_content": "\n".join(found.raw_sample_text)[:4000],
             "column_headers": found.column_headers, "sample_rows": found.sample_rows,
             "raw_sample_text": found.raw_sample_text, "writer": ctx.writer.name,
@@ -64,6 +74,7 @@ def analyze(state: StatementState, ctx: AgentContext) -> dict:
 
 def generate(state: StatementState, ctx: AgentContext) -> dict:
     """The writer's first parser."""
+    _ready(state, ctx)
     return _draft_updates(state, ctx, ctx.writer.write(state))
 
 
@@ -93,6 +104,7 @@ def compare(state: StatementState, ctx: AgentContext) -> dict:
     """Check the frame against --expected, or by its own arithmetic without one."""
     from . import verify
 
+    _ready(state, ctx)
     if ctx.expected is not None:
         result = verify.compare(state.generated_df, ctx.expected)
     else:
@@ -111,6 +123,7 @@ def compare(state: StatementState, ctx: AgentContext) -> dict:
 
 def refine(state: StatementState, ctx: AgentContext) -> dict:
     """A better parser, given the failure; an exhausted writer ends the retries."""
+    _ready(state, ctx)
     draft = ctx.writer.refine(state)
     if draft is None:
         return {"retry_count": state.max_retries,
@@ -176,6 +189,11 @@ def build_graph():
 
 
 # --- helpers ------------------------------------------------------------------------------
+
+
+def _ready(state: StatementState, ctx: AgentContext) -> None:
+    if ctx.analysis is None:  # a resumed run: the cache is not in the checkpoint
+        prepare(state, ctx)
 
 
 def choose_writer(ctx: AgentContext, state: StatementState):
@@ -258,7 +276,38 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
                            expected_csv_path=expected or "", max_retries=max_retries)
     ctx = AgentContext(settings=settings, password=password, timeout=timeout, out_path=out,
                        parsers_dir=parsers_dir, make_writer=make_writer, llm_mode=llm_mode)
-    steps = 6 + 4 * (max_retries + 1)
     return build_graph().invoke(state, context=ctx, on_event=on_event, checkpoint=checkpoint,
-                                step_limit=steps)
+                                step_limit=_steps(max_retries))
+
+
+def _steps(max_retries: int) -> int:
+    return 6 + 4 * (max_retries + 1)
+
+
+def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = "custom_parsers",
+                 settings=None, password: str | None = None, timeout: float = 60.0,
+                 on_event=None, make_writer=None, llm_mode: str = "code") -> StatementState:
+    """Continue a run from its checkpoint file (the PDF is read again; the frame is re-made).
+
+    Raises:
+        SchemaError: the checkpoint is not a statement agent's. Same as ``run_agent`` otherwise.
+    """
+    import json
+
+    from ..errors import SchemaError
+
+    try:
+        with open(checkpoint, encoding="utf-8") as fh:
+            saved = json.load(fh)
+        state, nxt, step = StatementState.from_dict(saved["state"]), saved["next"], saved["step"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise SchemaError([f"{checkpoint}: not a statement agent checkpoint ({exc})"]) from exc
+    if nxt == END:
+        return state
+    if nxt in ("compare", "finalize") and state.execution_success:
+        nxt = "execute"  # the DataFrame is not checkpointed: run the saved parser again
+    ctx = AgentContext(settings=settings, password=password, timeout=timeout, out_path=out,
+                       parsers_dir=parsers_dir, make_writer=make_writer, llm_mode=llm_mode)
+    return build_graph().invoke(state, context=ctx, on_event=on_event, checkpoint=checkpoint,
+                                start_at=nxt, step=step, step_limit=step + _steps(state.max_retries))
 
