@@ -94,6 +94,7 @@ class CliParseTest(unittest.TestCase):
         self.assertEqual(self.parse(os.path.join(self.tmp, "missing.pdf"), "--bank", "x").returncode, 3)
         self.assertEqual(self.parse(not_pdf).returncode, 2)
         self.assertEqual(self.parse(not_pdf, "--bank", "../x").returncode, 2)
+        self.assertEqual(self.parse("--resume").returncode, 2)
 
 
 if __name__ == "__main__":
