@@ -70,6 +70,7 @@ class Progress:
     errors: int
     elapsed: float
     processed: int  # files actually run (not skipped), the basis of the rate
+    last: FileResult | None = None  # the file that just finished
 
     @property
     def rate(self) -> float:
@@ -247,7 +248,7 @@ def _execute(tasks: list, executor, on_progress, workers: int, resume: bool) -> 
         state["errors"] += not result.ok
         if on_progress is not None:
             on_progress(Progress(state["done"], len(tasks), state["rows"], state["errors"],
-                                 time.monotonic() - start, state["processed"]))
+                                 time.monotonic() - start, state["processed"], result))
 
     if todo:
         _submit_all(todo, executor, finish, workers)

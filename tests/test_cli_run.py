@@ -151,6 +151,14 @@ class RunUsageTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--out takes one PDF", proc.stderr)
 
+    def test_quiet_prints_no_progress_but_still_names_the_failures(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        proc = run_dua("run", PARSER, NOT_A_PDF, "--out-dir", tmp, "--quiet")
+        self.assertEqual(proc.returncode, 3)
+        self.assertEqual(proc.stderr.splitlines(), [proc.stderr.splitlines()[0]])
+        self.assertIn(f"failed {NOT_A_PDF}", proc.stderr)
+
     def test_no_pdf_is_a_usage_error(self):
         proc = run_dua("run", PARSER)
         self.assertEqual(proc.returncode, 2)

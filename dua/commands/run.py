@@ -68,22 +68,31 @@ def _check(args, pdfs: list) -> None:
 
 
 class _ProgressLine:
-    """One line on stderr: rewritten in place on a terminal, at most once a second otherwise."""
+    """One line on stderr: rewritten in place on a terminal, at most once a second otherwise.
+
+    A failed file is reported as it happens, on a line of its own.
+    """
 
     def __init__(self, stream=None):
         self.stream = stream or sys.stderr
         self.tty = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self.last = 0.0
+        self.shown_at = 0.0
 
     def __call__(self, progress) -> None:
+        clear = "\r\x1b[K" if self.tty else ""
+        if progress.last is not None and not progress.last.ok:
+            self.stream.write(f"{clear}dua run: {_failure_line(progress.last)}\n")
         final = progress.done == progress.total
-        if not (self.tty or final or progress.elapsed - self.last >= 1.0):
-            return
-        self.last = progress.elapsed
-        end = "\r" if self.tty and not final else "\n"
-        self.stream.write(f"dua run: {progress.line()}\x1b[K{end}" if self.tty else
-                          f"dua run: {progress.line()}{end}")
+        if self.tty or final or progress.elapsed - self.shown_at >= 1.0:
+            self.shown_at = progress.elapsed
+            end = "\n" if final or not self.tty else ""
+            self.stream.write(f"{clear}dua run: {progress.line()}{end}")
         self.stream.flush()
+
+
+def _failure_line(result) -> str:
+    message = (result.feedback or {}).get("user_message") or str(result.error)
+    return f"failed {result.pdf_path}: {message}"
 
 
 def run(args, settings) -> int:
@@ -97,9 +106,9 @@ def run(args, settings) -> int:
     result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=outputs, on_progress=progress,
                        timeout=args.timeout, password=args.password, workers=args.workers,
                        resume=not args.force)
-    for failure in result.failed:
-        print(f"dua run: failed {failure.pdf_path}: {failure.feedback.get('user_message') or failure.error}",
-              file=sys.stderr)
+    if args.quiet:  # no progress, but failures still go to stderr
+        for failure in result.failed:
+            print(f"dua run: {_failure_line(failure)}", file=sys.stderr)
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     if not args.quiet:
