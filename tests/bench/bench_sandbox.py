@@ -5,7 +5,6 @@ this possible: pandas and pdfplumber are imported once, each run is a fork of a 
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import subprocess
 import sys
@@ -20,16 +19,17 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PARSER = os.path.join(REPO, "fixtures", "parsers", "icici_parser.py")
 SHARED = os.environ.get("DUA_SHARED_DATA") or os.path.join(os.path.dirname(REPO), "shared", "data")
 # What a sandbox without a fork server pays per run: a new interpreter importing everything.
-FRESH = ("import importlib.util; spec = importlib.util.spec_from_file_location('p', {parser!r}); "
-         "m = importlib.util.module_from_spec(spec); spec.loader.exec_module(m); m.parse({pdf!r})")
+FRESH = ("ns = {{'__name__': 'p'}}; exec(compile(open({parser!r}).read(), {parser!r}, 'exec'), ns); "
+         "ns['parse']({pdf!r})")
 TRIVIAL = "import pandas as pd\n\n\ndef parse(pdf_path):\n    return pd.DataFrame({'a': [1]})\n"
 
 
 def _in_process(path: str):
-    spec = importlib.util.spec_from_file_location("bench_parser", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.parse
+    # compile + exec rather than an import: no __pycache__ left in fixtures/
+    with open(path, encoding="utf-8") as fh:
+        namespace = {"__name__": "bench_parser", "__file__": path}
+        exec(compile(fh.read(), path, "exec"), namespace)
+    return namespace["parse"]
 
 
 def run() -> list:
