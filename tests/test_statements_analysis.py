@@ -1,8 +1,11 @@
 """Layout analysis on hand-made words: rivers, header phrases, dates, candidate lines."""
 from __future__ import annotations
 
+import os
+import tempfile
 import unittest
 
+from dua.pdf import read_document
 from dua.statements import analysis, engine
 
 from .test_statements_engine import line
@@ -89,6 +92,51 @@ class AnalyzeTest(unittest.TestCase):
         self.assertEqual(s["date_column"], 1)
         self.assertEqual([c["kind"] for c in s["columns"]], ["text", "date", "text", "amount"])
         self.assertEqual(engine.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
+
+
+class CentredCellsTest(unittest.TestCase):
+    """A ruled table whose wrapped descriptions are centred on the date line."""
+
+    ROWS = (("01/08/2024", ["Salary credit ACME Ltd"], "", "5,000.00", "15,000.00"),
+            ("02/08/2024", ["UPI transfer to", "Ravi Kumar rent Aug"], "12,000.00", "", "3,000.00"),
+            ("03/08/2024", ["ATM cash"], "500.00", "", "2,500.00"),
+            ("04/08/2024", ["NEFT from", "Mother savings"], "", "1,000.00", "3,500.00"),
+            ("05/08/2024", ["Card purchase", "Big Bazaar store", "Mumbai"], "250.00", "", "3,250.00"))
+
+    def render(self) -> str:
+        from fixtures.pdfwriter import PDF
+
+        pdf = PDF()
+        page = pdf.add_page()
+        for x, name, align in ((40, "Date", "left"), (120, "Description", "left"),
+                               (380, "Debit", "right"), (460, "Credit", "right"),
+                               (560, "Balance", "right")):
+            page.text(x, 80, name, "Helvetica-Bold", 9, align=align)
+        y = 100
+        for date, desc, debit, credit, balance in self.ROWS:
+            height = 11 * len(desc)
+            middle = y + height / 2 + 3
+            page.text(40, middle, date, size=9)
+            for k, text in enumerate(desc):
+                page.text(120, middle if len(desc) == 1 else y + 8 + 11 * k, text, size=9)
+            for x, value in ((380, debit), (460, credit), (560, balance)):
+                if value:
+                    page.text(x, middle, value, size=9, align="right")
+            page.line(40, y + height + 4, 560, y + height + 4)
+            y += height + 8
+        path = os.path.join(self.tmp, "centred.pdf")
+        with open(path, "wb") as fh:
+            fh.write(pdf.to_bytes())
+        return path
+
+    def test_wrapped_lines_join_the_nearest_date_line(self):
+        with tempfile.TemporaryDirectory() as self.tmp:
+            pages = analysis.pages_from_document(read_document(self.render()))
+        s = analysis.analyze_pages(pages).settings
+        self.assertEqual(s["continuation"], "nearest")
+        frame = engine.build_frame(pages, s)
+        self.assertEqual(frame["Description"].tolist(), [" ".join(r[1]) for r in self.ROWS])
+        self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 12000.0, 500.0, 0.0, 250.0])
 
 
 if __name__ == "__main__":

@@ -250,6 +250,8 @@ def analyze_pages(pages: list) -> Analysis:
     by_col = [[row[i] for row in cells] for i in range(len(columns))]
     date_col, pattern = _vote_date(by_col)
     _kinds(columns, by_col, date_col)
+    text_cols = [i for i, c in enumerate(columns) if c["kind"] == "text"]
+    bare = sum(1 for row in cells if text_cols and not any(row[i] for i in text_cols))
     settings = {
         "columns": columns,
         "date_column": date_col,
@@ -259,6 +261,8 @@ def analyze_pages(pages: list) -> Analysis:
         "line_tolerance": LINE_TOLERANCE,
         "glue_gap": GLUE_GAP,
         "continuation_gap": round(_pitch(candidates) * 1.6, 2),
+        # Anchors with no description of their own: wrapped cells centred on the date line.
+        "continuation": "nearest" if bare >= max(2, 0.2 * len(cells)) else "below",
         "skip_patterns": list(SKIP_PATTERNS),
         "parens_negative": True,
         "trailing_minus_negative": True,

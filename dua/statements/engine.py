@@ -110,44 +110,69 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
                for i, k in enumerate(kinds) if k == "amount")
 
 
-def _is_continuation(cells: list, kinds: list, line: list, prev: list, settings: dict) -> bool:
-    if any(cells[i] for i, k in enumerate(kinds) if k != "text"):
-        return False
-    return line[0][3] - prev[0][3] <= settings["continuation_gap"]
+def _classify(words: list, settings: dict) -> list:
+    """Table lines of one page as ``[kind, top, cells, text]``; kind is anchor, text or break."""
+    columns, kinds = settings["columns"], [c["kind"] for c in settings["columns"]]
+    glue, items = settings["glue_gap"], []
+    in_table = not settings.get("require_header", False)
+    for line in group_lines(words, settings["line_tolerance"]):
+        text = join_words(line, glue)
+        if _is_header(text, settings):
+            in_table = True
+            items.append(["break", line[0][3], None, text])
+            continue
+        if not in_table or is_skipped(text, settings["skip_patterns"]):
+            items.append(["break", line[0][3], None, text])
+            continue
+        cells = split_cells(line, columns, glue)
+        if is_anchor(cells, settings, kinds):
+            kind = "anchor"
+        elif any(cells[i] for i, k in enumerate(kinds) if k != "text"):
+            kind = "break"
+        else:
+            kind = "text"
+        items.append([kind, line[0][3], cells, text])
+    return items
+
+
+def _owner(items: list, i: int, step: int, gap: float) -> tuple:
+    """The anchor reached from text line ``i`` going ``step`` (±1) through close text lines."""
+    j = i
+    while 0 <= j + step < len(items) and abs(items[j + step][1] - items[j][1]) <= gap:
+        j += step
+        if items[j][0] == "anchor":
+            return j, abs(items[j][1] - items[i][1])
+        if items[j][0] != "text":
+            break
+    return None, float("inf")
 
 
 def page_rows(words: list, settings: dict) -> list:
     """Transactions found on one page: a list of ``(cells, lines)``, lines being the source lines.
 
-    A row starts at an anchor line (its date cell matches the date pattern), takes the
-    close text-only lines below it, and ends at any other line. Header lines, lines above
-    the first header (when the layout repeats it per page) and summary lines are skipped.
+    A row is an anchor line (its date cell matches the date pattern) plus the close
+    text-only lines that wrap its description: below it, or, with ``continuation`` set to
+    ``nearest`` (cells centred vertically), whichever anchor is nearer. Header lines, lines
+    above the first header (when the layout repeats it per page) and summary lines are
+    never part of a row.
     """
-    columns, kinds = settings["columns"], [c["kind"] for c in settings["columns"]]
-    glue, rows, current, prev = settings["glue_gap"], [], None, None
-    in_table = not settings.get("require_header", False)
-    for line in group_lines(words, settings["line_tolerance"]):
-        text = join_words(line, glue)
-        if _is_header(text, settings):
-            in_table, current = True, None
+    items, gap = _classify(words, settings), settings["continuation_gap"]
+    nearest = settings.get("continuation") == "nearest"
+    parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
+    for i, item in enumerate(items):
+        if item[0] != "text":
             continue
-        if not in_table:
-            continue
-        if is_skipped(text, settings["skip_patterns"]):
-            current = None
-            continue
-        cells = split_cells(line, columns, glue)
-        if is_anchor(cells, settings, kinds):
-            current = (cells, [text])
-            rows.append(current)
-        elif current is not None and _is_continuation(cells, kinds, line, prev, settings):
-            for i, cell in enumerate(cells):
-                if cell:
-                    current[0][i] = f"{current[0][i]} {cell}".strip()
-            current[1].append(text)
-        else:
-            current = None
-        prev = line
+        up, d_up = _owner(items, i, -1, gap)
+        down, d_down = _owner(items, i, 1, gap) if nearest else (None, float("inf"))
+        owner = up if d_up <= d_down else down
+        if owner is not None:
+            parts[owner].append(i)
+    rows = []
+    for anchor in sorted(parts):
+        order = sorted(parts[anchor], key=lambda k: items[k][1])
+        cells = [" ".join(items[k][2][c] for k in order if items[k][2][c])
+                 for c in range(len(items[anchor][2]))]
+        rows.append((cells, [items[k][3] for k in order]))
     return rows
 
 
