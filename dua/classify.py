@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import time
 from typing import Any, Callable
 
-from .errors import BadRequestError, ResponseError, TransportError
+from .errors import BadRequestError, ResponseError
 from .graph import END, START, Graph
+from .node_recovery import NodeRecovery
 from .rules import Profile, build_element, classify_with_rules, rule_type
 from .schemas import unclassified_text_block
 
@@ -50,11 +52,14 @@ SINGLE_PROMPT = """Answer with the JSON element for this one block (no wrapper o
 
 @dataclasses.dataclass
 class Services:
-    """What the classification graph needs from outside: the LLM (None = rules) and a listener."""
+    """What the classification graph needs from outside: the LLM (None = rules), a listener,
+    the wait before a retry the Error Handler asks for, and the run's query id for it."""
 
     provider: Any = None
     batch_size: int = BATCH_SIZE
     on_progress: Callable[[str], None] | None = None
+    sleep: Callable[[float], None] = time.sleep  # tests pass a recorder: no real waiting
+    run_id: str | None = None  # None: a fresh id, so each run has its own retry budget
 
 
 @dataclasses.dataclass
@@ -80,7 +85,7 @@ def classify_rules(state: ClassifyState, services: Services) -> dict:
 
 
 def classify_llm(state: ClassifyState, services: Services) -> dict:
-    run = LLMClassifier(services.provider, services.batch_size, services.on_progress)
+    run = LLMClassifier(services)
     elements = run.classify(state.blocks, state.profile)
     return {"elements": elements, "stats": run.stats}
 
@@ -113,16 +118,25 @@ def analyze_structure_and_visuals(blocks: list, page_sizes: dict, services: Serv
 
 
 class LLMClassifier:
-    """Batches of text blocks in one call each; tables and images keep their finder's type."""
+    """Batches of text blocks in one call each; tables and images keep their finder's type.
 
-    def __init__(self, provider, batch_size: int = BATCH_SIZE, on_progress=None):
+    A failed batch goes to the Error Handler and its answer is followed: retry the batch's
+    unanswered blocks after the handler's delay, fall back to the rules for every block
+    left, or stop (the failure is raised, its feedback kept in ``stats["recovery"]``).
+    """
+
+    def __init__(self, services: Services):
         from .llm.schema import as_schema, tagged  # lazy: the LLM layer loads only when used
 
-        self.provider, self.batch_size, self.on_progress = provider, max(1, batch_size), on_progress
+        self.provider, self.on_progress = services.provider, services.on_progress
+        self.batch_size = max(1, services.batch_size)
+        self.recovery = NodeRecovery("extract_pipeline", services.run_id, sleep=services.sleep,
+                                     on_progress=services.on_progress)
         self.schema = as_schema(tagged("type", ANSWER_SHAPES))
         self.response_format: dict | None = {"type": "json_object"}  # JSON mode where served
         self.stats = {"classifier": "llm", "llm_calls": 0, "llm_batches": 0, "llm_retried_blocks": 0,
-                      "llm_errors": {}, "llm_down": None, "json_mode": True}
+                      "llm_errors": {}, "llm_down": None, "json_mode": True,
+                      "recovery": self.recovery.records}
 
     def classify(self, blocks: list, profile: Profile) -> list:
         answers: dict = {}  # block id -> parse result; filled as calls return, so a failure
@@ -130,34 +144,54 @@ class LLMClassifier:
         todo = [b for b in blocks if b.metadata.get("source_block_type", "text") == "text"]
         batches = -(-len(todo) // self.batch_size)
         for n, start in enumerate(range(0, len(todo), self.batch_size), 1):
-            try:
-                self._batch(todo[start:start + self.batch_size], answers)
-            except TransportError as exc:
-                self._down(exc)
+            if not self._follow(todo[start:start + self.batch_size], answers, f"{n}/{batches}"):
                 break
             if self.on_progress:
                 self.on_progress(f"LLM batch {n}/{batches} classified")
         elements = []
         for block in blocks:
             answer = answers.get(block.id)
-            if answer is None:  # table, image, or the LLM is down: the rules decide
+            if answer is None:  # table, image, or the LLM gave up: the rules decide
                 kind, level = rule_type(block, profile)
                 elements.append(build_element(block, kind, level))
             else:
                 elements.append(self._element(block, answer))
         return elements
 
-    def _down(self, exc: TransportError) -> None:
-        self.stats["llm_down"] = {"error_code": exc.error_code, "message": exc.message,
-                                  "fallback": "rules"}
-        if self.on_progress:
-            self.on_progress(f"LLM unavailable ({exc.error_code}); classifying with the built-in rules")
+    def _follow(self, batch: list, answers: dict, label: str) -> bool:
+        """Classify one batch, doing what the Error Handler says after each failure.
+
+        Returns False when the LLM is given up (the rules classify every block left).
+
+        Raises:
+            Exception: the failure itself, when the handler says to stop or ask the user.
+        """
+        while True:
+            left = [b for b in batch if b.id not in answers]
+            if not left:
+                return True
+            try:
+                self._batch(left, answers)
+                return True
+            except Exception as exc:  # any failure: the handler decides, not this code
+                step, record = self.recovery.decide(exc, "classify_llm", batch=label)
+                if step in ("retry", "refine"):  # bounded by the handler's retry budget
+                    continue
+                if step == "resume":  # dealt with: the rules take this batch's blocks
+                    return True
+                if step != "fallback":  # ask or stop: the run ends with this failure
+                    raise
+                self.stats["llm_down"] = {
+                    "error_code": record["error_code"], "message": str(exc), "fallback": "rules",
+                    "user_message": record["user_message"],
+                    "recovery_suggestions": record["recovery_suggestions"]}
+                return False
 
     def _batch(self, batch: list, answers: dict) -> None:
         """Valid answers from one batch call, then one call for each block still unanswered.
 
         Raises:
-            TransportError: the LLM cannot be reached (the caller falls back to the rules).
+            TransportError: the LLM cannot be reached (the caller asks the Error Handler).
         """
         from .llm.parsing import parse_llm_response  # lazy: the LLM layer loads only when used
 

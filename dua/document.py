@@ -15,6 +15,7 @@ from .blocks import document_blocks
 from .classify import Services, analyze_structure_and_visuals
 from .errors import CoverageError, SchemaError, UnexpectedError, UsageError
 from .graph import END, START, Graph
+from .node_recovery import new_run_id
 from .pdf import read_layout, require_text_layer
 from .schemas import Element
 
@@ -99,15 +100,21 @@ def build_graph():
 
 def extract(path: str, *, password: str | None = None, pages: list | None = None,
             provider: Any = None, batch_size: int | None = None,
-            on_progress: Callable[[str], None] | None = None) -> dict:
+            on_progress: Callable[[str], None] | None = None,
+            sleep: Callable[[float], None] = time.sleep) -> dict:
     """The JSON result of extracting ``path`` (see ``to_json`` for its schema).
+
+    A failing LLM is handled as the Error Handler says (retry after ``sleep``, or the
+    built-in rules); what it said is kept in ``stats["recovery"]``.
 
     Raises:
         DocumentError (any subclass): the file cannot be read as a PDF with text.
         CoverageError: a word was lost or doubled (a bug in dua).
+        TransportError and others: the Error Handler said to stop rather than fall back.
     """
     started = time.perf_counter()
-    services = Services(provider, batch_size or Services.batch_size, on_progress)
+    services = Services(provider, batch_size or Services.batch_size, on_progress, sleep,
+                        new_run_id("extract"))
     state = build_graph().invoke(DocumentState(path, password, pages),
                                  context=Context(services, on_progress), step_limit=10)
     return to_json(state, time.perf_counter() - started)
@@ -176,6 +183,7 @@ def to_json(state: DocumentState, seconds: float) -> dict:
     for key in ("llm_batches", "llm_retried_blocks", "llm_errors", "llm_down", "json_mode"):
         if key in state.stats:
             stats[key] = state.stats[key]
+    stats["recovery"] = state.stats.get("recovery", [])  # the Error Handler's answers, in order
     return {
         "schema": SCHEMA_VERSION,
         "source": {"path": doc.path, "pages_read": [p.number for p in doc.pages],

@@ -7,7 +7,8 @@ import unittest
 
 from dua.classify import build_graph
 from dua.config import Settings
-from dua.document import element_words, extract
+from dua.document import check_coverage, element_words, extract
+from dua.pdf import read_document
 from dua.rules import CAPTION, MARKER, PAGE_NUMBER, Profile, list_items, rule_type
 from dua.schemas import Block, Line
 from tests.support import FIXTURES
@@ -158,11 +159,16 @@ class LLMClassifierTest(unittest.TestCase):
         cls.rules = rules_by_block(REPORT)
         cls.text_ids = [i for i, e in cls.rules.items() if e["type"] not in ("table", "figure")]
 
+    def setUp(self):
+        self.waits = []  # the Error Handler's retry delays, recorded instead of slept
+
     def run_with(self, handler, path: str = REPORT, batch_size: int = 20, down: bool = False):
         with self.LLMServer(handler=handler) as server:
-            result = extract(path, provider=llm_provider(server.url), batch_size=batch_size)
+            result = extract(path, provider=llm_provider(server.url), batch_size=batch_size,
+                             sleep=self.waits.append)
         # A handler that crashes makes the server answer 500: never let that pass as a result.
         self.assertEqual(result["stats"]["llm_down"] is not None, down, result["stats"]["llm_down"])
+        check_coverage(read_document(path), result["elements"])  # extract checked it too
         return result, server
 
     def test_batched_answers_classify_every_block_in_one_call_per_batch(self):
@@ -300,12 +306,17 @@ class LLMClassifierTest(unittest.TestCase):
 
     def test_llm_down_classifies_every_block_with_rules_and_records_the_failure(self):
         provider = llm_provider(f"http://127.0.0.1:{self.free_port()}")
-        result = extract(REPORT, provider=provider)
+        result = extract(REPORT, provider=provider, sleep=self.waits.append)
         self.assertEqual([e["type"] for e in result["elements"]],
                          [e["type"] for e in self.rules.values()])
-        self.assertEqual(result["stats"]["llm_down"]["error_code"], "LLM_CONNECTION_FAILED")
-        self.assertEqual(result["stats"]["llm_down"]["fallback"], "rules")
-        self.assertEqual(result["stats"]["unclassified"], 0)
+        stats = result["stats"]
+        self.assertEqual(stats["llm_down"]["error_code"], "LLM_CONNECTION_FAILED")
+        self.assertEqual(stats["llm_down"]["fallback"], "rules")
+        self.assertEqual(stats["unclassified"], 0)
+        # The Error Handler retried three times, then fell back; the run did as it said.
+        self.assertEqual([r["step"] for r in stats["recovery"]], ["retry"] * 3 + ["fallback"])
+        self.assertEqual((len(self.waits), stats["llm_calls"]), (3, 4))
+        self.assertEqual(stats["llm_down"]["user_message"], stats["recovery"][-1]["user_message"])
 
     def test_llm_lost_during_retries_keeps_the_batch_answers_already_valid(self):
         from tests.llm_server import Fail
@@ -319,7 +330,11 @@ class LLMClassifierTest(unittest.TestCase):
             return Fail("server")
 
         result, server = self.run_with(handler, down=True)
-        self.assertEqual(server.count, 2)  # the batch, then the first retry that failed
+        # The batch and its first failed single retry; then, three times as the Error Handler
+        # says, the batch of the blocks left and its first failed single; then the fallback.
+        self.assertEqual(server.count, 2 + 3 * 2)
+        self.assertEqual([is_batch(r) for r in server.requests], [True, False] * 4)
+        self.assertEqual(len(self.waits), 3)
         for element in result["elements"]:
             block_id = element["block_ids"][0]
             if block_id in first:
@@ -339,8 +354,11 @@ class LLMClassifierTest(unittest.TestCase):
                                                   for i in asked_ids(request)}))
             return Fail("server")
 
-        result, _ = self.run_with(handler, batch_size=4, down=True)
+        result, server = self.run_with(handler, batch_size=4, down=True)
         self.assertEqual(result["stats"]["llm_down"]["error_code"], "LLM_SERVER_ERROR")
+        self.assertEqual(server.count, 1 + 4)  # batch 1; batch 2, retried 3 times, gives up
+        self.assertEqual({r["batch"] for r in result["stats"]["recovery"]},
+                         {f"2/{-(-len(self.text_ids) // 4)}"})
         first = self.text_ids[:4]
         for element in result["elements"]:
             if element["block_ids"][0] in first:

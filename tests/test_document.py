@@ -154,7 +154,10 @@ class CoverageTest(unittest.TestCase):
             for mode in ("chaos", "all_broken", "down"):
                 with self.subTest(os.path.basename(path), mode=mode):
                     if mode == "down":
-                        result = extract(path, provider=llm_provider(f"http://127.0.0.1:{free_port()}"))
+                        waits = []  # the Error Handler's three retry delays, not slept
+                        result = extract(path, provider=llm_provider(f"http://127.0.0.1:{free_port()}"),
+                                         sleep=waits.append)
+                        self.assertEqual(len(waits), 3)
                     else:
                         handler = chaos if mode == "chaos" else (lambda r: Turn(text=faults[0]))
                         with LLMServer(handler=handler) as server:
