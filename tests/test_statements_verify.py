@@ -71,6 +71,13 @@ class IntrinsicTest(unittest.TestCase):
         card_style = frame(Debit=[None, 5.0], Credit=[None, None], Balance=[100.0, 105.0])
         self.assertTrue(verify.reconcile(card_style)["passed"])
 
+    def test_a_statement_printed_newest_first_reconciles(self):
+        newest_first = frame(Debit=[None, 5.0, None], Credit=[2.5, None, None],
+                             Balance=[97.5, 95.0, 100.0])
+        result = verify.reconcile(newest_first)
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertIn("newest first", result["detail"])
+
     def test_a_wrong_balance_fails_and_names_the_row(self):
         result = verify.reconcile(frame(Amount=[1.0, -5.0, 2.0], Balance=[10.0, 5.0, 9.0]))
         self.assertFalse(result["passed"])

@@ -171,12 +171,17 @@ def reconcile(frame) -> dict:
     bal = [float(v) for v in frame[roles["balance"]].tolist()]
     if any(math.isnan(b) for b in bal):
         return {"name": "balance_reconciles", "passed": False, "detail": "a row has no balance"}
+    # Oldest first: each row's movement leads from the previous balance to its own; newest
+    # first: the previous row's movement leads from this balance to the previous one.
     fails = [[i for i in range(1, len(bal)) if abs(bal[i - 1] + sign * moves[i] - bal[i]) > 0.005]
              for sign in (1.0, -1.0)]
+    fails += [[i for i in range(1, len(bal)) if abs(bal[i] + sign * moves[i - 1] - bal[i - 1]) > 0.005]
+              for sign in (1.0, -1.0)]
     bad = min(fails, key=len)
     if not bad:
+        order = "newest first" if fails.index(bad) > 1 else "in printed order"
         return {"name": "balance_reconciles", "passed": True,
-                "detail": f"{len(bal) - 1} consecutive balances reconcile"}
+                "detail": f"{len(bal) - 1} consecutive balances reconcile ({order})"}
     return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
             "detail": f"row {bad[0]}: {bal[bad[0] - 1]} with movement {moves[bad[0]]} "
                       f"does not give {bal[bad[0]]} ({len(bad)} rows do not reconcile)"}
