@@ -134,9 +134,22 @@ class CoverageTest(unittest.TestCase):
         self.assertGreaterEqual(len({layout.date_format for layout in LAYOUTS}), 3)
         self.assertTrue(any(any(c.role == "drcr" for c in layout.columns) for layout in LAYOUTS))
 
-    def test_bad_fixtures_exist(self):
-        for name in ("not_a_pdf.pdf", "empty.pdf", "truncated.pdf", "encrypted.pdf", "image_only.pdf"):
-            self.assertTrue(os.path.exists(os.path.join(FIXTURES, "bad", name)), name)
+    def test_bad_fixtures_fail_with_the_error_the_readme_names(self):
+        from dua import errors, pdf
+
+        cases = {"not_a_pdf.pdf": errors.NotAPDFError, "empty.pdf": errors.NotAPDFError,
+                 "truncated.pdf": errors.CorruptPDFError, "encrypted.pdf": errors.EncryptedPDFError,
+                 "image_only.pdf": errors.NoTextLayerError}
+        for name, cls in cases.items():
+            with self.subTest(file=name), self.assertRaises(cls):
+                pdf.require_text_layer(pdf.read_document(os.path.join(FIXTURES, "bad", name)))
+
+    def test_encrypted_statement_opens_with_its_password(self):
+        from dua import pdf
+
+        doc = pdf.read_document(os.path.join(FIXTURES, "bad", "encrypted.pdf"), password="secret")
+        words = {w.text for page in doc.pages for w in page.words}
+        self.assertIn("Closing", words)
 
 
 if __name__ == "__main__":
