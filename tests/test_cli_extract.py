@@ -75,6 +75,52 @@ class ExtractCommandTest(unittest.TestCase):
                          ("llm", 1, 0))
 
 
+class ExtractRecoveryCommandTest(unittest.TestCase):
+    """The Error Handler's decisions reach the user: progress lines on stderr, stats.recovery."""
+
+    def run_llm(self, handler, *extra: str):
+        from tests.llm_server import LLMServer
+
+        with LLMServer(handler=handler) as server:
+            proc = run_dua("extract", REPORT, "--provider", "openai", "--base-url",
+                           server.url + "/v1", "--model", "m", *extra, env={"DUA_LLM_API_KEY": "k"})
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        return json.loads(proc.stdout)["stats"], proc.stderr, server.count
+
+    def test_rate_limited_batch_is_retried_as_the_handler_says(self):
+        from tests.llm_server import Fail
+        from tests.test_node_recovery import failing
+
+        # The transport's own three retries come first (4 requests), then the handler's one.
+        stats, stderr, requests = self.run_llm(failing(4, Fail("rate_limit", retry_after=0.01)))
+        self.assertEqual((requests, stats["llm_calls"], stats["llm_down"]), (5, 2, None))
+        (record,) = stats["recovery"]
+        self.assertEqual((record["step"], record["automated_actions"], record["delay_s"]),
+                         ("retry", ["retry:1"], 0.01))
+        self.assertIn(f"dua extract: classify_llm failed (LLM_RATE_LIMITED): "
+                      f"{record['user_message']} (waiting 0.01s)\n", stderr)
+        self.assertIn("LLM batch 1/1 classified", stderr)
+
+    def test_bad_key_falls_back_to_rules_and_says_how_to_fix_it(self):
+        from tests.llm_server import Fail
+
+        stats, stderr, requests = self.run_llm(lambda request: Fail("auth"))
+        self.assertEqual((requests, stats["classifier"], stats["unclassified"]), (1, "llm", 0))
+        self.assertEqual(stats["recovery"][0]["automated_actions"], ["fallback:builtin"])
+        self.assertEqual(stats["llm_down"]["user_message"], stats["recovery"][0]["user_message"])
+        self.assertIn("The language model cannot be used: HTTP 401", stderr)
+        self.assertIn("Set a valid key in DUA_LLM_API_KEY.", stderr)
+        self.assertIn("dua extract:   try: Use --provider builtin (no LLM)\n", stderr)
+        self.assertIn("1 LLM call(s) (then the built-in rules)", stderr)
+
+    def test_quiet_keeps_the_decisions_in_the_json_only(self):
+        from tests.llm_server import Fail
+
+        stats, stderr, _ = self.run_llm(lambda request: Fail("auth"), "-q")
+        self.assertEqual(stderr, "")
+        self.assertEqual(stats["recovery"][0]["step"], "fallback")
+
+
 class BadInputTest(unittest.TestCase):
     """Every bad input is one clear line on stderr and exit code 3."""
 

@@ -17,8 +17,17 @@ classifier is the default (no network); --provider uses an LLM, in batches.
 JSON result (schema "dua.extract/1"): {source: {path, pages_read, metadata},
 pages: [{number, width, height, words, chars}], elements: [{type, bbox, page_number,
 block_ids, ...type keys}], stats: {pages, blocks, words, elements, counts (per type),
-unclassified, classifier, llm_calls, seconds, and with an LLM llm_batches,
-llm_retried_blocks, llm_errors (per seed-000 error type), llm_down, json_mode}}."""
+unclassified, classifier, llm_calls, seconds, recovery, and with an LLM llm_batches,
+llm_retried_blocks, llm_errors (per seed-000 error type), llm_down, json_mode}}.
+
+When the LLM fails, dua's Error Handler decides what happens next: a transient
+failure (timeout, 429, 5xx, connection) is retried after its backoff delay up to 3
+times, then the built-in rules classify every block left; an unusable LLM (bad key,
+quota, unknown model) goes to the rules at once; what the handler escalates ends the
+run with that error. Each decision is a progress line on stderr and an entry of
+stats.recovery: {node, batch, error_code, error_id, next_action, step, delay_s,
+automated_actions, user_message, recovery_suggestions}; stats.llm_down repeats the
+final one with the handler's user_message."""
 EXAMPLES = """\
   python -m dua extract report.pdf                       # JSON on stdout
   python -m dua extract report.pdf --format markdown --out report.md
@@ -86,8 +95,9 @@ def run(args, settings) -> int:
     if progress:
         s = result["stats"]
         where = f" -> {args.out}" if args.out else ""
+        rules = " (then the built-in rules)" if s.get("llm_down") else ""
         progress(f"{s['elements']} elements from {s['pages']} page(s), {s['unclassified']} "
-                 f"unclassified, {s['llm_calls']} LLM call(s), {s['seconds']:.2f}s{where}")
+                 f"unclassified, {s['llm_calls']} LLM call(s){rules}, {s['seconds']:.2f}s{where}")
     return EXIT_OK
 
 
