@@ -7,14 +7,14 @@ It never decides anything itself: the step comes from ``dua.recovery.next_step``
 """
 from __future__ import annotations
 
+import os
 import time
-import uuid
 from typing import Callable
 
 
 def new_run_id(prefix: str) -> str:
     """A query id unique to one run (``extract_3f9c…``): the handler counts attempts per id."""
-    return f"{prefix}_{uuid.uuid4().hex[:12]}"
+    return f"{prefix}_{os.urandom(6).hex()}"
 
 
 class NodeRecovery:

@@ -157,7 +157,44 @@ class _Broken:
         raise KeyError("choices")
 
 
-class StopTest(unittest.TestCase):
+class FollowTest(unittest.TestCase):
+    """Each step the handler may answer is followed as next_step documents it."""
+
+    def classify_with(self, steps: list, handler):
+        from unittest import mock
+
+        blocks = [block("a", "Some words", 100), block("b", "More words", 140)]
+        answers = iter(steps)
+        with LLMServer(handler=handler) as server, \
+                mock.patch("dua.recovery.next_step", lambda feedback: next(answers)):
+            run = LLMClassifier(Services(llm_provider(server.url), batch_size=1, sleep=[].append))
+            elements = run.classify(blocks, Profile(blocks, {1: (612, 792)}))
+        return elements, run, server
+
+    def test_resume_leaves_the_failed_batch_to_the_rules_and_goes_on(self):
+        def handler(request):
+            if asked_ids(request) == ["a"]:
+                return Fail("server")
+            return Turn(text=json.dumps({"b": {"type": "heading", "text": "t", "level": 2}}))
+
+        elements, run, server = self.classify_with([("resume", 0.0)], handler)
+        # batch 1 failed and was not retried: the rules made it a paragraph; batch 2 was asked
+        self.assertEqual([asked_ids(r) for r in server.requests], [["a"], ["b"]])
+        self.assertEqual([e["type"] for e in elements], ["paragraph", "heading"])
+        self.assertEqual(run.stats["recovery"][0]["step"], "resume")
+        self.assertIsNone(run.stats["llm_down"])
+
+    def test_refine_retries_the_batch_like_retry(self):
+        _, run, server = self.classify_with([("refine", 0.0)], failing(1, Fail("server")))
+        self.assertEqual([asked_ids(r) for r in server.requests], [["a"], ["a"], ["b"]])
+        self.assertEqual([r["step"] for r in run.stats["recovery"]], ["refine"])
+
+    def test_ask_ends_the_run_with_the_failure(self):
+        from dua.errors import ServerError
+
+        with self.assertRaises(ServerError):
+            self.classify_with([("ask", 0.0)], lambda request: Fail("server"))
+
     def test_handler_saying_stop_ends_the_run_with_the_failure(self):
         blocks = [block("a", "Some words", 100), block("b", "More words", 140)]
         provider, waits = _Broken(), []
