@@ -4,6 +4,7 @@ The node runs a small graph (profile -> rules | llm -> END) with two interchange
 classifiers: the built-in rules (default, no network) and the LLM, which sends blocks
 in batches keyed by block id, validates every answer, retries a failed batch block by
 block, and keeps each block it still cannot classify as an ``unclassified_text_block``.
+When a call fails, the Error Handler (dua.recovery) says whether to retry or fall back.
 """
 from __future__ import annotations
 
