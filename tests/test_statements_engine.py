@@ -103,6 +103,13 @@ class PageRowsTest(unittest.TestCase):
         self.assertEqual(len(engine.build_frame([page], settings())), 2)
         self.assertEqual(len(engine.build_frame([page], settings(require_header=False))), 3)
 
+    def test_a_header_printed_once_opens_the_table_for_the_later_pages(self):
+        page2 = line(40, (40, "03/02/24"), (100, "Bakery"), (320, "2.00"), (420, "96.00"))
+        every_page = engine.build_frame([self.page(), page2], settings())
+        once = engine.build_frame([self.page(), page2], settings(header_once=True))
+        self.assertEqual((len(every_page), len(once)), (2, 3))
+        self.assertEqual(once["Description"].tolist()[-1], "Bakery")
+
     def test_a_far_line_is_not_a_continuation(self):
         frame = engine.build_frame([self.page()], settings(continuation_gap=5.0))
         self.assertEqual(frame["Description"].tolist(), ["Coffee shop", "Refund"])

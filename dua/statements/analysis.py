@@ -257,7 +257,9 @@ def analyze_pages(pages: list) -> Analysis:
         "date_column": date_col,
         "date_pattern": pattern,
         "header": sorted({engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header}),
-        "require_header": bool(header) and _header_on_every_page(pages, candidates, header),
+        "require_header": bool(header),
+        # A header printed on the first page only: later pages continue the table.
+        "header_once": bool(header) and not _header_on_every_page(pages, candidates, header),
         "line_tolerance": LINE_TOLERANCE,
         "glue_gap": GLUE_GAP,
         "continuation_gap": round(_pitch(candidates) * 1.6, 2),

@@ -110,11 +110,13 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
                for i, k in enumerate(kinds) if k == "amount")
 
 
-def _classify(words: list, settings: dict) -> list:
-    """Table lines of one page as ``[kind, top, cells, text]``; kind is anchor, text or break."""
+def _classify(words: list, settings: dict, in_table: bool) -> list:
+    """Table lines of one page as ``[kind, top, cells, text]``; kind is anchor, text or break.
+
+    ``in_table`` says whether the page starts inside the table (no header needed yet).
+    """
     columns, kinds = settings["columns"], [c["kind"] for c in settings["columns"]]
     glue, items = settings["glue_gap"], []
-    in_table = not settings.get("require_header", False)
     for line in group_lines(words, settings["line_tolerance"]):
         text = join_words(line, glue)
         if _is_header(text, settings):
@@ -147,7 +149,7 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
     return None, float("inf")
 
 
-def page_rows(words: list, settings: dict) -> list:
+def page_rows(words: list, settings: dict, in_table: bool | None = None) -> list:
     """Transactions found on one page: a list of ``(cells, lines)``, lines being the source lines.
 
     A row is an anchor line (its date cell matches the date pattern) plus the close
@@ -156,7 +158,9 @@ def page_rows(words: list, settings: dict) -> list:
     above the first header (when the layout repeats it per page) and summary lines are
     never part of a row.
     """
-    items, gap = _classify(words, settings), settings["continuation_gap"]
+    if in_table is None:
+        in_table = not settings.get("require_header", False)
+    items, gap = _classify(words, settings, in_table), settings["continuation_gap"]
     nearest = settings.get("continuation") == "nearest"
     parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
     for i, item in enumerate(items):
@@ -178,9 +182,13 @@ def page_rows(words: list, settings: dict) -> list:
 
 def extract_rows(pages: list, settings: dict) -> list:
     """Every transaction of the document, in printed order (see ``page_rows``)."""
-    rows = []
+    rows, started = [], not settings.get("require_header", False)
     for words in pages:
-        rows.extend(page_rows(words, settings))
+        rows.extend(page_rows(words, settings, started))
+        # "once": pages after the first header continue the table without repeating it.
+        if settings.get("header_once") and not started:
+            started = any(_is_header(join_words(ln, settings["glue_gap"]), settings)
+                          for ln in group_lines(words, settings["line_tolerance"]))
     return rows
 
 

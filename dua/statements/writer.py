@@ -242,18 +242,21 @@ def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
 
 
 def _fewer_rows(settings: dict, diag: dict) -> list:
-    out = [_with(settings, require_header=True), _with(settings, anchor_needs_amount=True)]
+    out = [_with(settings, require_header=True, header_once=False),
+           _with(settings, require_header=True, header_once=True),
+           _with(settings, anchor_needs_amount=True)]
     text_cols = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "text"]
     for row in diag.get("rows_only_got", []):
         words = [v for v in row if v not in ("None", "nan") and not re.search(r"\d", v)]
         if words:  # a label such as 'Opening Balance' printed like a transaction
             pattern = r"\b" + re.escape(max(words, key=len)) + r"\b"
             out.append(_with(settings, skip_patterns=settings["skip_patterns"] + [pattern]))
-    return out if text_cols else out[:2]
+    return out if text_cols else out[:3]
 
 
 def _more_rows(settings: dict) -> list:
-    out = [_with(settings, require_header=False), _with(settings, anchor_needs_amount=False)]
+    out = [_with(settings, header_once=True), _with(settings, require_header=False),
+           _with(settings, anchor_needs_amount=False)]
     out += [_with(settings, line_tolerance=t) for t in (1.5, 4.5, 6.0)]
     for i in range(len(settings["skip_patterns"])):
         out.append(_with(settings, skip_patterns=settings["skip_patterns"][:i]
