@@ -91,9 +91,9 @@ class ExtractRecoveryCommandTest(unittest.TestCase):
         from tests.llm_server import Fail
         from tests.test_node_recovery import failing
 
-        # The transport's own three retries come first (4 requests), then the handler's one.
-        stats, stderr, requests = self.run_llm(failing(4, Fail("rate_limit", retry_after=0.01)))
-        self.assertEqual((requests, stats["llm_calls"], stats["llm_down"]), (5, 2, None))
+        # The command gives the transport one retry of its own (2 requests), then the handler's.
+        stats, stderr, requests = self.run_llm(failing(2, Fail("rate_limit", retry_after=0.01)))
+        self.assertEqual((requests, stats["llm_calls"], stats["llm_down"]), (3, 2, None))
         (record,) = stats["recovery"]
         self.assertEqual((record["step"], record["automated_actions"], record["delay_s"]),
                          ("retry", ["retry:1"], 0.01))

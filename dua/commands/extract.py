@@ -82,7 +82,11 @@ def run(args, settings) -> int:
     provider = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
-        provider = get_provider(settings)
+        from ..llm.transport import RetryPolicy
+
+        # The Error Handler retries a failed batch (with backoff) and then falls back to the
+        # rules; one transport retry per call keeps the two from multiplying into 16 requests.
+        provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
     progress = None if args.quiet else (lambda msg: print(f"dua extract: {msg}", file=sys.stderr))
     result = extract(args.file, password=args.password, pages=parse_pages(args.pages),
                      provider=provider, batch_size=args.batch_size, on_progress=progress)

@@ -16,8 +16,8 @@ PROVIDERS = {
 }
 
 
-def get_provider(settings):
-    """The provider named by ``settings.provider``.
+def get_provider(settings, **options):
+    """The provider named by ``settings.provider``; ``options`` go to its constructor.
 
     Raises:
         UsageError: the built-in engine was chosen, or the name is unknown.
@@ -26,4 +26,4 @@ def get_provider(settings):
         raise UsageError(f"no LLM provider {settings.provider!r}",
                          hint="Set --provider openai|gemini or DUA_LLM_PROVIDER.")
     module, cls = PROVIDERS[settings.provider]
-    return getattr(importlib.import_module(f".{module}", __package__), cls)(settings)
+    return getattr(importlib.import_module(f".{module}", __package__), cls)(settings, **options)
