@@ -172,6 +172,9 @@ def report_error(exc: BaseException, args) -> int:
 
 def feedback_for(exc: BaseException, agent_id: str) -> dict:
     """Seed 004's feedback object for a failure, from the in-process Error Handler."""
+    attached = getattr(exc, "feedback", None)
+    if isinstance(attached, dict):  # an agent already asked the handler: don't ask twice
+        return attached
     payload = errors.payload_from_exception(exc, agent_id)
     try:
         from .recovery import handle_in_process  # lazy: only on the error path
