@@ -94,6 +94,21 @@ class AnalyzeTest(unittest.TestCase):
         self.assertEqual(engine.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
 
 
+class DatePrintedOncePerDayTest(unittest.TestCase):
+    def test_rows_without_a_date_take_the_date_above(self):
+        page = (line(50, (40, "Date"), (100, "Details"), (310, "Paid out"), (400, "Balance"))
+                + rows([(40, "01 Aug"), (100, "Coffee"), (310, "3.50"), (400, "96.50")],
+                       [(100, "Bakery"), (310, "2.00"), (400, "94.50")],
+                       [(100, "Bus"), (310, "1.50"), (400, "93.00")],
+                       [(40, "02 Aug"), (100, "Lunch"), (310, "8.00"), (400, "85.00")],
+                       [(100, "Cinema"), (310, "9.00"), (400, "76.00")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s.get("anchor"), "amount")
+        frame = engine.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["01 Aug"] * 3 + ["02 Aug"] * 2)
+        self.assertEqual(engine.build_frame([page], dict(s, date_fill="blank"))["Date"].isna().sum(), 3)
+
+
 class CentredCellsTest(unittest.TestCase):
     """A ruled table whose wrapped descriptions are centred on the date line."""
 

@@ -271,9 +271,24 @@ def analyze_pages(pages: list) -> Analysis:
         "drcr_signs": {"dr": -1, "cr": 1},
         "anchor_needs_amount": True,
     }
+    if _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
+        settings["anchor"] = "amount"  # the date is printed once per day
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),
                     len(candidates), len(pages))
+
+
+def _dateless_rows(pages: list, settings: dict) -> int:
+    """Table lines with money in an amount column but an empty date cell."""
+    kinds = [c["kind"] for c in settings["columns"]]
+    count, started = 0, not settings["require_header"]
+    for words in pages:
+        for kind, _, cells, _ in engine._classify(words, settings, started):
+            if kind == "break" and cells and not cells[settings["date_column"]] and \
+                    engine._has_amount(cells, settings, kinds):
+                count += 1
+        started = started or settings.get("header_once", False)
+    return count
 
 
 def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:

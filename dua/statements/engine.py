@@ -100,14 +100,20 @@ def is_skipped(line_text: str, patterns: list) -> bool:
     return any(re.search(p, line_text, re.IGNORECASE) for p in patterns)
 
 
-def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
-    date = cells[settings["date_column"]]
-    if not date or not re.fullmatch(settings["date_pattern"], date, re.IGNORECASE):
-        return False
-    if not settings.get("anchor_needs_amount", True):
-        return True
+def _has_amount(cells: list, settings: dict, kinds: list) -> bool:
     return any(cells[i] and parse_amount(cells[i], settings) is not None
                for i, k in enumerate(kinds) if k == "amount")
+
+
+def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
+    """A line that starts a transaction: its date cell matches (or, with ``anchor`` set to
+    ``amount``, is empty under a layout that prints each day's date once) and it has money."""
+    date = cells[settings["date_column"]]
+    if not date:
+        return settings.get("anchor") == "amount" and _has_amount(cells, settings, kinds)
+    if not re.fullmatch(settings["date_pattern"], date, re.IGNORECASE):
+        return False
+    return not settings.get("anchor_needs_amount", True) or _has_amount(cells, settings, kinds)
 
 
 def _classify(words: list, settings: dict, in_table: bool) -> list:
@@ -189,7 +195,17 @@ def extract_rows(pages: list, settings: dict) -> list:
         if settings.get("header_once") and not started:
             started = any(_is_header(join_words(ln, settings["glue_gap"]), settings)
                           for ln in group_lines(words, settings["line_tolerance"]))
+    _carry_dates(rows, settings)
     return rows
+
+
+def _carry_dates(rows: list, settings: dict) -> None:
+    """A row printed without its date takes the date above it (one date per day layouts)."""
+    if settings.get("anchor") != "amount" or settings.get("date_fill", "carry") != "carry":
+        return
+    col, last = settings["date_column"], ""
+    for cells, _ in rows:
+        last = cells[col] = cells[col] or last
 
 
 def _convert(values: list, kind: str, settings: dict) -> list:

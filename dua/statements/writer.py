@@ -233,6 +233,7 @@ def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
         out += [_with(settings, continuation_gap=round(measured * f, 2)) for f in (1, 0, 1.5, 2.5)]
         out += [_with(settings, continuation=m) for m in ("nearest", "below")]
     if "date" in touched:
+        out += [_with(settings, date_fill=f) for f in ("blank", "carry")]
         out += [_with(settings, date_pattern=p) for p in analysis.DATE_PATTERNS]
     out += _boundary_variants(settings, {d["column"] for d in diag.get("first_differences", [])})
     for name in diag.get("dtype_differences", {}):
@@ -256,7 +257,7 @@ def _fewer_rows(settings: dict, diag: dict) -> list:
 
 def _more_rows(settings: dict) -> list:
     out = [_with(settings, header_once=True), _with(settings, require_header=False),
-           _with(settings, anchor_needs_amount=False)]
+           _with(settings, anchor_needs_amount=False), _with(settings, anchor="amount")]
     out += [_with(settings, line_tolerance=t) for t in (1.5, 4.5, 6.0)]
     for i in range(len(settings["skip_patterns"])):
         out.append(_with(settings, skip_patterns=settings["skip_patterns"][:i]
