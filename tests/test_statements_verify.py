@@ -86,6 +86,8 @@ class IntrinsicTest(unittest.TestCase):
     def test_an_amount_with_a_drcr_column_takes_its_sign(self):
         f = frame(Amount=[1.0, 5.0, 2.0], **{"Dr/Cr": ["Cr", "Dr", "Cr"]}, Balance=[10.0, 5.0, 7.0])
         self.assertTrue(verify.reconcile(f)["passed"])
+        words = f.assign(**{"Dr/Cr": ["CREDIT", "DEBIT", "CREDIT"]})
+        self.assertTrue(verify.reconcile(words)["passed"])
 
     def test_no_balance_column_is_unverified_not_failed(self):
         f = frame(Date=["01/02/24"], Description=["Coffee"], Amount=[3.5])

@@ -138,7 +138,7 @@ def column_roles(frame) -> dict:
                 roles[role] = col
                 break
     drcr = [c for c in frame.columns if str(frame[c].dtype) not in ("float64", "int64")
-            and frame[c].dropna().astype(str).str.fullmatch(r"(?i)dr|cr").all()
+            and frame[c].dropna().astype(str).str.fullmatch(r"(?i)dr\.?|cr\.?|debit|credit").all()
             and frame[c].notna().any()]
     if drcr:
         roles["drcr"] = drcr[0]
@@ -155,7 +155,7 @@ def _movements(frame, roles: dict) -> list | None:
         return [(val(roles["credit"], i) if "credit" in roles else 0.0)
                 - (val(roles["debit"], i) if "debit" in roles else 0.0) for i in range(n)]
     if "amount" in roles:
-        signs = [(-1.0 if str(frame[roles["drcr"]].iloc[i]).lower() == "dr" else 1.0)
+        signs = [(-1.0 if str(frame[roles["drcr"]].iloc[i]).lower().startswith("d") else 1.0)
                  if "drcr" in roles else 1.0 for i in range(n)]
         return [signs[i] * val(roles["amount"], i) for i in range(n)]
     return None
