@@ -7,6 +7,7 @@ only the candidate it believes correct is emitted as code.
 """
 from __future__ import annotations
 
+import abc
 import ast
 import copy
 import dataclasses
@@ -54,7 +55,7 @@ class Draft:
     in_process: dict | None = None  # the writer's own verdict before the real run
 
 
-class Writer:
+class Writer(abc.ABC):
     """The writer interface: ``write`` a first parser, ``refine`` one after a failure.
 
     ``refine`` returns None when the writer has nothing better to offer.
@@ -62,11 +63,13 @@ class Writer:
 
     name = "writer"
 
+    @abc.abstractmethod
     def write(self, state) -> Draft:
-        raise TypeError(f"{type(self).__name__} must implement write()")
+        """The first parser for the statement in ``state``."""
 
+    @abc.abstractmethod
     def refine(self, state) -> Draft | None:
-        raise TypeError(f"{type(self).__name__} must implement refine()")
+        """A better parser given the failure recorded in ``state``, or None."""
 
 
 def engine_body() -> str:
