@@ -20,7 +20,8 @@
     │   │   ├── ToolFailedError
     │   │   └── ToolArgumentsError (ValueError)  arguments that are not a JSON object
     │   ├── TruncatedResponseError            finish_reason length / MAX_TOKENS
-    │   └── StreamInterruptedError            a stream that stopped without finishing
+    │   ├── StreamInterruptedError            a stream that stopped without finishing
+    │   └── UnusableAnswerError               answers that never held a usable parser
     ├── StructuredOutputError                 seed 003
     │   ├── MultipleStructuredOutputsError
     │   └── StructuredOutputValidationError (ValueError)
@@ -321,6 +322,13 @@ class StreamInterruptedError(ResponseError):
 
     error_code = "LLM_STREAM_INTERRUPTED"
     retryable = True
+
+
+class UnusableAnswerError(ResponseError):
+    """The model's answers could not be turned into a parser."""
+
+    error_code = "LLM_UNUSABLE_PARSER"
+    hint = "Try a stronger model, --llm-mode settings, or --provider builtin."
 
 
 class ToolArgumentsError(ToolExecutionError, ValueError):

@@ -12,7 +12,7 @@ import copy
 import re
 
 from ..errors import (DuaError, ResponseError, StructuredOutputError, TransportError,
-                      UsageError, excerpt)
+                      UnusableAnswerError, UsageError, excerpt)
 from . import prompts
 from .writer import Draft, Writer, align, emit_source
 
@@ -28,12 +28,6 @@ SETTINGS_SCHEMA = {
     "trailing_minus_negative": bool,
     "dr_negative": bool,
 }
-
-
-class UnusableAnswerError(ResponseError):
-    """The model's answers could not be turned into a parser."""
-
-    error_code = "LLM_UNUSABLE_PARSER"
 
 
 def extract_code(text: str) -> tuple:
