@@ -26,6 +26,7 @@ class NodeRecovery:
         self.agent_id, self.sleep, self.on_progress = agent_id, sleep, on_progress
         self.query_id = query_id or new_run_id(agent_id.split("_")[0])
         self.records: list = []  # one dict per consultation, in order (stats.recovery)
+        self.last_feedback: dict | None = None  # the whole feedback of the latest consultation
 
     def decide(self, exc: BaseException, node: str, **context: object) -> tuple:
         """``(step, record)`` for a failure of ``node``; a "retry" step has already waited.
@@ -37,6 +38,7 @@ class NodeRecovery:
         feedback = recover(exc, self.agent_id, query_id=self.query_id,
                            context={"node": node, **context})
         step, delay = next_step(feedback)
+        self.last_feedback = feedback.to_dict()
         record = {"node": node, **context,
                   "error_code": getattr(exc, "error_code", "UNEXPECTED_ERROR"),
                   "error_id": feedback.error_id, "next_action": feedback.next_action,

@@ -324,6 +324,8 @@ _STATE_FIELDS = {  # name -> (type, default factory); generated_df stays out of 
     "failure_type": (str, str), "final_status": (str, str), "attempts": (list, list),
     "llm_calls": (int, int), "tokens": (int, int), "writer": (str, lambda: "builtin"),
     "writer_settings": (dict, dict), "fallback_reason": (str, str), "rows": (int, int),
+    "run_id": (str, str), "recovery": (list, list), "recovery_step": (str, str),
+    "feedback": (dict, dict),
 }
 
 
@@ -356,6 +358,10 @@ class StatementState:
     writer_settings: dict = dataclasses.field(default_factory=dict)
     fallback_reason: str = ""
     rows: int = 0
+    run_id: str = ""  # the Error Handler's query id: its budgets count per run
+    recovery: list = dataclasses.field(default_factory=list)  # the handler's decisions, in order
+    recovery_step: str = ""  # its step for the latest failure (refine, ask, stop…); routes read it
+    feedback: dict = dataclasses.field(default_factory=dict)  # its feedback when it ended the run
 
     def to_dict(self) -> dict:
         """JSON-ready; the DataFrame is left out (checkpoints re-run the parser)."""

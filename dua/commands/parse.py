@@ -14,7 +14,14 @@ Write custom_parsers/BANK_parser.py for a bank statement, run it safely, verify 
 result (against --expected, or by its own running balances without one), refine it until
 it is right, and write the transactions as CSV. The built-in writer needs no network;
 --provider openai|gemini lets an LLM write the parser, falling back to the built-in one.
-The parser is a standalone file: reuse it with `dua run` on every later statement."""
+The parser is a standalone file: reuse it with `dua run` on every later statement.
+
+When a step fails (the parser crashes, the result does not match, the LLM is down, the PDF
+cannot be read) the Error Handler decides what happens next: refine the parser, retry the
+LLM after a delay, fall back to the built-in writer, or stop and say what to do. Each
+decision is a line on stderr and an entry in the --json report's "recovery" list
+{node, error_code, error_id, next_action, step, delay_s, automated_actions, user_message,
+recovery_suggestions}; a failed run's "feedback" is the handler's own answer."""
 EXAMPLES = """\
   python -m dua parse statement.pdf --bank mybank --expected result.csv
   python -m dua parse statement.pdf --bank mybank --out transactions.csv --json
@@ -74,14 +81,17 @@ def resolve_inputs(args) -> tuple:
 
 def _progress(args):
     if args.quiet:
-        return None
+        return None, None
 
     def on_event(event) -> None:
         extra = f" -> {event.next}" if event.next and event.outcome == "ok" else ""
         print(f"dua parse: {event.node:<8} {event.outcome} {event.duration:6.2f} s{extra}",
               file=sys.stderr, flush=True)
 
-    return on_event
+    def on_progress(line: str) -> None:
+        print(f"dua parse: {line}", file=sys.stderr, flush=True)
+
+    return on_event, on_progress
 
 
 def run(args, settings) -> int:
@@ -90,9 +100,10 @@ def run(args, settings) -> int:
     from ..statements.agent import AGENT_ID, resume_agent, run_agent
 
     started = time.perf_counter()
+    on_event, on_progress = _progress(args)
     common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
-                  password=args.password, timeout=args.timeout, on_event=_progress(args),
-                  llm_mode=args.llm_mode)
+                  password=args.password, timeout=args.timeout, on_event=on_event,
+                  on_progress=on_progress, llm_mode=args.llm_mode)
     if args.resume:
         if not args.checkpoint:
             raise UsageError("--resume needs --checkpoint FILE", hint="Pass the same --checkpoint.")
@@ -103,7 +114,9 @@ def run(args, settings) -> int:
         state = run_agent(pdf, bank, expected=expected, max_retries=args.max_retries,
                           checkpoint=args.checkpoint, **common)
     report = summary(state, time.perf_counter() - started)
-    if state.final_status != "passed":
+    if state.feedback:  # the handler ended the run (its budget is spent): its own answer
+        report["feedback"] = state.feedback
+    elif state.final_status != "passed":  # our --max-retries cap or an unverified result
         why = state.comparison_result.get("summary") or "; ".join(state.errors[-2:])
         exc = VerificationError(f"The parser for {bank} is {state.final_status}: "
                                 f"{why.splitlines()[0] if why else 'no result'}")
@@ -125,7 +138,7 @@ def summary(state, seconds: float) -> dict:
             "parser_path": state.parser_file_path, "output_path": state.output_csv_path,
             "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
             "writer": state.writer, "fallback_reason": state.fallback_reason,
-            "history": state.attempts}
+            "recovery": state.recovery, "history": state.attempts}
 
 
 def _print_human(report: dict) -> None:
@@ -139,5 +152,6 @@ def _print_human(report: dict) -> None:
         print(f"  {check['name']}: {mark} - {check['detail'].splitlines()[0] if check['detail'] else ''}")
     if report.get("fallback_reason"):
         print(f"dua parse: note: {report['fallback_reason']}", file=sys.stderr)
-    if report.get("feedback"):
+    told = any(r["step"] in ("ask", "stop") for r in report["recovery"])
+    if report.get("feedback") and not told:  # a handler's ending was already a progress line
         print(f"dua parse: {report['feedback']['user_message']}", file=sys.stderr)

@@ -61,7 +61,8 @@ _LLM_TRANSIENT = ("LLM_TIMEOUT", "LLM_CONNECTION_FAILED", "LLM_RATE_LIMITED", "L
                   "LLM_MISSING_FIELD", "LLM_INVALID_STRUCTURE", "LLM_UNEXPECTED_TYPE",
                   "LLM_TOOL_ERROR", "LLM_TOOL_NOT_FOUND", "LLM_TOOL_FAILED", "LLM_RESPONSE_ERROR",
                   "LLM_TRANSPORT_ERROR")
-_LLM_UNUSABLE = ("LLM_AUTH_FAILED", "LLM_QUOTA_EXCEEDED", "LLM_CONTENT_FILTERED", "LLM_TRUNCATED")
+_LLM_UNUSABLE = ("LLM_AUTH_FAILED", "LLM_QUOTA_EXCEEDED", "LLM_CONTENT_FILTERED", "LLM_TRUNCATED",
+                 "LLM_UNUSABLE_PARSER")  # answers that never held a parser: asking again won't help
 CODE_RULES.update({c: ("system_error", 0.95, "medium", "llm_transient") for c in _LLM_TRANSIENT})
 CODE_RULES.update({c: ("system_error", 0.95, "medium", "llm_unusable") for c in _LLM_UNUSABLE})
 CODE_RULES.update({c: ("schema_error", 0.93, "medium", "llm_transient") for c in (

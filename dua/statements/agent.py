@@ -2,17 +2,21 @@
 
 analyze → generate → save → execute → compare ⇄ refine → finalize. The PDF is read
 once (in analyze); the writer searches on those cached words, and only its best
-candidate is run for real through safe execution.
+candidate is run for real through safe execution. A failed node asks the Error Handler
+(dua.recovery, through ``recovery.py``) and the routes follow its answer.
 """
 from __future__ import annotations
 
 import dataclasses
 import os
 import re
+import time
 
 from ..errors import GeneratedCodeError, UsageError, VerificationError
 from ..graph import END, START, Graph
+from ..node_recovery import NodeRecovery, new_run_id
 from ..schemas import StatementState
+from . import recovery
 
 AGENT_ID = "dua_statement_agent"
 _BANK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -34,6 +38,8 @@ class AgentContext:
     make_writer: object = None  # fn(context, state) -> Writer; default picks by settings
     llm_mode: str = "code"
     best: tuple = ()  # (distance, attempt, code, frame, result) of the best attempt so far
+    recovery: object = None  # NodeRecovery: this run's consultations of the Error Handler
+    on_progress: object = None  # fn(str): the handler's decisions, one line each
 
 
 # --- nodes -------------------------------------------------------------------------------
@@ -60,6 +66,8 @@ def prepare(state: StatementState, ctx: AgentContext):
             "by an amount", path=state.pdf_path,
             hint="Check that this is a bank statement with a transactions table.")
     ctx.writer = (ctx.make_writer or choose_writer)(ctx, state)
+    if getattr(ctx.writer, "recovery", False) is None:  # an LLM writer made by make_writer
+        ctx.writer.recovery = ctx.recovery
     return found
 
 
@@ -75,7 +83,8 @@ def analyze(state: StatementState, ctx: AgentContext) -> dict:
 def generate(state: StatementState, ctx: AgentContext) -> dict:
     """The writer's first parser."""
     _ready(state, ctx)
-    return _draft_updates(state, ctx, ctx.writer.write(state))
+    seen = len(ctx.recovery.records)
+    return _draft_updates(state, ctx, ctx.writer.write(state), seen)
 
 
 def save(state: StatementState, ctx: AgentContext) -> dict:
@@ -93,11 +102,14 @@ def execute(state: StatementState, ctx: AgentContext) -> dict:
         frame = run_parser(state.parser_file_path, state.pdf_path, timeout=ctx.timeout,
                               password=ctx.password)
     except GeneratedCodeError as exc:
-        return {"execution_success": False, "generated_df": None, "failure_type": "execution",
-                "errors": state.errors + [failure_detail(exc)],
-                "attempts": _note(state, outcome="execution_failed", detail=exc.message,
-                                  error=type(exc).__name__)}
-    return {"execution_success": True, "generated_df": frame, "rows": int(len(frame))}
+        attempts = _note(state, outcome="execution_failed", detail=exc.message,
+                         error=type(exc).__name__)
+        updates = {"execution_success": False, "generated_df": None, "failure_type": "execution",
+                   "errors": state.errors + [failure_detail(exc)]}
+        updates.update(recovery.consult(state, ctx, exc, "execute", attempts))
+        return updates
+    return {"execution_success": True, "generated_df": frame, "rows": int(len(frame)),
+            "recovery_step": ""}
 
 
 def compare(state: StatementState, ctx: AgentContext) -> dict:
@@ -114,21 +126,26 @@ def compare(state: StatementState, ctx: AgentContext) -> dict:
     if not ctx.best or result["distance"] < ctx.best[0]:
         ctx.best = (result["distance"], len(state.attempts), state.generated_code,
                     state.generated_df, result)
+    attempts = _note(state, outcome=result["status"], detail=result["summary"])
     updates = {"comparison_result": result, "failure_type": "comparison" if failed else "",
-               "attempts": _note(state, outcome=result["status"], detail=result["summary"])}
+               "attempts": attempts}
     if failed:
-        updates["errors"] = state.errors + [f"comparison: {result['summary'].splitlines()[0]}"]
+        first = result["summary"].splitlines()[0] if result["summary"] else "no match"
+        updates["errors"] = state.errors + [f"comparison: {first}"]
+        exc = VerificationError(f"The parser's output is not verified: {first}")
+        updates.update(recovery.consult(state, ctx, exc, "compare", attempts))
     return updates
 
 
 def refine(state: StatementState, ctx: AgentContext) -> dict:
     """A better parser, given the failure; an exhausted writer ends the retries."""
     _ready(state, ctx)
+    seen = len(ctx.recovery.records)
     draft = ctx.writer.refine(state)
     if draft is None:
         return {"retry_count": state.max_retries,
                 "errors": state.errors + [f"{ctx.writer.name} writer has no better candidate"]}
-    updates = _draft_updates(state, ctx, draft)
+    updates = _draft_updates(state, ctx, draft, seen)
     updates["retry_count"] = state.retry_count + 1
     return updates
 
@@ -159,13 +176,14 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
 def route_after_execute(state: StatementState) -> str:
     if state.execution_success:
         return "compare"
-    return "refine" if state.retry_count < state.max_retries else "finalize"
+    # Seed 001 refines while retry_count < max_retries; now the handler must say so too.
+    return "refine" if recovery.may_refine(state) else "finalize"
 
 
 def route_after_compare(state: StatementState) -> str:
     if state.comparison_result.get("status") in ("passed", "skipped", "unverified"):
         return "finalize"
-    return "refine" if state.retry_count < state.max_retries else "finalize"
+    return "refine" if recovery.may_refine(state) else "finalize"
 
 
 def route_after_refine(state: StatementState) -> str:
@@ -209,16 +227,19 @@ def choose_writer(ctx: AgentContext, state: StatementState):
     except ImportError as exc:  # the LLM layer is not installed in this copy of dua
         builtin.fallback_reason = f"LLM writer unavailable ({exc}); using the built-in writer"
         return builtin
-    return LLMWriter(settings, ctx.analysis, ctx.expected, fallback=builtin, mode=ctx.llm_mode)
+    return LLMWriter(settings, ctx.analysis, ctx.expected, fallback=builtin, mode=ctx.llm_mode,
+                     recovery=ctx.recovery)
 
 
-def _draft_updates(state: StatementState, ctx: AgentContext, draft) -> dict:
+def _draft_updates(state: StatementState, ctx: AgentContext, draft, seen: int) -> dict:
     entry = {"attempt": len(state.attempts) + 1, "writer": getattr(ctx.writer, "active", None)
              or ctx.writer.name, "note": draft.note, "outcome": "pending"}
+    decided = list(ctx.recovery.records[seen:])  # the writer's own consultations (LLM failures)
     return {"generated_code": draft.code, "writer_settings": draft.settings or {},
             "writer": entry["writer"],
             "llm_calls": state.llm_calls + draft.llm_calls, "tokens": state.tokens + draft.tokens,
-            "attempts": state.attempts + [entry], "execution_success": False,
+            "attempts": recovery.with_records(state.attempts + [entry], decided),
+            "recovery": state.recovery + decided, "execution_success": False,
             "fallback_reason": getattr(ctx.writer, "fallback_reason", "") or state.fallback_reason}
 
 
@@ -263,9 +284,13 @@ def check_bank(bank: str) -> str:
 def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str | None = None,
               parsers_dir: str = "custom_parsers", settings=None, max_retries: int = 3,
               password: str | None = None, timeout: float = 60.0, on_event=None,
-              checkpoint: str | None = None, make_writer=None,
-              llm_mode: str = "code") -> StatementState:
+              checkpoint: str | None = None, make_writer=None, llm_mode: str = "code",
+              on_progress=None, sleep=time.sleep) -> StatementState:
     """Run the whole workflow and return the final state.
+
+    ``on_progress(line)`` hears the Error Handler's decisions; ``sleep`` waits its delays
+    (tests pass a recorder). A failure that ends the run carries the handler's feedback
+    dict as ``exc.feedback``.
 
     Raises:
         DocumentError (bad PDF), VerificationError (no table), UsageError, DuaError
@@ -273,20 +298,29 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
     if max_retries < 0:
         raise UsageError(f"--max-retries must be 0 or more, got {max_retries}")
     state = StatementState(pdf_path=pdf_path, target_bank=check_bank(bank),
-                           expected_csv_path=expected or "", max_retries=max_retries)
-    ctx = AgentContext(settings=settings, password=password, timeout=timeout, out_path=out,
-                       parsers_dir=parsers_dir, make_writer=make_writer, llm_mode=llm_mode)
-    return build_graph().invoke(state, context=ctx, on_event=on_event, checkpoint=checkpoint,
-                                step_limit=_steps(max_retries))
+                           expected_csv_path=expected or "", max_retries=max_retries,
+                           run_id=new_run_id("statement"))
+    ctx = _context(state, on_progress, sleep, settings=settings, password=password,
+                   timeout=timeout, out_path=out, parsers_dir=parsers_dir,
+                   make_writer=make_writer, llm_mode=llm_mode)
+    return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
+                           step_limit=_steps(max_retries))
 
 
 def _steps(max_retries: int) -> int:
     return 6 + 4 * (max_retries + 1)
 
 
+def _context(state: StatementState, on_progress, sleep, **fields) -> AgentContext:
+    run = NodeRecovery(AGENT_ID, state.run_id or new_run_id("statement"), sleep=sleep,
+                       on_progress=on_progress)
+    return AgentContext(recovery=run, on_progress=on_progress, **fields)
+
+
 def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = "custom_parsers",
                  settings=None, password: str | None = None, timeout: float = 60.0,
-                 on_event=None, make_writer=None, llm_mode: str = "code") -> StatementState:
+                 on_event=None, make_writer=None, llm_mode: str = "code", on_progress=None,
+                 sleep=time.sleep) -> StatementState:
     """Continue a run from its checkpoint file (the PDF is read again; the frame is re-made).
 
     Raises:
@@ -306,8 +340,8 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
         return state
     if nxt in ("compare", "finalize") and state.execution_success:
         nxt = "execute"  # the DataFrame is not checkpointed: run the saved parser again
-    ctx = AgentContext(settings=settings, password=password, timeout=timeout, out_path=out,
-                       parsers_dir=parsers_dir, make_writer=make_writer, llm_mode=llm_mode)
-    return build_graph().invoke(state, context=ctx, on_event=on_event, checkpoint=checkpoint,
-                                start_at=nxt, step=step, step_limit=step + _steps(state.max_retries))
-
+    ctx = _context(state, on_progress, sleep, settings=settings, password=password,
+                   timeout=timeout, out_path=out, parsers_dir=parsers_dir,
+                   make_writer=make_writer, llm_mode=llm_mode)
+    return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
+                           start_at=nxt, step=step, step_limit=step + _steps(state.max_retries))

@@ -3,7 +3,8 @@
 ``code`` mode asks for a whole parser module (extracted from the answer and
 syntax-checked before it is saved); ``settings`` mode asks for the built-in engine's
 settings as JSON and lets the engine emit the code, which small local models manage.
-When the LLM is unreachable or keeps answering unusably, the built-in writer takes over.
+A failed LLM call goes to the Error Handler, whose answer is followed: retry after its
+delay, fall back to the built-in writer, or stop the run with its feedback attached.
 """
 from __future__ import annotations
 
@@ -68,13 +69,16 @@ class LLMWriter(Writer):
     name = "llm"
 
     def __init__(self, settings, found, expected, fallback, *, mode: str = "code",
-                 provider=None, answer_attempts: int = 2):
+                 provider=None, answer_attempts: int = 2, recovery=None):
         if mode not in MODES:
             raise UsageError(f"--llm-mode must be one of {', '.join(MODES)}, got {mode!r}")
         if provider is None:
             from ..llm import get_provider  # lazy: keeps import dua fast
+            from ..llm.transport import RetryPolicy
 
-            provider = get_provider(settings)
+            # One transport retry per call: the Error Handler retries the call after that.
+            provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
+        self.recovery = recovery  # NodeRecovery of the run; the agent sets it when None
         self.provider, self.found, self.expected = provider, found, expected
         self.fallback, self.mode, self.answer_attempts = fallback, mode, answer_attempts
         self.active, self.fallback_reason = f"llm-{mode}", ""
@@ -84,26 +88,48 @@ class LLMWriter(Writer):
     # --- the Writer interface ---------------------------------------------------------
 
     def write(self, state) -> Draft:
-        return self._guarded(state, lambda: self._first(state))
+        return self._guarded(state, lambda: self._first(state), "generate")
 
     def refine(self, state) -> Draft | None:
         if self.active == "builtin":
             return self.fallback.refine(state)
-        return self._guarded(state, lambda: self._again(state))
+        return self._guarded(state, lambda: self._again(state), "refine")
 
     # --- both modes -----------------------------------------------------------------------
 
-    def _guarded(self, state, ask) -> Draft:
+    def _guarded(self, state, ask, node: str) -> Draft:
         before = self.provider.usage
-        try:
-            draft = ask()
-        except (TransportError, ResponseError, StructuredOutputError) as exc:
-            draft = self._fall_back(state, exc)
+        while True:
+            try:
+                draft = ask()
+                break
+            except (TransportError, ResponseError, StructuredOutputError) as exc:
+                step = self._follow(exc, node)
+                if step == "retry":  # the handler has waited its delay; its budget bounds this
+                    continue
+                draft = self._fall_back(state, exc)
+                break
         used = self.provider.usage
         draft.llm_calls += used.calls - before.calls
         draft.tokens += (used.input_tokens + used.output_tokens
                          - before.input_tokens - before.output_tokens)
         return draft
+
+    def _follow(self, exc: DuaError, node: str) -> str:
+        """The Error Handler's step for a failed LLM call; ask and stop raise ``exc``.
+
+        Raises:
+            DuaError: ``exc`` itself, with the handler's feedback as ``exc.feedback``.
+        """
+        if self.recovery is None:
+            from ..node_recovery import NodeRecovery
+
+            self.recovery = NodeRecovery("dua_statement_agent")
+        step, _ = self.recovery.decide(exc, f"{node}_llm", mode=self.mode)
+        if step in ("ask", "stop"):
+            exc.feedback = self.recovery.last_feedback
+            raise exc
+        return step  # retry; fallback, refine and resume all mean: the built-in writer now
 
     def _fall_back(self, state, exc: DuaError) -> Draft:
         self.active = "builtin"
