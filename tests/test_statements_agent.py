@@ -37,17 +37,24 @@ class GraphTest(unittest.TestCase):
         self.assertEqual(sorted(graph.nodes), sorted(
             ["analyze", "generate", "save", "execute", "compare", "refine", "finalize"]))
 
-    def test_routes_follow_the_seed(self):
-        s = StatementState(max_retries=3)
+    def test_routes_follow_the_seed_and_the_handlers_step(self):
+        s = StatementState(max_retries=3, recovery_step="refine")
         self.assertEqual(agent.route_after_execute(StatementState(execution_success=True)), "compare")
         self.assertEqual(agent.route_after_execute(s), "refine")
-        self.assertEqual(agent.route_after_execute(StatementState(retry_count=3)), "finalize")
-        for status, nxt in (("passed", "finalize"), ("skipped", "finalize"),
-                            ("unverified", "finalize"), ("failed", "refine")):
-            s = StatementState(comparison_result={"status": status})
+        # max_retries stays the hard cap, whatever the handler says
+        self.assertEqual(agent.route_after_execute(
+            StatementState(retry_count=3, recovery_step="refine")), "finalize")
+        for step in ("ask", "stop", ""):  # the handler ended the run (or was never asked)
+            self.assertEqual(agent.route_after_execute(StatementState(recovery_step=step)),
+                             "finalize")
+        for status, step, nxt in (("passed", "", "finalize"), ("skipped", "", "finalize"),
+                                  ("unverified", "", "finalize"), ("failed", "refine", "refine"),
+                                  ("failed", "ask", "finalize")):
+            s = StatementState(comparison_result={"status": status}, recovery_step=step)
             self.assertEqual(agent.route_after_compare(s), nxt)
-        self.assertEqual(agent.route_after_compare(
-            StatementState(comparison_result={"status": "failed"}, retry_count=3)), "finalize")
+        self.assertEqual(agent.route_after_compare(StatementState(
+            comparison_result={"status": "failed"}, retry_count=3, recovery_step="refine")),
+            "finalize")
         self.assertEqual(agent.route_after_refine(s), "save")
 
     def test_a_bad_bank_name_is_a_usage_error(self):

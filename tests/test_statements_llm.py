@@ -102,8 +102,11 @@ class LLMWriterTest(unittest.TestCase):
         self.assertEqual(len(pd.read_csv(state.output_csv_path)), len(pd.read_csv(CSV)))
 
     def test_llm_down_falls_back_to_the_builtin_writer(self):
-        state = self.run_with(f"http://127.0.0.1:{free_port()}/v1")
+        sleeps = []  # the Error Handler's delays, recorded instead of waited
+        state = self.run_with(f"http://127.0.0.1:{free_port()}/v1", sleep=sleeps.append)
         self.assertEqual((state.final_status, state.writer), ("passed", "builtin"))
+        self.assertEqual([r["step"] for r in state.recovery], ["retry"] * 3 + ["fallback"])
+        self.assertEqual(len(sleeps), 3)
         self.assertIn("LLMConnectionError", state.fallback_reason)
         self.assertIn("fell back to the built-in writer", state.fallback_reason)
 
@@ -112,6 +115,8 @@ class LLMWriterTest(unittest.TestCase):
             state = self.run_with(server.url + "/v1")
         self.assertEqual((state.final_status, state.writer, state.llm_calls), ("passed", "builtin", 2))
         self.assertIn("UnusableAnswerError", state.fallback_reason)
+        (record,) = state.recovery  # no point asking again: the handler says fall back at once
+        self.assertEqual((record["error_code"], record["step"]), ("LLM_UNUSABLE_PARSER", "fallback"))
 
     def test_settings_mode_answers_json_and_the_engine_emits_the_code(self):
         s = self.found.settings

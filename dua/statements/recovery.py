@@ -26,9 +26,9 @@ def consult(state, ctx, exc: BaseException, node: str, attempts: list) -> dict:
     if step in ENDING_STEPS:
         updates["feedback"] = dict(ctx.recovery.last_feedback or {})
         tell(ctx.on_progress, record, "the run ends here")
-    elif state.retry_count >= state.max_retries:
+    elif state.retry_count >= state.max_retries and ctx.on_progress:
         # The handler would go on; our own hard cap says no (seed 001's max_retries).
-        tell(ctx.on_progress, record, f"--max-retries {state.max_retries} spent, so no refinement")
+        ctx.on_progress(f"--max-retries {state.max_retries} spent: no further refinement")
     return updates
 
 
