@@ -86,10 +86,18 @@ class ExecuteRecoveryTest(TempDirCase):
     def test_the_hard_cap_still_ends_a_run_the_handler_would_refine(self):
         state = self.run_agent(expected=CSV, make_writer=flaky(99), max_retries=1)
         self.assertEqual((state.final_status, state.retry_count), ("failed", 1))
-        self.assertEqual([r["step"] for r in state.recovery], ["refine", "refine"])
-        self.assertEqual(state.feedback, {})  # dua parse asks about the failed result itself
-        self.assertEqual(self.lines[-1], "--max-retries 1 spent: no further refinement")
-        self.assertEqual(len(self.lines), 3)  # two decisions, then the cap
+        self.assertEqual([(r["node"], r["step"]) for r in state.recovery],
+                         [("execute", "refine"), ("execute", "refine"), ("finalize", "ask")])
+        last = state.recovery[-1]
+        self.assertEqual((state.feedback["error_id"], state.feedback["next_action"]),
+                         (last["error_id"], "await_user"))
+        self.assertIn("Raise --max-retries (it was 1).", state.feedback["recovery_suggestions"])
+        self.assertIn("The parser for card failed after 1 refinement(s): ParserCrashedError",
+                      state.feedback["user_message"])
+        self.assertEqual(self.lines[2:4], [
+            "--max-retries 1 spent: no further refinement",
+            f"finalize failed (NOT_VERIFIED): {last['user_message']} (the run ends here)"])
+        self.assertEqual(state.attempts[-1]["recovery"], state.recovery[1:])
 
     def test_a_bug_in_a_node_escalates_with_the_feedback_attached(self):
         def broken(ctx, state):

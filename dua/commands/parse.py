@@ -114,9 +114,9 @@ def run(args, settings) -> int:
         state = run_agent(pdf, bank, expected=expected, max_retries=args.max_retries,
                           checkpoint=args.checkpoint, **common)
     report = summary(state, time.perf_counter() - started)
-    if state.feedback:  # the handler ended the run (its budget is spent): its own answer
+    if state.feedback:  # the handler's answer that ended the run (its budget or our cap)
         report["feedback"] = state.feedback
-    elif state.final_status != "passed":  # our --max-retries cap or an unverified result
+    elif state.final_status != "passed":  # unverified: ran, but nothing could prove it
         why = state.comparison_result.get("summary") or "; ".join(state.errors[-2:])
         exc = VerificationError(f"The parser for {bank} is {state.final_status}: "
                                 f"{why.splitlines()[0] if why else 'no result'}")

@@ -301,7 +301,8 @@ def _p_document_unreadable(verdict, rca, error, attempt, limits):
 
 
 def _p_parser_failed(verdict, rca, error, attempt, limits):
-    if attempt <= limits["max_refines"]:
+    # The agent may have a cap of its own (dua parse --max-retries): no refinement left there.
+    if attempt <= limits["max_refines"] and error["context"].get("refinements_left") != 0:
         return _plan("refine", [f"refine:{attempt}"], ["Let the agent refine the parser"], "resume")
     return _plan("ask_user", [], ["Pass --expected with a known-good CSV",
                                   "Check that the statement layout is supported"], "await_user")

@@ -155,6 +155,8 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
     status = state.comparison_result.get("status") if state.execution_success else "failed"
     final = status if status in ("passed", "unverified") else "failed"
     updates: dict = {"final_status": final}
+    if final == "failed" and not state.feedback:
+        updates.update(recovery.conclude(state, ctx))
     frame = state.generated_df
     if final == "failed" and ctx.best and ctx.best[2] != state.generated_code:
         # Keep the best attempt, not the last one: its parser and its output.

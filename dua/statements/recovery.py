@@ -14,13 +14,13 @@ REFINE_STEPS = ("refine", "retry", "fallback", "resume")  # each means: write a 
 ENDING_STEPS = ("ask", "stop")
 
 
-def consult(state, ctx, exc: BaseException, node: str, attempts: list) -> dict:
+def consult(state, ctx, exc: BaseException, node: str, attempts: list, **context) -> dict:
     """State updates after asking the handler about ``exc`` raised in ``node``.
 
     ``attempts`` is the attempt history to attach the decision to (its last entry).
     """
     step, record = ctx.recovery.decide(exc, node, bank=state.target_bank,
-                                       parser_attempt=len(state.attempts))
+                                       parser_attempt=len(state.attempts), **context)
     updates = {"recovery": state.recovery + [record], "recovery_step": step,
                "attempts": with_records(attempts, [record])}
     if step in ENDING_STEPS:
@@ -30,6 +30,23 @@ def consult(state, ctx, exc: BaseException, node: str, attempts: list) -> dict:
         # The handler would go on; our own hard cap says no (seed 001's max_retries).
         ctx.on_progress(f"--max-retries {state.max_retries} spent: no further refinement")
     return updates
+
+
+def conclude(state, ctx) -> dict:
+    """A run our ``max_retries`` cap ended (the handler had budget left): its final answer.
+
+    The handler is told no refinement is left, so its feedback says what the user can do.
+    """
+    from ..errors import VerificationError
+
+    why = state.comparison_result.get("summary") or (state.errors[-1] if state.errors else "")
+    exhausted = bool(state.errors) and state.errors[-1].endswith("has no better candidate")
+    hint = ("The writer has no better candidate: check that the statement layout is supported."
+            if exhausted else f"Raise --max-retries (it was {state.max_retries}).")
+    exc = VerificationError(
+        f"The parser for {state.target_bank} failed after {state.retry_count} refinement(s): "
+        f"{why.splitlines()[0] if why else 'no result'}", hint=hint)
+    return consult(state, ctx, exc, "finalize", state.attempts, refinements_left=0)
 
 
 def may_refine(state) -> bool:
