@@ -57,8 +57,11 @@ class NodeRecovery:
         if not self.on_progress or record["step"] in ("ask", "stop"):
             return
         message = f"{record['node']} failed ({record['error_code']}): {record['user_message']}"
-        if record["step"] in ("retry", "refine"):
+        if record["step"] == "retry":
             self.on_progress(f"{message} (waiting {record['delay_s']:.2f}s)")
+            return
+        if record["step"] == "refine":  # the message says what happens next; no wait to show
+            self.on_progress(message)
             return
         self.on_progress(message)
         for suggestion in record["recovery_suggestions"]:

@@ -62,8 +62,7 @@ class ExecuteRecoveryTest(TempDirCase):
         self.assertIn("cannot find the table", record["user_message"])
         self.assertEqual(state.attempts[0]["recovery"], [record])
         self.assertNotIn("recovery", state.attempts[1])
-        self.assertEqual(self.lines, [f"execute failed (PARSER_CRASHED): {record['user_message']}"
-                                      " (waiting 0.00s)"])
+        self.assertEqual(self.lines, [f"execute failed (PARSER_CRASHED): {record['user_message']}"])
         self.assertEqual(handler_records(state.run_id), 1)
         self.assertEqual(state.feedback, {})
 
