@@ -158,6 +158,20 @@ class LLMRecoveryTest(TempDirCase):
         self.assertIn("  try: Use --provider builtin (no LLM)", self.lines)
         self.assertIn("fell back to the built-in writer", state.fallback_reason)
 
+    def test_an_escalation_stops_the_run_with_the_feedback_attached_asked_once(self):
+        from dua.errors import LLMConnectionError
+        from dua.recovery import policy
+
+        # A handler whose policy escalates LLM outages instead of retrying them.
+        with mock.patch.dict(policy.POLICIES, {"llm_transient": policy.POLICIES["internal"]}):
+            with self.assertRaises(LLMConnectionError) as caught:
+                self.run_llm(f"http://127.0.0.1:{free_port()}/v1")
+        feedback = caught.exception.feedback
+        self.assertEqual((feedback["next_action"], feedback["context"]["session"]["node"]),
+                         ("escalate", "generate_llm"))
+        self.assertEqual(handler_records(feedback["query_id"]), 1)
+        self.assertEqual(self.sleeps, [])
+
     def test_the_llm_writer_leaves_retries_to_the_handler(self):
         settings = Settings(provider="openai", model="coder", base_url="http://127.0.0.1:9/v1")
         found = mock.Mock(settings={})

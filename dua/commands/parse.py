@@ -44,7 +44,8 @@ def add_arguments(p) -> None:
     p.add_argument("--parsers-dir", default="custom_parsers", metavar="DIR",
                    help="folder for generated parsers (default: custom_parsers)")
     p.add_argument("--max-retries", type=int, default=3, metavar="N",
-                   help="refinements after the first attempt (default: 3)")
+                   help="at most N refinements after the first attempt; the Error Handler "
+                   "may stop sooner (default: 3)")
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
