@@ -123,8 +123,9 @@ class LLMWriter(Writer):
         """
         if self.recovery is None:
             from ..node_recovery import NodeRecovery
+            from .agent import AGENT_ID
 
-            self.recovery = NodeRecovery("dua_statement_agent")
+            self.recovery = NodeRecovery(AGENT_ID)  # a writer used on its own, outside a run
         step, _ = self.recovery.decide(exc, f"{node}_llm", mode=self.mode)
         if step in ("ask", "stop"):
             exc.feedback = self.recovery.last_feedback
