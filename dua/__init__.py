@@ -33,8 +33,33 @@ __all__ = (
     "TransportError",
     "VerificationError",
     "__version__",
+    "extract",
+    "handle_in_process",
+    "parse_statement",
     "payload_from_exception",
+    "run_batch",
+    "run_parser",
 )
+
+# Entry functions whose modules pull in pandas, pdfplumber or sqlite3: loaded on first use.
+_LAZY = {
+    "extract": (".document", "extract"),
+    "handle_in_process": (".recovery", "handle_in_process"),
+    "parse_statement": (".statements.agent", "run_agent"),
+    "run_batch": (".batch", "run"),
+    "run_parser": (".sandbox", "run_parser"),
+}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'dua' has no attribute {name!r}")
+    import importlib
+
+    module, attr = _LAZY[name]
+    value = getattr(importlib.import_module(module, __name__), attr)
+    globals()[name] = value
+    return value
 
 # The library never configures logging; only the CLI does (requests' rule).
 _logging.getLogger(__name__).addHandler(_logging.NullHandler())

@@ -33,6 +33,14 @@ class LightImportTest(unittest.TestCase):
 
 
 class PublicApiTest(unittest.TestCase):
+    def test_entry_functions_load_their_heavy_modules_only_on_first_use(self):
+        self.assertEqual(loaded_after("import dua\nassert 'extract' not in vars(dua)"), [])
+        self.assertIn("pdfplumber", loaded_after("import dua\ndua.extract"))
+
+    def test_unknown_attributes_still_raise_attribute_error(self):
+        with self.assertRaises(AttributeError):
+            dua.no_such_thing
+
     def test_all_is_sorted_and_complete(self):
         self.assertEqual(list(dua.__all__), sorted(dua.__all__))
         for name in dua.__all__:
