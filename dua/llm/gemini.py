@@ -127,9 +127,15 @@ class GeminiProvider(Provider):
 
     name = "gemini"
     wire = GeminiWire()
+    api_root = "/v1beta"
 
     def endpoint(self, stream: bool) -> str:
+        import urllib.parse  # lazy: keeps import dua fast
+
         model = self.model[len("models/"):] if self.model.startswith("models/") else self.model
+        # Quoted, so a typo such as "gemini 2.5" is the server's 404 naming the model, not a
+        # URL urllib refuses on every retry; "/" stays for tunedModels/… names.
+        model = urllib.parse.quote(model, safe="/")
         if stream:
             return f"{self.base_url}/models/{model}:streamGenerateContent?alt=sse"
         return f"{self.base_url}/models/{model}:generateContent"

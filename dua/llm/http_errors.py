@@ -57,21 +57,28 @@ def parse_error_body(body: bytes | str | object) -> dict:
 
 
 def error_from_status(status: int, headers: Mapping[str, str], body: bytes, *, provider: str = "",
-                      model: str = "", secrets: Sequence[str] = ()) -> TransportError:
+                      model: str = "", secrets: Sequence[str] = (), url: str = "") -> TransportError:
     """The typed error for an HTTP error answer, carrying status, message and request id."""
     err = parse_error_body(body)
     message = redact(_provider_message(err, body), secrets)
     request_id = next((headers.get(h) for h in _REQUEST_ID_HEADERS if headers.get(h)), None)
     cls = _classify(status, err, message)
     text = f"HTTP {status} from {provider or 'the LLM server'}: {message}"
-    if cls is ModelNotFoundError and model and model not in message:
+    hint = None
+    if cls is ModelNotFoundError and _no_such_endpoint(err, message):
+        # A model server names its 404s (not_found_error, NOT_FOUND); a bare one means the
+        # path is wrong, and blaming the model would send the user to the wrong setting.
+        text += f" (no LLM API at {url.split('?', 1)[0] or 'that URL'})"
+        hint = ("Check --base-url / DUA_LLM_BASE_URL: OpenAI-compatible servers usually end in "
+                "/v1, Gemini's in /v1beta.")
+    elif cls is ModelNotFoundError and model and model not in message:
         text += f" (model {model!r})"
     if request_id:
         text += f" [request id {request_id}]"
     retry_after = None
     if cls in (RateLimitError, ServerError, LLMTimeoutError):
         retry_after = retry_after_from(headers, err, message)
-    exc = cls(text, status=status, provider_message=message, request_id=request_id,
+    exc = cls(text, hint=hint, status=status, provider_message=message, request_id=request_id,
               code=err.get("code"), error_kind=err.get("type") or err.get("status"),
               retry_after=retry_after)
     exc.should_retry = _should_retry(headers)
@@ -96,6 +103,12 @@ def _provider_message(err: dict, body: bytes | str) -> str:
     raw = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
     raw = re.sub(r"<[^>]+>", " ", raw)  # an HTML error page: keep its words, not its tags
     return excerpt(" ".join(raw.split()), 200) or "(empty body)"
+
+
+def _no_such_endpoint(err: dict, message: str) -> bool:
+    """A 404 without a provider's error kind (FastAPI's detail, HTML, empty) or "Invalid URL"."""
+    kind = err.get("type") or err.get("status") or err.get("code")
+    return not kind or "invalid url" in message.lower()
 
 
 def _classify(status: int, err: dict, message: str) -> type:

@@ -122,6 +122,7 @@ class OpenAICompatProvider(Provider):
 
     name = "openai"
     wire = OpenAIWire()
+    api_root = "/v1"
 
     def endpoint(self, stream: bool) -> str:
         return f"{self.base_url}/chat/completions"

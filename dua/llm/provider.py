@@ -24,6 +24,7 @@ class Provider:
 
     name = ""
     wire = None
+    api_root = ""  # the path a bare "http://host:port" base URL gets (Ollama's /v1…)
 
     def __init__(self, settings, *, retry: RetryPolicy | None = None,
                  connect_timeout: float = 10.0, clock: Callable | None = None,
@@ -33,7 +34,7 @@ class Provider:
                              hint="Set --model or DUA_LLM_MODEL.")
         self.settings = settings
         self.model = settings.model
-        self.base_url = (settings.resolved_base_url or "").rstrip("/")
+        self.base_url = api_base(settings.resolved_base_url or "", self.api_root)
         # The Secret itself (not its revealed text) so no repr of the transport shows it.
         self.transport = Transport(settings.timeout, connect_timeout, retry, clock=clock,
                                    sleep=sleep, rng=rng, secrets=(settings.api_key,))
@@ -125,6 +126,35 @@ class Provider:
         if isinstance(payload, (dict, list)) and _is_error(payload):
             raise error_from_event(parse_error_body(payload), provider=self.name,
                                    secrets=self.transport.secrets)
+
+
+def api_base(raw: str, root: str) -> str:
+    """The base URL requests are built on, forgiving how users write it.
+
+    ``http://localhost:11434``, ``…/v1``, ``…/v1/`` and a pasted ``…/v1/chat/completions``
+    all mean the same server; a bare host gets the provider's ``root`` path, because
+    posting to ``/chat/completions`` there answers a 404 that reads like a bad model.
+
+    Raises:
+        UsageError: not an http(s) URL with a host (urllib would fail on every retry).
+    """
+    import urllib.parse  # lazy: keeps import dua fast
+
+    url = raw.strip().rstrip("/")
+    for suffix in ("/chat/completions", "/models"):
+        if url.endswith(suffix):
+            url = url[:-len(suffix)]
+    parts = urllib.parse.urlsplit(url)
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok \
+            or parts.query or parts.fragment or any(c.isspace() for c in url):
+        raise UsageError(f"the LLM base URL {raw!r} is not an http(s)://host[:port][/path] URL",
+                         hint="Set --base-url or DUA_LLM_BASE_URL, e.g. "
+                              "http://localhost:11434/v1.")
+    return url if parts.path else url + root
 
 
 def _is_error(payload: object) -> bool:

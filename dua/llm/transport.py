@@ -140,7 +140,7 @@ class Transport:
             with exc:
                 body = _read_error_body(exc)
             raise error_from_status(exc.code, exc.headers, body, provider=provider, model=model,
-                                    secrets=self.secrets) from None
+                                    secrets=self.secrets, url=url) from None
         except urllib.error.URLError as exc:
             raise _os_error(exc.reason, url, self.secrets) from exc
         except OSError as exc:  # a timeout or reset while reading the status line
