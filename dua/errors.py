@@ -267,6 +267,8 @@ class ResponseValidationError(ResponseError, ValueError):
 
     def __init__(self, expected: str = "", got: str = "", **details: object):
         msg = f"Invalid response structure: expected {expected}, got {got}" if expected else ""
+        if msg and details.get("path"):
+            msg += f" at {details['path']}"  # which field, so the user can look at the raw answer
         super().__init__(msg, expected=expected, got=got, **details)
 
 

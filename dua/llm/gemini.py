@@ -11,7 +11,7 @@ import json
 from ..errors import (MissingAttributeError, NoCandidatesError, PromptBlockedError,
                       UnexpectedTypeError, UsageError)
 from .provider import Provider
-from .response import Piece
+from .response import Piece, finish_reason, token_count
 
 _FINISH = {"STOP": "stop", "MAX_TOKENS": "length", "SAFETY": "content_filter",
            "RECITATION": "content_filter", "BLOCKLIST": "content_filter",
@@ -64,8 +64,8 @@ class GeminiWire:
         piece.candidate = True
         finish = candidate.get("finishReason")
         if finish is not None:
+            piece.finish = finish_reason(finish, _FINISH, "candidates[0].finishReason")
             piece.raw_finish = finish
-            piece.finish = _FINISH.get(finish, "other")
         content = candidate.get("content")
         if content is not None:
             _read_parts(content, piece)
@@ -93,6 +93,9 @@ def _read_parts(content: object, piece: Piece) -> None:
             raise UnexpectedTypeError("an object", type(part).__name__,
                                       path=f"candidates[0].content.parts[{i}]")
         text = part.get("text")
+        if text and type(text) is not str:
+            raise UnexpectedTypeError("a string", type(text).__name__,
+                                      path=f"candidates[0].content.parts[{i}].text")
         if text and not part.get("thought"):  # thinking text is not the answer
             texts.append(text)
         call = part.get("functionCall")
@@ -118,8 +121,9 @@ def _usage(meta: object) -> tuple | None:
     if type(meta) is not dict:
         return None
     # Thinking tokens are billed as output.
-    out = int(meta.get("candidatesTokenCount") or 0) + int(meta.get("thoughtsTokenCount") or 0)
-    return (int(meta.get("promptTokenCount") or 0), out)
+    out = token_count(meta.get("candidatesTokenCount"), "usageMetadata.candidatesTokenCount") + \
+        token_count(meta.get("thoughtsTokenCount"), "usageMetadata.thoughtsTokenCount")
+    return (token_count(meta.get("promptTokenCount"), "usageMetadata.promptTokenCount"), out)
 
 
 class GeminiProvider(Provider):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ..errors import MissingAttributeError, NoCandidatesError, UnexpectedTypeError
 from .provider import Provider
-from .response import Piece
+from .response import Piece, finish_reason, token_count
 
 _FINISH = {"stop": "stop", "length": "length", "tool_calls": "tool_calls",
            "function_call": "tool_calls", "content_filter": "content_filter", "eos": "stop",
@@ -50,6 +50,8 @@ class OpenAIWire:
         usage = payload.get("usage")
         piece = Piece(usage=_usage(usage) if usage else None)
         choices = payload.get("choices")
+        if choices is not None and type(choices) is not list:
+            raise UnexpectedTypeError("a list", type(choices).__name__, path="choices")
         if not choices:
             if choices is None and usage is None and "prompt_filter_results" not in payload:
                 raise MissingAttributeError("a 'choices' list", "missing",
@@ -61,8 +63,8 @@ class OpenAIWire:
         piece.candidate = True
         finish = choice.get("finish_reason")
         if finish is not None:
+            piece.finish = finish_reason(finish, _FINISH, "choices[0].finish_reason")
             piece.raw_finish = finish
-            piece.finish = _FINISH.get(finish, "other")
         message = choice.get("delta")
         if message is None:
             message = choice.get("message")
@@ -114,7 +116,8 @@ def _tool_delta(call: object, position: int) -> tuple:
 def _usage(usage: object) -> tuple | None:
     if type(usage) is not dict:
         return None
-    return (int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0))
+    return (token_count(usage.get("prompt_tokens"), "usage.prompt_tokens"),
+            token_count(usage.get("completion_tokens"), "usage.completion_tokens"))
 
 
 class OpenAICompatProvider(Provider):

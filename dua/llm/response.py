@@ -12,7 +12,8 @@ import json
 from typing import Callable
 
 from ..errors import (ContentFilteredError, NoCandidatesError, NoTextError, NoToolActivityError,
-                      StreamInterruptedError, ToolArgumentsError, TruncatedResponseError, excerpt)
+                      StreamInterruptedError, ToolArgumentsError, TruncatedResponseError,
+                      UnexpectedTypeError, excerpt)
 
 
 @dataclasses.dataclass
@@ -103,6 +104,23 @@ class Piece:
         self.usage = usage
         self.candidate = candidate
         self.refusal = refusal
+
+
+def finish_reason(raw: object, table: dict, path: str) -> str:
+    """A wire's finish reason in the neutral vocabulary; a non-string is a typed error."""
+    if type(raw) is not str:
+        raise UnexpectedTypeError("a string", type(raw).__name__, path=path)
+    return table.get(raw, "other")
+
+
+def token_count(raw: object, path: str) -> int:
+    """A usage figure as an int (``"12"`` and ``12.0`` pass); anything else is a typed error."""
+    try:
+        if type(raw) is bool:
+            raise TypeError
+        return int(raw or 0)
+    except (TypeError, ValueError, OverflowError):
+        raise UnexpectedTypeError("a token count", type(raw).__name__, path=path) from None
 
 
 _PREVIEW = 50
