@@ -90,6 +90,18 @@ class ClassifyTest(unittest.TestCase):
         self.assertNotIn(key, str(exc))
         self.assertEqual(redact(f"a {key} b", (key,)), "a **** b")
 
+    def test_a_key_echoed_where_the_message_is_cut_leaks_no_part_of_it(self):
+        key = "sk-live-abcdefgh12345678"
+        for pad in range(250, 300, 7):
+            message = "x" * pad + f" Incorrect API key provided: {key}."
+            exc = error_from_status(401, {}, json.dumps({"error": {"message": message}}).encode(),
+                                    secrets=(key,))
+            html = error_from_status(502, {}, f"<p>{'y' * (pad - 100)} {key}</p>".encode(),
+                                     secrets=(key,))
+            with self.subTest(pad=pad):
+                self.assertNotIn(key[:8], str(exc))
+                self.assertNotIn(key[:8], str(html))
+
 
 class RetryLoopTest(unittest.TestCase):
     def transport(self, **policy) -> tuple:

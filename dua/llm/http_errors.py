@@ -60,7 +60,7 @@ def error_from_status(status: int, headers: Mapping[str, str], body: bytes, *, p
                       model: str = "", secrets: Sequence[str] = (), url: str = "") -> TransportError:
     """The typed error for an HTTP error answer, carrying status, message and request id."""
     err = parse_error_body(body)
-    message = redact(_provider_message(err, body), secrets)
+    message = _provider_message(err, body, secrets)
     request_id = next((headers.get(h) for h in _REQUEST_ID_HEADERS if headers.get(h)), None)
     cls = _classify(status, err, message)
     text = f"HTTP {status} from {provider or 'the LLM server'}: {message}"
@@ -87,7 +87,7 @@ def error_from_status(status: int, headers: Mapping[str, str], body: bytes, *, p
 
 def error_from_event(err: dict, *, provider: str = "", secrets: Sequence[str] = ()) -> TransportError:
     """The typed error for an error object inside a 200 answer or a stream."""
-    message = redact(_provider_message(err, b""), secrets)
+    message = _provider_message(err, b"", secrets)
     code = err.get("code")
     blob = f"{message} {err.get('type') or ''} {code or ''}".lower()
     cls = ContextLengthError if any(m in blob for m in _CONTEXT_MARKERS) else ProviderError
@@ -96,13 +96,14 @@ def error_from_event(err: dict, *, provider: str = "", secrets: Sequence[str] = 
                status=code if isinstance(code, int) else None)
 
 
-def _provider_message(err: dict, body: bytes | str) -> str:
+def _provider_message(err: dict, body: bytes | str, secrets: Sequence[str]) -> str:
+    # Redact before cutting: an excerpt can end inside an echoed key and hide it from redact.
     message = err.get("message")
     if isinstance(message, str) and message:
-        return excerpt(message, 300)
+        return excerpt(redact(message, secrets), 300)
     raw = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
     raw = re.sub(r"<[^>]+>", " ", raw)  # an HTML error page: keep its words, not its tags
-    return excerpt(" ".join(raw.split()), 200) or "(empty body)"
+    return excerpt(" ".join(redact(raw, secrets).split()), 200) or "(empty body)"
 
 
 def _no_such_endpoint(err: dict, message: str) -> bool:
