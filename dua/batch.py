@@ -15,10 +15,12 @@ import time
 from typing import Callable, Iterable, Mapping
 
 from . import errors
-from .batch_worker import AGENT_ID, convert, failure, write_csv_atomically
+from .batch_worker import (AGENT_ID, convert, failure, no_agent, read_stamp, source_stamp,
+                           write_csv_atomically)
 
 __all__ = ("AGENT_ID", "BatchResult", "FileResult", "Progress", "Task", "check_parser", "convert",
-           "default_workers", "is_complete", "output_paths", "plan", "run", "write_csv_atomically")
+           "default_workers", "is_complete", "no_agent", "output_paths", "plan", "run",
+           "write_csv_atomically")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -141,16 +143,19 @@ def output_paths(pdf_paths: Iterable[str], out_dir: str) -> dict:
 
 
 def is_complete(output_path: str, pdf_path: str, parser_path: str) -> bool:
-    """An output counts as done when it exists and is newer than its PDF and the parser.
+    """An output counts as done when its stamp says this very parser made it from this
+    very PDF (same bytes, same file): a changed parser or a replaced PDF is run again.
 
-    Outputs only ever appear by an atomic rename, so existing means whole.
+    Outputs only ever appear by an atomic rename, and stamps after them, so stamped means whole.
     """
+    stamp = read_stamp(output_path)
+    if stamp is None:
+        return False
     try:
-        made = os.stat(output_path).st_mtime
+        sources = source_stamp(parser_path, pdf_path)
     except OSError:
         return False
-    sources = [pdf_path, parser_path]
-    return all(os.path.exists(s) and os.stat(s).st_mtime <= made for s in sources)
+    return all(stamp.get(key) == value for key, value in sources.items())
 
 
 def check_parser(parser_path: str) -> None:
@@ -195,13 +200,17 @@ def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str 
     Without ``out_dir`` (or ``outputs``) each result carries its DataFrame as ``frame``.
 
     Raises:
-        UsageError, PolicyViolationError: only for a parser that cannot run at all.
+        UsageError, PolicyViolationError: only for a parser that cannot run at all, or an
+        output folder that cannot be written.
     """
     check_parser(parser_path)
     tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password)
-    for task in tasks:
-        if task.output_path:
-            os.makedirs(os.path.dirname(os.path.abspath(task.output_path)), exist_ok=True)
+    from .outputs import check_folder  # lazy: only a batch with outputs needs it
+
+    for folder in sorted({os.path.dirname(os.path.abspath(t.output_path)) for t in tasks
+                          if t.output_path}):  # once per folder, not per file
+        check_folder(folder, "the output folder")
+        os.makedirs(folder, exist_ok=True)
     return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
 
 
@@ -223,11 +232,9 @@ def _result(task: Task, doc: dict) -> FileResult:
 
 
 def _skipped(task: Task) -> FileResult:
-    import csv  # lazy: keeps import dua fast
-
-    with open(task.output_path, newline="", encoding="utf-8") as fh:
-        rows = max(0, sum(1 for _ in csv.reader(fh)) - 1)
-    return FileResult(task.pdf_path, "skipped", rows, 0.0, task.output_path)
+    rows = (read_stamp(task.output_path) or {}).get("rows")
+    return FileResult(task.pdf_path, "skipped", rows if isinstance(rows, int) else 0, 0.0,
+                      task.output_path)
 
 
 def _execute(tasks: list, executor, on_progress, workers: int, resume: bool) -> BatchResult:

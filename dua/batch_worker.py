@@ -23,11 +23,14 @@ def convert(task) -> dict:
     """
     start = time.monotonic()
     try:
+        # taken before the run: a parser edited meanwhile must not vouch for this output
+        sources = source_stamp(task.parser_path, task.pdf_path) if task.output_path else None
         with _borrowed_sandbox() as box:
             frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
                             password=task.password)
         if task.output_path:
             write_csv_atomically(frame, task.output_path)
+            write_stamp(task.output_path, dict(sources, rows=len(frame)))
         return {"index": task.index, "status": "converted", "rows": len(frame),
                 "seconds": time.monotonic() - start,
                 "frame": None if task.output_path else frame}
@@ -64,19 +67,54 @@ def _borrowed_sandbox():
 
 
 def write_csv_atomically(frame, path: str) -> None:
-    """Write to a temporary file beside ``path``, then rename: never a half-written CSV."""
-    folder = os.path.dirname(os.path.abspath(path))
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    """The frame as CSV at ``path``, never half-written (see dua.outputs)."""
+    from .outputs import write_atomically  # lazy: only a file with an output needs it
+
+    write_atomically(path, lambda fh: frame.to_csv(fh, index=False))
+
+
+STAMPS = ".dua"  # a folder beside the outputs: which parser and which PDF made each one
+
+
+def stamp_path(output_path: str) -> str:
+    folder, name = os.path.split(os.path.abspath(output_path))
+    return os.path.join(folder, STAMPS, name + ".json")
+
+
+def source_stamp(parser_path: str, pdf_path: str) -> dict:
+    """What an output depends on: the parser's bytes and the PDF's identity.
+
+    Raises:
+        OSError: either file is gone.
+    """
+    import hashlib  # lazy: keeps import dua fast
+
+    with open(parser_path, "rb") as fh:
+        digest = hashlib.sha256(fh.read()).hexdigest()
+    st = os.stat(pdf_path)
+    return {"parser_sha256": digest, "pdf": os.path.abspath(pdf_path), "pdf_size": st.st_size,
+            "pdf_mtime_ns": st.st_mtime_ns}
+
+
+def write_stamp(output_path: str, stamp: dict) -> None:
+    """Written after the output itself, so a stamp always vouches for a whole file."""
+    import json  # lazy: keeps import dua fast
+
+    from .outputs import write_atomically  # lazy: only a file with an output needs it
+
+    write_atomically(stamp_path(output_path), json.dumps(stamp))
+
+
+def read_stamp(output_path: str) -> dict | None:
+    """The stamp of a complete output, or None (no output, no stamp, or a damaged one)."""
+    import json  # lazy: keeps import dua fast
+
     try:
-        with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            frame.to_csv(fh, index=False)
-            fh.flush()
-            os.fsync(fh.fileno())  # the rename must not overtake the data after a crash
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        raise
+        with open(stamp_path(output_path), encoding="utf-8") as fh:
+            stamp = json.load(fh)
+    except (OSError, ValueError):
+        return None
+    return stamp if isinstance(stamp, dict) and os.path.isfile(output_path) else None
 
 
 def failure(task, exc: BaseException, seconds: float) -> dict:
@@ -85,6 +123,7 @@ def failure(task, exc: BaseException, seconds: float) -> dict:
 
     error = exc if isinstance(exc, errors.DuaError) else errors.UnexpectedError(
         f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)}", exception=type(exc).__name__)
+    no_agent(error, task.pdf_path)
     try:
         feedback = feedback_for(error, AGENT_ID)
     except Exception as fb_exc:  # the Error Handler failing must not lose the file's own error
@@ -93,3 +132,12 @@ def failure(task, exc: BaseException, seconds: float) -> dict:
     return {"index": task.index, "status": "failed", "rows": 0, "seconds": seconds,
             "error": {"exception": type(error).__name__, "message": error.message},
             "feedback": feedback}
+
+
+def no_agent(error: errors.DuaError, pdf_path: str) -> None:
+    """Tell the Error Handler that nothing here refines a failing parser (there is no agent
+    in a batch), so that its feedback says what the user can do instead."""
+    if isinstance(error, errors.GeneratedCodeError):
+        error.details = {**error.details, "refinements_left": 0}
+        error.hint = (f"Write a parser for this layout: python -m dua parse {pdf_path} "
+                      "--bank NAME, then run that one.")

@@ -127,8 +127,10 @@ class MixedBatchTest(unittest.TestCase):
         self.assertEqual(doc["files"][1]["error"]["error_code"], "PDF_CORRUPT")
 
     def test_no_temporary_file_is_left_behind(self):
-        out = os.listdir(os.path.join(self.tmp, "out"))
+        out = set(os.listdir(os.path.join(self.tmp, "out"))) - {".dua"}  # .dua: the stamps
         self.assertEqual(sorted(out), ["a.csv", "b.csv"])
+        stamps = os.listdir(os.path.join(self.tmp, "out", ".dua"))
+        self.assertEqual(sorted(stamps), ["a.csv.json", "b.csv.json"])
 
 
 class ResumeTest(unittest.TestCase):
@@ -148,7 +150,7 @@ class ResumeTest(unittest.TestCase):
             batch.run(PARSER, pdfs, executor=pool, out_dir=part, on_progress=interrupt,
                       password="secret")
         pool.shutdown(wait=True)  # let a file already running finish, as a real worker would
-        left = sorted(os.listdir(part))
+        left = sorted(set(os.listdir(part)) - {".dua"})  # .dua: the stamps
         self.assertLess(len(left), 3)  # the interruption stopped the batch short
         for name in left:  # and whatever is there is whole
             self.assertTrue(name.endswith(".csv"), name)
@@ -205,6 +207,45 @@ class ResumeTest(unittest.TestCase):
         result = batch.run(parser, [pdf], out_dir=os.path.dirname(out), workers=1)
         self.assertEqual(result.results[0].status, "converted")
         self.assertTrue(read_csv(out).equals(expected("a")))
+
+    def test_an_output_made_by_another_parser_is_converted_again(self):
+        tmp = make_workspace(self)
+        pdf, out = os.path.join(STATEMENTS, "a.pdf"), os.path.join(tmp, "out")
+        first = os.path.join(tmp, "first_parser.py")
+        with open(PARSER, encoding="utf-8") as src, open(first, "w", encoding="utf-8") as dst:
+            dst.write(src.read().replace("def parse(pdf_path):",
+                                         "def parse(pdf_path):\n    return _table(pdf_path).head(2)\n\n\n"
+                                         "def _table(pdf_path):"))
+        os.utime(first, (time.time() - 3600, time.time() - 3600))  # older than any output
+        self.assertEqual(len(read_csv(batch.run(first, [pdf], out_dir=out, workers=1)
+                                      .results[0].output_path)), 2)
+        second = os.path.join(tmp, "second_parser.py")
+        shutil.copy(PARSER, second)
+        os.utime(second, (time.time() - 3600, time.time() - 3600))  # older too: mtimes cannot tell
+        result = batch.run(second, [pdf], out_dir=out, workers=1)
+        self.assertEqual(result.results[0].status, "converted")
+        self.assertTrue(read_csv(os.path.join(out, "a.csv")).equals(expected("a")))
+
+    def test_a_replaced_pdf_is_converted_again_and_an_untouched_one_is_skipped(self):
+        tmp = make_workspace(self)
+        pdf, out = os.path.join(tmp, "s.pdf"), os.path.join(tmp, "out")
+        shutil.copy(os.path.join(STATEMENTS, "a.pdf"), pdf)
+        batch.run(PARSER, [pdf], out_dir=out, workers=1)
+        again = batch.run(PARSER, [pdf], out_dir=out, workers=1)
+        self.assertEqual((again.results[0].status, again.results[0].rows),
+                         ("skipped", len(expected("a"))))
+        shutil.copy(os.path.join(STATEMENTS, "b.pdf"), pdf)
+        replaced = batch.run(PARSER, [pdf], out_dir=out, workers=1)
+        self.assertEqual(replaced.results[0].status, "converted")
+        self.assertTrue(read_csv(os.path.join(out, "s.csv")).equals(expected("b")))
+
+    def test_an_output_folder_under_a_file_is_a_usage_error_before_any_file_runs(self):
+        tmp = make_workspace(self)
+        blocker = os.path.join(tmp, "file")
+        with open(blocker, "w") as fh:
+            fh.write("x")
+        with self.assertRaisesRegex(errors.UsageError, "is a file, not a folder"):
+            batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], out_dir=os.path.join(blocker, "out"))
 
 
 class ExecutorTest(unittest.TestCase):

@@ -96,6 +96,19 @@ class CliParseTest(unittest.TestCase):
         self.assertEqual(self.parse(not_pdf, "--bank", "../x").returncode, 2)
         self.assertEqual(self.parse("--resume").returncode, 2)
 
+    def test_unusable_destinations_and_timeouts_exit_2_with_one_line(self):
+        pdf = os.path.join(FIXTURES, "statements", "plain_western", "a.pdf")
+        blocker = os.path.join(self.tmp, "a file")
+        with open(blocker, "w") as fh:
+            fh.write("x")
+        for flags in (["--out", os.path.join(blocker, "o.csv")], ["--out", self.tmp],
+                      ["--parsers-dir", os.path.join(blocker, "p")], ["--timeout", "0"],
+                      ["--timeout", "-1"], ["--checkpoint", self.tmp]):
+            proc = run_dua("parse", pdf, "--bank", "x", "--quiet", *flags, cwd=self.tmp)
+            self.assertEqual(proc.returncode, 2, (flags, proc.stderr))
+            self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+            self.assertNotIn("bug", proc.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -132,7 +132,7 @@ class InterruptTest(unittest.TestCase):
         os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does
         _, err = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 130, err)
-        left = sorted(os.listdir(out))
+        left = sorted(set(os.listdir(out)) - {".dua"})  # .dua: the stamps
         self.assertTrue(all(n.endswith(".csv") for n in left), left)  # no temporary files
         self.assertLess(len(left), 5)
         for name in left:
@@ -179,6 +179,33 @@ class RunUsageTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 4, proc.stderr)
         self.assertIn("rejected by the safety policy", proc.stderr)
         self.assertEqual(os.listdir(tmp), ["evil_parser.py"])
+
+    def test_unusable_out_and_out_dir_exit_2_with_one_line_before_any_file(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        blocker = os.path.join(tmp, "a file")
+        with open(blocker, "w") as fh:
+            fh.write("x")
+        for flags in (["--out-dir", blocker], ["--out", os.path.join(blocker, "x.csv")],
+                      ["--out", tmp]):
+            proc = run_dua("run", PARSER, A, *flags)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+            self.assertNotIn("bug", proc.stderr)
+        self.assertEqual(sorted(os.listdir(tmp)), ["a file"])
+
+    def test_a_failing_parser_is_not_promised_a_refinement(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        parser = os.path.join(tmp, "wrong_parser.py")
+        with open(parser, "w") as fh:
+            fh.write("def parse(pdf_path):\n    return 42\n")
+        proc = run_dua("run", parser, A, "--out-dir", tmp, "--json", "--quiet")
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        feedback = json.loads(proc.stdout)["files"][0]["feedback"]
+        self.assertNotEqual(feedback["next_action"], "resume")  # no agent here to refine it
+        self.assertNotIn("refining it", feedback["user_message"])
+        self.assertIn("dua parse", feedback["user_message"])
 
     def test_help_lists_the_batch_options(self):
         proc = run_dua("run", "--help")

@@ -62,6 +62,25 @@ class CompareTest(unittest.TestCase):
             with self.assertRaises(SchemaError):
                 verify.load_expected(bad)
 
+    def test_load_expected_reads_a_bom_and_semicolon_or_tab_exports_as_the_same_frame(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = os.path.join(tmp, "plain.csv")
+            self.expected.to_csv(plain, index=False)
+            for name, sep, encoding in (("bom.csv", ",", "utf-8-sig"), ("semi.csv", ";", "utf-8"),
+                                        ("tab.csv", "\t", "utf-8-sig")):
+                path = os.path.join(tmp, name)
+                self.expected.to_csv(path, index=False, sep=sep, encoding=encoding)
+                self.assertTrue(verify.load_expected(path).equals(verify.load_expected(plain)), name)
+
+    def test_an_unreadable_expected_csv_is_reported_on_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            ragged = os.path.join(tmp, "ragged.csv")
+            with open(ragged, "w") as fh:
+                fh.write("a\nb\nc,d,e\n")
+            with self.assertRaises(SchemaError) as caught:
+                verify.load_expected(ragged)
+            self.assertNotIn("\n", caught.exception.message)
+
 
 class IntrinsicTest(unittest.TestCase):
     def test_balances_reconcile_in_either_sign_convention(self):

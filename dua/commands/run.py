@@ -5,7 +5,7 @@ import json
 import os
 import sys
 
-from ..errors import UsageError
+from ..errors import PolicyViolationError, UsageError
 
 DESCRIPTION = (
     "Run a parser written by `dua parse` over one or many statements of the same bank, through "
@@ -62,6 +62,12 @@ def _check(args, pdfs: list) -> None:
         raise UsageError(f"--out takes one PDF, got {len(pdfs)}", hint="Use --out-dir DIR for many PDFs.")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}", hint="See --help.")
+    from ..outputs import check_file, check_folder  # lazy: keeps dua --help fast
+
+    if args.out:
+        check_file(args.out, "--out")
+    else:
+        check_folder(args.out_dir or ".", "--out-dir")
     if not args.timeout > 0:
         raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}",
                          hint="See --help.")
@@ -97,12 +103,19 @@ def _failure_line(result) -> str:
 
 def run(args, settings) -> int:
     from .. import batch  # lazy: keeps dua --help fast
+    from ..cli import feedback_for  # lazy: cli imports this module only when needed
 
     pdfs = list(args.pdfs) + (read_list(args.from_list) if args.from_list else [])
     _check(args, pdfs)
     outputs = {pdfs[0]: args.out} if args.out else None
     out_dir = None if args.out else (args.out_dir or ".")
     progress = None if args.quiet else _ProgressLine()
+    try:
+        batch.check_parser(args.parser)
+    except PolicyViolationError as exc:  # ends the command: the handler hears it only once
+        batch.no_agent(exc, pdfs[0])
+        exc.feedback = feedback_for(exc, batch.AGENT_ID)
+        raise
     result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=outputs, on_progress=progress,
                        timeout=args.timeout, password=args.password, workers=args.workers,
                        resume=not args.force)

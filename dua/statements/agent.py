@@ -15,6 +15,7 @@ import time
 from ..errors import GeneratedCodeError, UsageError, VerificationError
 from ..graph import END, START, Graph
 from ..node_recovery import NodeRecovery, new_run_id
+from ..outputs import check_file, check_folder, write_atomically
 from ..schemas import StatementState
 from . import recovery
 
@@ -265,16 +266,6 @@ def failure_detail(exc: GeneratedCodeError) -> str:
     return "\n".join(lines)
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Write via a temporary file and ``os.replace`` so readers never see half a file."""
-    folder = os.path.dirname(path) or "."
-    os.makedirs(folder, exist_ok=True)
-    tmp = os.path.join(folder, f".{os.path.basename(path)}.tmp{os.getpid()}")
-    with open(tmp, "w", encoding="utf-8", newline="") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
-
-
 def check_bank(bank: str) -> str:
     """Raises: UsageError when the bank name cannot be a file name part."""
     if not isinstance(bank, str) or not _BANK.match(bank):
@@ -299,6 +290,7 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
     """
     if max_retries < 0:
         raise UsageError(f"--max-retries must be 0 or more, got {max_retries}")
+    check_run(timeout, out, parsers_dir, checkpoint)
     state = StatementState(pdf_path=pdf_path, target_bank=check_bank(bank),
                            expected_csv_path=expected or "", max_retries=max_retries,
                            run_id=new_run_id("statement"))
@@ -307,6 +299,21 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
                    make_writer=make_writer, llm_mode=llm_mode)
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            step_limit=_steps(max_retries))
+
+
+def check_run(timeout: float, out: str | None, parsers_dir: str,
+              checkpoint: str | None = None) -> None:
+    """Refuse, before the PDF is read, a run that could only fail at its end.
+
+    Raises:
+        UsageError
+    """
+    if not (isinstance(timeout, (int, float)) and timeout > 0):
+        raise UsageError(f"--timeout must be a positive number of seconds, got {timeout}")
+    check_folder(parsers_dir, "--parsers-dir")
+    for path, flag in ((out, "--out"), (checkpoint, "--checkpoint")):
+        if path:
+            check_file(path, flag)
 
 
 def _steps(max_retries: int) -> int:
@@ -340,6 +347,7 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
         raise SchemaError([f"{checkpoint}: not a statement agent checkpoint ({exc})"]) from exc
     if nxt == END:
         return state
+    check_run(timeout, out, parsers_dir)
     if nxt in ("compare", "finalize") and state.execution_success:
         nxt = "execute"  # the DataFrame is not checkpointed: run the saved parser again
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,

@@ -29,9 +29,16 @@ def load_expected(path: str):
         raise DocumentNotFoundError(f"Expected CSV not found: {path}", path=path,
                                     hint="Check the --expected path.")
     try:
-        return pd.read_csv(path)
+        # utf-8-sig: spreadsheet exports start with a BOM that would rename the first column
+        frame = pd.read_csv(path, encoding="utf-8-sig")
+        header = str(frame.columns[0]) if len(frame.columns) == 1 else ""
+        for sep in (";", "\t"):  # a European or tab-separated export: read it as it was meant
+            if sep in header:
+                return pd.read_csv(path, encoding="utf-8-sig", sep=sep)
+        return frame
     except (ValueError, UnicodeDecodeError, OSError) as exc:
-        raise SchemaError([f"{path}: not a readable CSV ({exc})"], path=path) from exc
+        why = " ".join(str(exc).split())  # pandas' messages span lines; ours is one
+        raise SchemaError([f"{path}: not a readable CSV ({why})"], path=path) from exc
 
 
 def _cell(value: object) -> object:

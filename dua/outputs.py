@@ -1,0 +1,73 @@
+"""Where dua writes its results: destination checks before any work, and atomic writes.
+
+A run that can only fail at its last step (writing the CSV) wastes the whole run, and a
+half-written file is worse than none; so destinations are checked up front and every
+file appears whole by a rename, or not at all.
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable, Union
+
+from .errors import UsageError
+
+
+def check_folder(path: str, what: str, shown: str | None = None) -> None:
+    """A folder dua may create and write in.
+
+    Raises:
+        UsageError: ``path`` (or a folder above it) is a file, or it cannot be written.
+    """
+    folder = os.path.abspath(path or ".")
+    probe = folder
+    while not os.path.exists(probe):  # the nearest part that exists decides
+        probe = os.path.dirname(probe)
+    shown = shown or path
+    if not os.path.isdir(probe):
+        raise UsageError(f"{what} {shown}: {probe} is a file, not a folder",
+                         hint=f"Pass {what} a path in a folder.")
+    if not os.access(probe, os.W_OK | os.X_OK):
+        raise UsageError(f"{what} {shown}: {probe} is not writable",
+                         hint=f"Pass {what} a path in a folder you can write to.")
+
+
+def check_file(path: str, what: str) -> None:
+    """A file path dua may (over)write.
+
+    Raises:
+        UsageError: ``path`` is a folder, or its folder cannot be made or written.
+    """
+    if os.path.isdir(path):
+        raise UsageError(f"{what} {path} is a folder, not a file",
+                         hint=f"Pass {what} a file path such as out.csv.")
+    check_folder(os.path.dirname(path) or ".", what, shown=path)
+
+
+def write_atomically(path: str, content: Union[str, Callable]) -> None:
+    """Write ``content`` (text, or ``fn(fh)`` that writes it) to a temporary file beside
+    ``path``, then rename: readers never see half a file.
+
+    Raises:
+        UsageError: the folder cannot be made or the file cannot be written.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{time.monotonic_ns()}.tmp")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            if isinstance(content, str):
+                fh.write(content)
+            else:
+                content(fh)
+            fh.flush()
+            os.fsync(fh.fileno())  # the rename must not overtake the data after a crash
+        os.replace(tmp, path)
+    except BaseException as exc:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        if isinstance(exc, (FileExistsError, NotADirectoryError, IsADirectoryError,
+                            PermissionError)):  # the destination, not the data: the user's to fix
+            raise UsageError(f"Cannot write {path}: {exc.strerror or exc}",
+                             hint="Pass an output path in a folder you can write to.") from exc
+        raise
