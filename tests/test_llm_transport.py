@@ -60,6 +60,43 @@ class ClassifyTest(unittest.TestCase):
                 with self.subTest(wire=wire, kind=kind):
                     self.assertIs(type(self.classify(Fail(kind), wire)), cls)
 
+    def test_server_quirk_bodies_from_the_wire_notes_map_to_their_classes(self):
+        cases = [  # (status, literal body, class, retried?) from shared/notes/llm_wire.md
+            (401, {"error": {"code": 401, "message": "Invalid API Key",
+                             "type": "authentication_error"}}, AuthenticationError, False),
+            (400, {"error": {"code": 400, "message": "the request exceeds the available context "
+                             "size, try increasing it", "type": "exceed_context_size_error"}},
+             ContextLengthError, False),
+            (404, {"error": {"message": 'model "qwen9" not found, try pulling it first',
+                             "type": "not_found_error", "param": None, "code": None}},
+             ModelNotFoundError, False),
+            (503, {"error": {"code": 503, "message": "Loading model", "type": "unavailable_error"}},
+             ServerError, True),
+            (501, {"error": {"code": 501, "message": "not supported",
+                             "type": "not_supported_error"}}, BadRequestError, False),
+            (500, {"error": {"message": "1 validation error: Input should be 'text' or "
+                             "'json_object'", "type": "internal_server_error", "code": None}},
+             BadRequestError, False),
+            (402, {"error": {"code": 402, "message": "Insufficient credits"}},
+             QuotaExceededError, False),
+            (529, {"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}},
+             ServerError, True),
+        ]
+        for status, body, cls, retried in cases:
+            with self.subTest(status=status, body=body):
+                exc = error_from_status(status, {}, json.dumps(body).encode(), model="qwen9")
+                self.assertIs(type(exc), cls)
+                self.assertEqual(exc.retryable, retried)
+
+    def test_azure_content_filter_400_says_a_resend_will_not_help(self):
+        body = {"error": {"message": "The response was filtered due to the prompt triggering "
+                          "Azure OpenAI's content management policy.", "type": None,
+                          "param": "prompt", "code": "content_filter", "status": 400,
+                          "innererror": {"code": "ResponsibleAIPolicyViolation"}}}
+        exc = error_from_status(400, {}, json.dumps(body).encode())
+        self.assertIs(type(exc), BadRequestError)
+        self.assertIn("content filter", exc.user_message)
+
     def test_quota_with_null_code_is_still_quota(self):
         body = {"error": {"message": "You exceeded your current quota, please check your plan and "
                           "billing details.", "type": "insufficient_quota", "code": None}}

@@ -73,6 +73,8 @@ def error_from_status(status: int, headers: Mapping[str, str], body: bytes, *, p
                 "/v1, Gemini's in /v1beta.")
     elif cls is ModelNotFoundError and model and model not in message:
         text += f" (model {model!r})"
+    elif err.get("code") == "content_filter":  # Azure refuses the prompt itself with a 400
+        hint = "The provider's content filter refused the prompt; sending it again will not help."
     if request_id:
         text += f" [request id {request_id}]"
     retry_after = None
@@ -119,12 +121,18 @@ def _classify(status: int, err: dict, message: str) -> type:
         return AuthenticationError
     if status == 429 or "resource_exhausted" in blob:
         return QuotaExceededError if _is_quota(err, blob) else RateLimitError
+    if status == 402:  # OpenRouter's "insufficient credits": billing, like a spent quota
+        return QuotaExceededError
     if status == 404:
         return ModelNotFoundError
     if status == 408:
         return LLMTimeoutError
     if any(m in blob for m in _CONTEXT_MARKERS):
         return ContextLengthError
+    if status == 501 or (status == 500 and "validation error" in blob):
+        # Not implemented, or llama-cpp-python's 500 for a request it will never accept
+        # (a pydantic dump: json_schema, content null…): a retry asks the same question.
+        return BadRequestError
     if status >= 500 or status == 409:
         return ServerError
     return BadRequestError

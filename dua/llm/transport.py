@@ -111,7 +111,7 @@ class Transport:
         if not retry:
             raise exc
         if attempt > self.retry.max_retries:
-            _amend(exc, f"gave up after {attempt} attempts")
+            _amend(exc, f"gave up after {attempt} attempt{'s' if attempt > 1 else ''}")
             raise exc
         asked = getattr(exc, "retry_after", None)
         wait = asked if asked is not None else self.retry.backoff(attempt, self.rng)
