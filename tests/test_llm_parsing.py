@@ -117,6 +117,14 @@ class SeedExamplesTest(unittest.TestCase):
 
 
 class InputTypesTest(unittest.TestCase):
+    def test_a_number_too_large_for_a_float_is_a_json_decode_error_not_infinity(self):
+        for raw, lenient in (('{"amount": 1e999}', False), ('[-1e400,]', True)):
+            with self.subTest(raw=raw):
+                result = parse_llm_response(raw, lenient=lenient)
+                self.assertEqual((result["status"], result["error_type"]),
+                                 ("error", "JSONDecodeError"))
+                self.assertIn("out of range", result["message"])
+
     def test_none_is_empty(self):
         result = parse_llm_response(None)
         self.assertEqual((result["error_type"], result["original_content"]), ("EmptyLLMResponse", None))
@@ -205,6 +213,8 @@ class FuzzTest(unittest.TestCase):
                 assert_documented_shape(self, result, raw, lenient)
                 # Short inputs never reach the catch-all: it exists for parser bugs only.
                 self.assertNotEqual(result.get("error_type"), "UnexpectedParsingError", (n, raw))
+                if result["status"] == "success":
+                    json.dumps(result["data"], allow_nan=False)  # what --json writes must be JSON
                 if result["status"] == "success" and not result.get("repaired"):
                     self.assertEqual(result["data"], json.loads(strip_fences(raw)[0]))
             fed += 1

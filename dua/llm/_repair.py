@@ -6,9 +6,10 @@ with ``ast.literal_eval``. A cut-off answer is never completed: it stays a decod
 from __future__ import annotations
 
 import ast
-import json
 import math
 import warnings
+
+from .parsing import loads_json
 
 _CLOSERS = "}]"
 
@@ -18,7 +19,7 @@ def repair(cleaned: str, max_chars: int, max_depth: int) -> tuple | None:
     without = drop_trailing_commas(cleaned)
     if without != cleaned:
         try:
-            return json.loads(without, parse_constant=_no_constant), ["trailing_commas"]
+            return loads_json(without), ["trailing_commas"]
         except (ValueError, RecursionError):
             pass
     if len(cleaned) > max_chars or _depth(cleaned) > max_depth:
@@ -93,6 +94,3 @@ def _to_json(value: object) -> object:
         return {k: _to_json(v) for k, v in value.items()}
     raise ValueError(f"{type(value).__name__} is not JSON")
 
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not valid JSON")

@@ -103,9 +103,22 @@ def _reject_constant(name: str) -> object:
     raise ValueError(f"{name} is not valid JSON")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        # 1e999 overflows to inf, which json.dumps would write back as non-JSON "Infinity".
+        raise ValueError(f"{text} is out of range for a JSON number")
+    return value
+
+
+def loads_json(text: str) -> object:
+    """``json.loads`` that accepts only what JSON allows: no NaN, Infinity or overflowing floats."""
+    return json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+
+
 def _decode(cleaned: str, lenient: bool) -> tuple:
     try:
-        return json.loads(cleaned, parse_constant=_reject_constant), []
+        return loads_json(cleaned), []
     except json.JSONDecodeError as exc:
         error: Exception = exc
         message = f"Invalid JSON: {exc}"
