@@ -10,7 +10,8 @@ from ..errors import PolicyViolationError, UsageError
 DESCRIPTION = (
     "Run a parser written by `dua parse` over one or many statements of the same bank, through "
     "the same safe execution, with no agent and no LLM. Each PDF becomes <out-dir>/<name>.csv "
-    "(written atomically); files whose CSV is already complete are skipped, so an interrupted "
+    "(written atomically); a file whose CSV this same parser already made from this same PDF is "
+    "skipped (<out-dir>/.dua/ records which parser and PDF made each CSV), so an interrupted "
     "batch is resumed by running the same command again. One bad file never stops the batch; "
     "the exit code is 0 only when every file succeeded (3 when the failures are bad PDFs, 4 when "
     "the parser failed on some file)."
@@ -35,7 +36,7 @@ def add_arguments(p) -> None:
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds allowed per file (default: 60)")
     p.add_argument("--password", help="password of encrypted statements")
-    p.add_argument("--force", action="store_true", help="convert again even when an output is complete")
+    p.add_argument("--force", action="store_true", help="convert again even when this parser already made an output from this PDF")
 
 
 def read_list(path: str) -> list:
