@@ -100,6 +100,11 @@ class OpenAIToolArgumentsTest(unittest.TestCase):
                 self.assertEqual(caught.exception.raw_arguments, '{"city": "Par')
                 self.assertEqual(caught.exception.tool_name, "emit_rows")
 
+    def test_arguments_that_json_forbids_or_nest_too_deep_raise_never_reach_the_caller(self):
+        for arguments in ('{"amount": NaN}', '{"amount": 1e999}', '{"a":' * 50_000):
+            with self.subTest(arguments=arguments[:20]), self.assertRaises(ToolArgumentsError):
+                run([Turn(tool_calls=[("emit_rows", arguments)])])
+
     def test_unquoted_value_in_arguments_raises(self):
         with self.assertRaises(ToolArgumentsError):
             run([Turn(tool_calls=[("list_windows", '{"action": listt_windows"}')])])

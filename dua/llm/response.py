@@ -14,6 +14,7 @@ from typing import Callable
 from ..errors import (ContentFilteredError, NoCandidatesError, NoTextError, NoToolActivityError,
                       StreamInterruptedError, ToolArgumentsError, TruncatedResponseError,
                       UnexpectedTypeError, excerpt)
+from .parsing import loads_json
 
 
 @dataclasses.dataclass
@@ -274,8 +275,8 @@ class ResponseHandler:
             raw = "".join(fragments) if obj is None else None
             if obj is None:
                 try:
-                    obj = json.loads(raw)
-                except ValueError as exc:
+                    obj = loads_json(raw)  # NaN or 1e999 in arguments would poison --json output
+                except (ValueError, RecursionError) as exc:
                     raise ToolArgumentsError(name or "unknown", f"arguments are not valid JSON "
                                              f"({exc}): {excerpt(raw, 200)}", raw_arguments=raw,
                                              usage=usage) from None
