@@ -75,6 +75,21 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         same_csv(self, os.path.join(self.tmp, "o", "jan.csv"), "a")
 
+    def test_a_list_saved_with_a_bom_and_crlf_names_unicode_paths_with_spaces(self):
+        shutil.copy(A, os.path.join(self.tmp, "relevé janv ä.pdf"))
+        listing = os.path.join(self.tmp, "todo.txt")
+        with open(listing, "w", encoding="utf-8-sig", newline="") as fh:
+            fh.write("relevé janv ä.pdf\r\n# done later\r\n")
+        proc = run_dua("run", PARSER, "--from-list", listing, "--out-dir", os.path.join(self.tmp, "o"))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        same_csv(self, os.path.join(self.tmp, "o", "relevé janv ä.csv"), "a")
+
+    def test_a_list_that_is_not_text_is_a_usage_error_on_one_line(self):
+        proc = run_dua("run", PARSER, "--from-list", A)
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+        self.assertIn("Cannot read the list", proc.stderr)
+
     def test_a_parser_that_times_out_exits_4(self):
         parser = os.path.join(self.tmp, "slow_parser.py")
         with open(parser, "w") as fh:

@@ -45,10 +45,10 @@ def read_list(path: str) -> list:
         if path == "-":
             text = sys.stdin.read()
         else:
-            with open(path, encoding="utf-8") as fh:
+            with open(path, encoding="utf-8-sig") as fh:  # -sig: Notepad starts lists with a BOM
                 text = fh.read()
-    except OSError as exc:
-        raise UsageError(f"Cannot read the list {path}: {exc.strerror or exc}",
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"Cannot read the list {path}: {getattr(exc, 'strerror', None) or exc}",
                          hint="Pass --from-list with a text file of PDF paths.") from exc
     base = os.path.dirname(os.path.abspath(path)) if path != "-" else os.getcwd()
     lines = (line.strip() for line in text.splitlines())
