@@ -5,10 +5,14 @@ from __future__ import annotations
 import copy
 import unittest
 
-from dua.errors import DuaError, UnexpectedTypeError
+from dua.config import Settings
+from dua.errors import DuaError, InvalidStructureError, ServerError, UnexpectedTypeError
+from dua.llm import get_provider
 from dua.llm.gemini import GeminiWire
 from dua.llm.openai_compat import OpenAIWire
 from dua.llm.response import ResponseHandler
+from dua.llm.transport import RetryPolicy
+from tests.llm_server import LLMServer, Reply, Stream
 
 _OPENAI = {"choices": [{"index": 0, "finish_reason": "stop",
                         "message": {"role": "assistant", "content": "hi", "tool_calls": [
@@ -86,6 +90,19 @@ class WrongTypesTest(unittest.TestCase):
     def test_a_streamed_choices_that_is_not_a_list_is_a_typed_error(self):
         with self.assertRaises(UnexpectedTypeError):
             _run(OpenAIWire(), {"choices": {"a": 1}}, streaming=True)
+
+    def test_json_nested_too_deep_in_a_body_event_or_error_is_a_typed_error(self):
+        deep = "[" * 100_000
+        script = [(Reply(200, deep, content_type="application/json"), False, InvalidStructureError),
+                  (Stream(["data: " + deep]), True, InvalidStructureError),
+                  (Reply(500, deep, content_type="application/json"), False, ServerError)]
+        for item, stream, error in script:
+            with self.subTest(error=error.__name__, stream=stream), LLMServer([item]) as server:
+                provider = get_provider(Settings(provider="openai", model="m", base_url=server.url),
+                                        retry=RetryPolicy(max_retries=0))
+                with self.assertRaises(error):
+                    provider.complete([{"role": "user", "content": "hi"}], stream=stream)
+                self.assertEqual(server.count, 1)
 
 
 if __name__ == "__main__":

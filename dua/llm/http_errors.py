@@ -40,7 +40,7 @@ def parse_error_body(body: bytes | str | object) -> dict:
     if isinstance(body, (bytes, str)):
         try:
             body = json.loads(body)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             return {}
     if isinstance(body, list) and body:  # Gemini sometimes wraps the error in a list
         body = body[0]

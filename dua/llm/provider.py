@@ -203,7 +203,7 @@ def _read_body(resp, deadline: float, clock: Callable) -> bytes:
 def _decode_json(body: bytes, ctype: str, provider: str) -> object:
     try:
         return json.loads(body)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nesting too deep is not an answer
         raise InvalidStructureError("a JSON answer", f"{ctype or 'no content-type'}: "
                                     f"{excerpt(body.decode('utf-8', 'replace'), 200)}",
                                     provider=provider) from None
@@ -212,14 +212,14 @@ def _decode_json(body: bytes, ctype: str, provider: str) -> object:
 def _loads_or_none(data: str) -> object:
     try:
         return json.loads(data)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
 
 
 def _event_json(event) -> object:
     try:
         return json.loads(event.data)
-    except ValueError:
+    except (ValueError, RecursionError):
         raise InvalidStructureError("a JSON event", excerpt(event.data, 120),
                                     event_index=event.index) from None
 
