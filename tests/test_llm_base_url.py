@@ -33,11 +33,19 @@ class BaseURLTest(unittest.TestCase):
 
     def test_base_url_that_is_not_http_with_a_host_is_a_usage_error_naming_the_variable(self):
         for base in ("localhost:11434/v1", "ftp://127.0.0.1/v1", "http://", "http://h:99999/v1",
-                     "http://h/v1?x=1", "http://my host/v1"):
+                     "http://my host/v1"):
             with self.subTest(base=base), self.assertRaises(UsageError) as caught:
                 _provider("openai", base)
             self.assertIn(repr(base), str(caught.exception))
             self.assertIn("DUA_LLM_BASE_URL", caught.exception.hint)
+
+    def test_a_key_pasted_into_the_base_url_is_refused_without_being_echoed(self):
+        for base in ("https://generativelanguage.googleapis.com/v1beta?key=AIzaSECRET",
+                     "http://user:AIzaSECRET@localhost:8080/v1", "http://h/v1#AIzaSECRET"):
+            with self.subTest(base=base), self.assertRaises(UsageError) as caught:
+                _provider("gemini", base)
+            self.assertNotIn("SECRET", str(caught.exception))
+            self.assertIn("DUA_LLM_API_KEY", caught.exception.hint)
 
     def test_404_without_a_provider_error_blames_the_base_url_not_the_model(self):
         with LLMServer([]) as server:  # FastAPI's {"detail": "Not Found"} for an unknown path

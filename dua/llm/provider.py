@@ -145,12 +145,18 @@ def api_base(raw: str, root: str) -> str:
         if url.endswith(suffix):
             url = url[:-len(suffix)]
     parts = urllib.parse.urlsplit(url)
+    if parts.query or parts.fragment or "@" in parts.netloc:
+        # Users paste "?key=…" or "user:key@host"; the key must not travel in a URL that
+        # reprs, logs and error messages show, so refuse it without echoing it.
+        raise UsageError(f"the LLM base URL for {parts.hostname or 'the server'} carries a query "
+                         "or credentials; give only http(s)://host[:port][/path]",
+                         hint="Put the key in DUA_LLM_API_KEY and the rest in DUA_LLM_BASE_URL.")
     try:
         port_ok = parts.port is None or parts.port > 0
     except ValueError:
         port_ok = False
     if parts.scheme not in ("http", "https") or not parts.hostname or not port_ok \
-            or parts.query or parts.fragment or any(c.isspace() for c in url):
+            or any(c.isspace() for c in url):
         raise UsageError(f"the LLM base URL {raw!r} is not an http(s)://host[:port][/path] URL",
                          hint="Set --base-url or DUA_LLM_BASE_URL, e.g. "
                               "http://localhost:11434/v1.")
