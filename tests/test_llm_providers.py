@@ -120,6 +120,14 @@ class ProviderContract:
         self.assertEqual(server.count, 2)
         self.assertEqual(self.waits, [0.05])
 
+    def test_a_retry_is_reported_to_on_status_with_its_attempt_wait_and_reason(self):
+        seen = []
+        self.ask([Fail("rate_limit", retry_after=0.05), Turn(text="ok")], on_status=seen.append)
+        retries = [s for s in seen if s.kind == "retry"]
+        self.assertEqual(len(retries), 1)
+        self.assertEqual((retries[0].info["attempt"], retries[0].info["wait"]), (2, 0.05))
+        self.assertIn("HTTP 429", retries[0].info["reason"])
+
     def test_500_then_success_is_retried_with_jittered_backoff(self):
         response, server = self.ask([Fail("server"), Turn(text="ok")])
         self.assertEqual((response.text, server.count), ("ok", 2))
