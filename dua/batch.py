@@ -33,6 +33,7 @@ class Task:
     output_path: str | None
     timeout: float
     password: str | None = None
+    allow_empty: bool = False  # a frame with no rows counts as converted
 
 
 @dataclasses.dataclass
@@ -179,7 +180,7 @@ def check_parser(parser_path: str) -> None:
 
 def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
          outputs: Mapping[str, str] | None = None, timeout: float = 60.0,
-         password: str | None = None) -> list:
+         password: str | None = None, allow_empty: bool = False) -> list:
     """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path)."""
     if not (isinstance(timeout, (int, float)) and timeout > 0):
         raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
@@ -187,24 +188,26 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
         raise TypeError("pdf_paths must be a list of paths, not a single path")
     pdfs = [os.fspath(p) for p in pdf_paths]
     targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
-    return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password)
+    return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password, allow_empty)
             for i, pdf in enumerate(pdfs)]
 
 
 def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str | None = None,
         on_progress: Callable[[Progress], None] | None = None, *, timeout: float = 60.0,
         password: str | None = None, workers: int | None = None, resume: bool = True,
-        outputs: Mapping[str, str] | None = None) -> BatchResult:
+        outputs: Mapping[str, str] | None = None, allow_empty: bool = False) -> BatchResult:
     """Run a generated parser over many PDFs; never raises for a bad file.
 
     Without ``out_dir`` (or ``outputs``) each result carries its DataFrame as ``frame``.
+    A parser that finds no transaction in a PDF fails that file (VerificationError): it is
+    most often a statement of another bank or layout. ``allow_empty`` accepts it instead.
 
     Raises:
         UsageError, PolicyViolationError: only for a parser that cannot run at all, or an
         output folder that cannot be written.
     """
     check_parser(parser_path)
-    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password)
+    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty)
     from .outputs import check_folder  # lazy: only a batch with outputs needs it
 
     for folder in sorted({os.path.dirname(os.path.abspath(t.output_path)) for t in tasks

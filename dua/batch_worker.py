@@ -28,6 +28,12 @@ def convert(task) -> dict:
         with _borrowed_sandbox() as box:
             frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
                             password=task.password)
+        if len(frame) == 0 and not task.allow_empty:
+            raise errors.VerificationError(
+                f"{os.path.basename(task.parser_path)} found no transaction in {task.pdf_path}",
+                path=task.pdf_path, hint="A parser reads one bank's layout: check that this "
+                "statement is of that layout, or write one for it with dua parse "
+                "(--allow-empty accepts statements with no transaction).")
         if task.output_path:
             write_csv_atomically(frame, task.output_path)
             write_stamp(task.output_path, dict(sources, rows=len(frame)))
@@ -137,7 +143,8 @@ def failure(task, exc: BaseException, seconds: float) -> dict:
 def no_agent(error: errors.DuaError, pdf_path: str) -> None:
     """Tell the Error Handler that nothing here refines a failing parser (there is no agent
     in a batch), so that its feedback says what the user can do instead."""
-    if isinstance(error, errors.GeneratedCodeError):
+    if isinstance(error, (errors.GeneratedCodeError, errors.VerificationError)):
         error.details = {**error.details, "refinements_left": 0}
+    if isinstance(error, errors.GeneratedCodeError):
         error.hint = (f"Write a parser for this layout: python -m dua parse {pdf_path} "
                       "--bank NAME, then run that one.")

@@ -248,6 +248,24 @@ class ResumeTest(unittest.TestCase):
             batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], out_dir=os.path.join(blocker, "out"))
 
 
+class EmptyResultTest(unittest.TestCase):
+    def test_a_parser_finding_no_transaction_fails_the_file_unless_empty_is_allowed(self):
+        tmp = make_workspace(self)
+        other = os.path.join(FIXTURES, "statements", "ruled_grid", "b.pdf")  # another layout
+        pdfs = [os.path.join(STATEMENTS, "a.pdf"), other]
+        result = batch.run(PARSER, pdfs, out_dir=os.path.join(tmp, "out"), workers=1)
+        good, empty = result.results
+        self.assertEqual(good.status, "converted")
+        self.assertEqual(empty.status, "failed")
+        self.assertIsInstance(empty.error, errors.VerificationError)
+        self.assertIn("found no transaction", empty.feedback["user_message"])
+        self.assertEqual(result.exit_code(), errors.EXIT_NOT_VERIFIED)
+        self.assertEqual(sorted(os.listdir(os.path.join(tmp, "out"))), [".dua", "a.csv"])
+        allowed = batch.run(PARSER, [other], out_dir=os.path.join(tmp, "out"), workers=1,
+                            allow_empty=True)
+        self.assertEqual((allowed.results[0].status, allowed.results[0].rows), ("converted", 0))
+
+
 class ExecutorTest(unittest.TestCase):
     def test_a_custom_executor_is_honoured(self):
         class CountingPool(cf.ThreadPoolExecutor):

@@ -13,8 +13,9 @@ DESCRIPTION = (
     "(written atomically); a file whose CSV this same parser already made from this same PDF is "
     "skipped (<out-dir>/.dua/ records which parser and PDF made each CSV), so an interrupted "
     "batch is resumed by running the same command again. One bad file never stops the batch; "
-    "the exit code is 0 only when every file succeeded (3 when the failures are bad PDFs, 4 when "
-    "the parser failed on some file)."
+    "a file where the parser finds no transaction fails too (see --allow-empty). The exit code "
+    "is 0 only when every file succeeded (1 when the parser found nothing in some file, 3 when "
+    "some are bad PDFs, 4 when the parser failed on some file; the highest wins)."
 )
 EXAMPLES = """\
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out statement.csv
@@ -36,6 +37,9 @@ def add_arguments(p) -> None:
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds allowed per file (default: 60)")
     p.add_argument("--password", help="password of encrypted statements")
+    p.add_argument("--allow-empty", action="store_true",
+                   help="a statement where the parser finds no transaction counts as converted "
+                   "(by default it fails: it is most often another bank's or layout's statement)")
     p.add_argument("--force", action="store_true", help="convert again even when this parser already made an output from this PDF")
 
 
@@ -119,7 +123,7 @@ def run(args, settings) -> int:
         raise
     result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=outputs, on_progress=progress,
                        timeout=args.timeout, password=args.password, workers=args.workers,
-                       resume=not args.force)
+                       resume=not args.force, allow_empty=args.allow_empty)
     if args.quiet:  # no progress, but failures still go to stderr
         for failure in result.failed:
             print(f"dua run: {_failure_line(failure)}", file=sys.stderr)
