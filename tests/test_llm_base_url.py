@@ -1,5 +1,5 @@
-"""Where requests go: DUA_LLM_BASE_URL as users write it, model names in Gemini URLs,
-and 404s that mean "wrong URL" rather than "wrong model"."""
+"""Where requests go and how they authenticate: DUA_LLM_BASE_URL and DUA_LLM_API_KEY as
+users write them, model names in Gemini URLs, 404s that mean "wrong URL" not "wrong model"."""
 from __future__ import annotations
 
 import unittest
@@ -13,8 +13,8 @@ from tests.llm_server import LLMServer, Turn
 _HI = [{"role": "user", "content": "hi"}]
 
 
-def _provider(name: str, base_url: str, model: str = "m"):
-    return get_provider(Settings(provider=name, model=model, base_url=base_url),
+def _provider(name: str, base_url: str, model: str = "m", key: str | None = None):
+    return get_provider(Settings(provider=name, model=model, base_url=base_url, api_key=key),
                         retry=RetryPolicy(max_retries=1, backoff_base=0.001))
 
 
@@ -61,6 +61,24 @@ class BaseURLTest(unittest.TestCase):
             _provider("gemini", server.url + "/v1beta", model="gemini 2.5").complete(_HI)
         self.assertEqual(server.count, 1)
         self.assertEqual(server.requests[0].path, "/v1beta/models/gemini%202.5:generateContent")
+
+
+class APIKeyTest(unittest.TestCase):
+    def test_a_key_read_from_a_file_with_its_newline_is_sent_without_it(self):
+        with LLMServer([Turn(text="hi")] * 2) as server:
+            _provider("openai", server.url, key="sk-abc123\r\n").complete(_HI)
+            _provider("gemini", server.url, key=" AIza-abc123\n").complete(_HI)
+        self.assertEqual(server.requests[0].headers["authorization"], "Bearer sk-abc123")
+        self.assertEqual(server.requests[1].headers["x-goog-api-key"], "AIza-abc123")
+
+    def test_a_key_no_header_can_carry_is_a_usage_error_that_does_not_quote_it(self):
+        for key in ("sk-SEC RET1", "sk-SECRET1\x00", "sk-SECR\u00c9T1", "sk-SECRET1\nsk-x"):
+            for name in ("openai", "gemini"):
+                with self.subTest(key=key, provider=name), \
+                        self.assertRaises(UsageError) as caught:
+                    _provider(name, "http://127.0.0.1:9/v1", key=key)
+                self.assertNotIn("SEC", str(caught.exception))
+                self.assertIn("DUA_LLM_API_KEY", caught.exception.hint)
 
 
 if __name__ == "__main__":

@@ -35,9 +35,10 @@ class Provider:
         self.settings = settings
         self.model = settings.model
         self.base_url = api_base(settings.resolved_base_url or "", self.api_root)
-        # The Secret itself (not its revealed text) so no repr of the transport shows it.
+        self._key = _header_key(settings.api_key)
+        # Secrets themselves (not revealed text) so no repr of the transport shows them.
         self.transport = Transport(settings.timeout, connect_timeout, retry, clock=clock,
-                                   sleep=sleep, rng=rng, secrets=(settings.api_key,))
+                                   sleep=sleep, rng=rng, secrets=(settings.api_key, self._key))
         self.usage = Usage()  # summed over every call this provider made (agents report it)
 
     def __repr__(self) -> str:
@@ -78,8 +79,7 @@ class Provider:
 
     @property
     def api_key(self) -> str:
-        key = self.settings.api_key
-        return key.reveal() if key else ""
+        return self._key.reveal() if self._key else ""
 
     # -- reading bodies -------------------------------------------------------------------
 
@@ -161,6 +161,22 @@ def api_base(raw: str, root: str) -> str:
                          hint="Set --base-url or DUA_LLM_BASE_URL, e.g. "
                               "http://localhost:11434/v1.")
     return url if parts.path else url + root
+
+
+def _header_key(key):
+    """The API key as a header can carry it: without the newline a key file ends with.
+
+    Raises:
+        UsageError: spaces, control or non-ASCII characters inside the key; http.client
+            would refuse the header on every retry and quote the key in its message.
+    """
+    if not key:
+        return key
+    stripped = type(key)(key.reveal().strip()) if hasattr(key, "reveal") else key.strip()
+    if not all(33 <= ord(c) < 127 for c in stripped):
+        raise UsageError("the API key has spaces, control or non-ASCII characters in it",
+                         hint="Set DUA_LLM_API_KEY to the key alone.")
+    return stripped
 
 
 def _is_error(payload: object) -> bool:
