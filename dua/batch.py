@@ -182,8 +182,11 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
          outputs: Mapping[str, str] | None = None, timeout: float = 60.0,
          password: str | None = None, allow_empty: bool = False) -> list:
     """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path)."""
-    if not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+    from .sandbox import MAX_TIMEOUT, valid_timeout  # lazy: only a batch needs the sandbox
+
+    if not valid_timeout(timeout):
+        raise ValueError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], "
+                         f"not {timeout!r}")
     if isinstance(pdf_paths, (str, bytes)):  # a lone path would be iterated letter by letter
         raise TypeError("pdf_paths must be a list of paths, not a single path")
     pdfs = [os.fspath(p) for p in pdf_paths]

@@ -103,7 +103,8 @@ class CliParseTest(unittest.TestCase):
             fh.write("x")
         for flags in (["--out", os.path.join(blocker, "o.csv")], ["--out", self.tmp],
                       ["--parsers-dir", os.path.join(blocker, "p")], ["--timeout", "0"],
-                      ["--timeout", "-1"], ["--checkpoint", self.tmp]):
+                      ["--timeout", "-1"], ["--timeout", "inf"], ["--timeout", "1e308"],
+                      ["--checkpoint", self.tmp]):
             proc = run_dua("parse", pdf, "--bank", "x", "--quiet", *flags, cwd=self.tmp)
             self.assertEqual(proc.returncode, 2, (flags, proc.stderr))
             self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)

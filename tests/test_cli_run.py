@@ -209,6 +209,13 @@ class RunUsageTest(unittest.TestCase):
             self.assertNotIn("bug", proc.stderr)
         self.assertEqual(sorted(os.listdir(tmp)), ["a file"])
 
+    def test_a_timeout_that_is_not_seconds_in_range_is_a_usage_error(self):
+        for value in ("0", "-1", "nan", "inf", "1e308"):
+            proc = run_dua("run", PARSER, A, "--out", "never.csv", "--timeout", value)
+            self.assertEqual(proc.returncode, 2, (value, proc.stderr))
+            self.assertIn("--timeout must be seconds in (0, 86400]", proc.stderr)
+            self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
+
     def test_a_failing_parser_is_not_promised_a_refinement(self):
         tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
         self.addCleanup(shutil.rmtree, tmp, True)

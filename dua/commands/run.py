@@ -73,9 +73,10 @@ def _check(args, pdfs: list) -> None:
         check_file(args.out, "--out")
     else:
         check_folder(args.out_dir or ".", "--out-dir")
-    if not args.timeout > 0:
-        raise UsageError(f"--timeout must be a positive number of seconds, got {args.timeout}",
-                         hint="See --help.")
+    from ..sandbox import MAX_TIMEOUT, valid_timeout  # lazy: keeps dua --help fast
+
+    if not valid_timeout(args.timeout):
+        raise UsageError(f"--timeout must be seconds in (0, {MAX_TIMEOUT:g}], got {args.timeout}")
 
 
 class _ProgressLine:

@@ -6,7 +6,7 @@ process forked from a pre-loaded server, with results crossing back as JSON (nev
 from __future__ import annotations
 
 from .policy import Violation, check_source
-from .runner import Limits, RunInfo, Sandbox, default_sandbox, run_parser
+from .runner import MAX_TIMEOUT, Limits, RunInfo, Sandbox, default_sandbox, run_parser, valid_timeout
 
-__all__ = ("Limits", "RunInfo", "Sandbox", "Violation", "check_source", "default_sandbox",
-           "run_parser")
+__all__ = ("MAX_TIMEOUT", "Limits", "RunInfo", "Sandbox", "Violation", "check_source",
+           "default_sandbox", "run_parser", "valid_timeout")

@@ -26,6 +26,14 @@ MiB = 1 << 20
 _DEPENDENCIES = ("pandas", "numpy", "pdfplumber", "pdfminer", "dateutil", "PIL", "pypdfium2",
                  "charset_normalizer", "cryptography", "cffi", "tzdata", "six", "pytz")
 _SERVER_GRACE = 15.0  # seconds past the parser's timeout before the server itself is suspect
+# A day for one statement: anything longer is a hang, and huge values overflow time_t.
+MAX_TIMEOUT = 86400.0
+
+
+def valid_timeout(timeout: object) -> bool:
+    """A parser timeout dua can honour: seconds in (0, MAX_TIMEOUT]."""
+    return (not isinstance(timeout, bool) and isinstance(timeout, (int, float))
+            and 0 < timeout <= MAX_TIMEOUT)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -107,9 +115,9 @@ class Sandbox:
             BadReturnValueError, DocumentError (not found, not a PDF, encrypted, corrupt,
             no text layer)
         """
-        if isinstance(timeout, bool) or not (isinstance(timeout, (int, float))
-                                             and 0 < timeout < math.inf):
-            raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        if not valid_timeout(timeout):
+            raise ValueError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], "
+                             f"not {timeout!r}")
         parser_path, pdf_path = os.path.abspath(parser_path), os.path.abspath(pdf_path)
         source = _read_parser(parser_path)
         if static_check:

@@ -308,8 +308,10 @@ def check_run(timeout: float, out: str | None, parsers_dir: str,
     Raises:
         UsageError
     """
-    if not (isinstance(timeout, (int, float)) and timeout > 0):
-        raise UsageError(f"--timeout must be a positive number of seconds, got {timeout}")
+    from ..sandbox import MAX_TIMEOUT, valid_timeout  # lazy: the sandbox loads when a parser runs
+
+    if not valid_timeout(timeout):
+        raise UsageError(f"--timeout must be seconds in (0, {MAX_TIMEOUT:g}], got {timeout}")
     check_folder(parsers_dir, "--parsers-dir")
     for path, flag in ((out, "--out"), (checkpoint, "--checkpoint")):
         if path:
