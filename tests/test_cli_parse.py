@@ -110,6 +110,16 @@ class CliParseTest(unittest.TestCase):
             self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
             self.assertNotIn("bug", proc.stderr)
 
+    def test_a_checkpoint_in_a_new_folder_is_written_and_a_missing_one_is_a_usage_error(self):
+        pdf = os.path.join(FIXTURES, "statements", "plain_western", "a.pdf")
+        checkpoint = os.path.join(self.tmp, "new folder ü", "run.json")
+        done = self.parse(pdf, "--bank", "ck", "--checkpoint", checkpoint, "--quiet")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.isfile(checkpoint))
+        missing = self.parse("--checkpoint", os.path.join(self.tmp, "none.json"), "--resume")
+        self.assertEqual(missing.returncode, 2, missing.stderr)
+        self.assertIn("No checkpoint file at", missing.stderr)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -291,6 +291,8 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
     if max_retries < 0:
         raise UsageError(f"--max-retries must be 0 or more, got {max_retries}")
     check_run(timeout, out, parsers_dir, checkpoint)
+    if checkpoint:  # the engine writes it beside itself, into a folder that must exist
+        os.makedirs(os.path.dirname(os.path.abspath(checkpoint)), exist_ok=True)
     state = StatementState(pdf_path=pdf_path, target_bank=check_bank(bank),
                            expected_csv_path=expected or "", max_retries=max_retries,
                            run_id=new_run_id("statement"))
@@ -335,12 +337,16 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
     """Continue a run from its checkpoint file (the PDF is read again; the frame is re-made).
 
     Raises:
-        SchemaError: the checkpoint is not a statement agent's. Same as ``run_agent`` otherwise.
+        UsageError: no such checkpoint file. SchemaError: the checkpoint is not a statement
+        agent's. Same as ``run_agent`` otherwise.
     """
     import json
 
     from ..errors import SchemaError
 
+    if not os.path.isfile(checkpoint):
+        raise UsageError(f"No checkpoint file at {checkpoint}",
+                         hint="Pass --resume the --checkpoint FILE of the interrupted run.")
     try:
         with open(checkpoint, encoding="utf-8") as fh:
             saved = json.load(fh)
