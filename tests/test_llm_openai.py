@@ -130,6 +130,13 @@ class OpenAIToolArgumentsTest(unittest.TestCase):
 
 
 class OpenAIQuirksTest(unittest.TestCase):
+    def test_a_stream_retried_after_a_reset_keeps_nothing_of_the_broken_attempt(self):
+        broken = Stream([openai_chunk({"role": "assistant", "refusal": "I can't"}),
+                         openai_chunk({}, finish="content_filter")], end="reset")
+        response, server = run([broken, Turn(text="Hello")], stream=True)
+        self.assertEqual((response.text, response.finish_reason, server.count),
+                         ("Hello", "stop", 2))
+
     def test_refusal_is_content_filtered(self):
         with self.assertRaises(ContentFilteredError) as caught:
             run([Turn(refusal="I'm sorry, I can't assist with that request.")])

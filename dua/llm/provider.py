@@ -58,14 +58,19 @@ class Provider:
         check_request(messages, tools, tool_choice, response_format)
         body = self.build_body(messages, tools, response_format, stream, tool_choice,
                                max_tokens, temperature)
-        handler = ResponseHandler(self.wire, on_status, streaming=stream, model=self.model,
-                                  require_tool=tool_choice not in (None, "auto", "none"))
         reader = self._read_stream if stream else self._read_whole
+
+        def read(resp, deadline):
+            # A fresh handler per attempt: a retried stream must not inherit the refusal,
+            # finish reason or raw chunks of the attempt that broke.
+            handler = ResponseHandler(self.wire, on_status, streaming=stream, model=self.model,
+                                      require_tool=tool_choice not in (None, "auto", "none"))
+            return reader(handler, resp, deadline)
+
         try:
-            response = self.transport.post(
-                self.endpoint(stream), self.headers(), body,
-                lambda resp, deadline: reader(handler, resp, deadline),
-                on_status=on_status, provider=self.name, model=self.model)
+            response = self.transport.post(self.endpoint(stream), self.headers(), body, read,
+                                           on_status=on_status, provider=self.name,
+                                           model=self.model)
         except Exception as exc:
             usage = getattr(exc, "usage", None)
             self.usage = self.usage + (usage if isinstance(usage, Usage) else Usage(calls=1))
