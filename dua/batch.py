@@ -169,9 +169,9 @@ def check_parser(parser_path: str) -> None:
         raise errors.UsageError(f"No parser file at {parser_path}",
                                 hint="Pass a parser written by dua parse: custom_parsers/<bank>_parser.py.")
     from .sandbox.policy import check_source  # lazy: only a batch needs the checker
+    from .sandbox.runner import read_parser
 
-    with open(parser_path, encoding="utf-8", errors="replace") as fh:
-        violations = check_source(fh.read(), parser_path)
+    violations = check_source(read_parser(parser_path), parser_path)
     if violations:
         raise errors.PolicyViolationError(
             f"{parser_path} was rejected by the safety policy: {violations[0]}",

@@ -216,6 +216,12 @@ class RunUsageTest(unittest.TestCase):
             self.assertIn("--timeout must be seconds in (0, 86400]", proc.stderr)
             self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
 
+    def test_a_pdf_passed_as_the_parser_is_refused_before_any_file(self):
+        proc = run_dua("run", A, A, "--out", "never.csv")
+        self.assertEqual(proc.returncode, 4, proc.stderr)
+        self.assertIn("is not UTF-8 text", proc.stderr)
+        self.assertNotIn("Traceback", proc.stderr)
+
     def test_a_failing_parser_is_not_promised_a_refinement(self):
         tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
         self.addCleanup(shutil.rmtree, tmp, True)

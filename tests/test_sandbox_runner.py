@@ -81,6 +81,14 @@ class SandboxRunTest(unittest.TestCase):
         df = run_parser(parser, self.pdf, timeout=30)
         self.assertIn("Salary", df["text"][0])
 
+    def test_a_parser_saved_with_a_bom_runs_and_one_not_in_utf8_is_named(self):
+        parser = self.path("bom_parser.py")
+        with open(parser, "w", encoding="utf-8-sig") as fh:  # what Windows editors save
+            fh.write(TEXT_PARSER)
+        self.assertIn("Salary", self.sandbox.run(parser, self.pdf, timeout=30)["text"][0])
+        with self.assertRaisesRegex(errors.PolicyViolationError, "is not UTF-8 text"):
+            self.sandbox.run(self.pdf, self.pdf, timeout=30)  # a PDF passed as the parser
+
     def test_every_run_is_a_fresh_process_from_the_preloaded_server(self):
         parser = self.write("counter.py", COUNTER)
         for _ in range(3):

@@ -208,7 +208,7 @@ def _run(request: dict, codec, refused: list) -> dict:
 
 
 def _call_parse(path: str, pdf_path: str) -> object:
-    with open(path, encoding="utf-8") as fh:
+    with open(path, encoding="utf-8-sig") as fh:  # as the parent's static check read it
         source = fh.read()
     import types
 

@@ -119,7 +119,7 @@ class Sandbox:
             raise ValueError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], "
                              f"not {timeout!r}")
         parser_path, pdf_path = os.path.abspath(parser_path), os.path.abspath(pdf_path)
-        source = _read_parser(parser_path)
+        source = read_parser(parser_path)
         if static_check:
             violations = check_source(source, os.path.basename(parser_path))
             if violations:
@@ -160,11 +160,16 @@ class Sandbox:
                 "result": lim.result}
 
 
-def _read_parser(path: str) -> str:
+def read_parser(path: str) -> str:
+    """A parser's source, as Python itself would read it (a BOM from an editor is fine).
+
+    Raises:
+        DocumentNotFoundError, PolicyViolationError (not UTF-8 text)
+    """
     if not os.path.isfile(path):
         raise DocumentNotFoundError(f"No such parser file: {path}", path=path)
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:
             return fh.read()
     except UnicodeDecodeError as exc:
         raise PolicyViolationError(f"{os.path.basename(path)} is not UTF-8 text: {exc}",
