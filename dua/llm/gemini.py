@@ -100,7 +100,10 @@ def _read_parts(content: object, piece: Piece) -> None:
             texts.append(text)
         call = part.get("functionCall")
         if call is not None:
-            piece.tools = (piece.tools or []) + [_function_call(call, i)]
+            # Thinking models sign their calls; the signature must come back with the call.
+            signature = part.get("thoughtSignature")
+            piece.tools = (piece.tools or []) + [_function_call(call, i) + (
+                signature if isinstance(signature, str) else None,)]
     piece.text = "".join(texts)
 
 
@@ -195,8 +198,11 @@ def to_contents(messages: list) -> tuple:
             for call in message.get("tool_calls") or ():
                 function = call.get("function") or {}
                 names[call.get("id")] = function.get("name")
-                parts.append({"functionCall": {"name": function.get("name"),
-                                               "args": _arguments(function.get("arguments"))}})
+                part = {"functionCall": {"name": function.get("name"),
+                                         "args": _arguments(function.get("arguments"))}}
+                if call.get("thought_signature"):
+                    part["thoughtSignature"] = call["thought_signature"]
+                parts.append(part)
         for part in parts:
             _append(contents, "model" if role == "assistant" else "user", part)
     return "\n\n".join(system), contents

@@ -25,6 +25,7 @@ class ToolCall:
     arguments: dict
     id: str | None = None
     raw_arguments: str | None = None
+    signature: str | None = None  # Gemini's thoughtSignature, to be sent back with the call
 
 
 @dataclasses.dataclass
@@ -206,11 +207,11 @@ class ResponseHandler:
         return Usage(self.tokens[0], self.tokens[1], 1)
 
     def _add_tools(self, tools: list, result: ResponseChunk) -> None:
-        for index, call_id, name, fragment, obj in tools:
+        for index, call_id, name, fragment, obj, *signature in tools:
             key = index if index is not None else f"whole-{len(self._calls)}"
             slot = self._calls.get(key)
             if slot is None:
-                slot = self._calls[key] = [call_id, name, [], obj]
+                slot = self._calls[key] = [call_id, name, [], obj, (signature or [None])[0]]
             else:
                 slot[0] = slot[0] or call_id
                 slot[1] = slot[1] or name
@@ -271,7 +272,7 @@ class ResponseHandler:
 
     def _finish_calls(self, usage: Usage) -> list:
         calls = []
-        for position, (call_id, name, fragments, obj) in enumerate(self._calls.values()):
+        for position, (call_id, name, fragments, obj, signature) in enumerate(self._calls.values()):
             raw = "".join(fragments) if obj is None else None
             if obj is None:
                 try:
@@ -289,7 +290,7 @@ class ResponseHandler:
                                          raw_arguments=raw, usage=usage)
             # Gemini calls may come without an id; tool replies are paired by it.
             calls.append(ToolCall(name, obj, call_id or f"call_{position}",
-                                  raw if raw is not None else json.dumps(obj)))
+                                  raw if raw is not None else json.dumps(obj), signature))
         return calls
 
     def get_final_text(self) -> str:

@@ -95,6 +95,8 @@ class ToolStrategy:
         for i, call in enumerate(response.tool_calls):
             calls.append({"id": call.id or f"call_{i}", "type": "function", "function": {
                 "name": call.name, "arguments": call.raw_arguments or json.dumps(call.arguments)}})
+            if call.signature:  # Gemini answers 400 to a signed call sent back unsigned
+                calls[-1]["thought_signature"] = call.signature
         out = [{"role": "assistant", "content": response.text or "", "tool_calls": calls}]
         out += [{"role": "tool", "tool_call_id": c["id"], "name": c["function"]["name"],
                  "content": message} for c in calls]
