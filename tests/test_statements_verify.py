@@ -72,6 +72,13 @@ class CompareTest(unittest.TestCase):
                 self.expected.to_csv(path, index=False, sep=sep, encoding=encoding)
                 self.assertTrue(verify.load_expected(path).equals(verify.load_expected(plain)), name)
 
+    def test_an_expected_csv_with_a_header_and_no_rows_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "header_only.csv")
+            self.expected.head(0).to_csv(path, index=False)
+            with self.assertRaisesRegex(SchemaError, "has no rows"):
+                verify.load_expected(path)
+
     def test_an_unreadable_expected_csv_is_reported_on_one_line(self):
         with tempfile.TemporaryDirectory() as tmp:
             ragged = os.path.join(tmp, "ragged.csv")

@@ -34,11 +34,15 @@ def load_expected(path: str):
         header = str(frame.columns[0]) if len(frame.columns) == 1 else ""
         for sep in (";", "\t"):  # a European or tab-separated export: read it as it was meant
             if sep in header:
-                return pd.read_csv(path, encoding="utf-8-sig", sep=sep)
-        return frame
+                frame = pd.read_csv(path, encoding="utf-8-sig", sep=sep)
+                break
     except (ValueError, UnicodeDecodeError, OSError) as exc:
         why = " ".join(str(exc).split())  # pandas' messages span lines; ours is one
         raise SchemaError([f"{path}: not a readable CSV ({why})"], path=path) from exc
+    if frame.empty:  # nothing to match: every parser would "pass" or fail on dtypes alone
+        raise SchemaError([f"{path} has no rows: the expected CSV lists the statement's "
+                           "transactions"], path=path)
+    return frame
 
 
 def _cell(value: object) -> object:
