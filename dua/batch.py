@@ -133,11 +133,14 @@ def default_workers() -> int:
 
 def output_paths(pdf_paths: Iterable[str], out_dir: str) -> dict:
     """``out_dir/<stem>.csv`` per PDF; stems that collide get a short hash of their path."""
+    import collections  # lazy: keeps import dua fast
+
     pdfs = list(pdf_paths)
     stems = [os.path.splitext(os.path.basename(p))[0] for p in pdfs]
+    counts = collections.Counter(stems)  # not stems.count: 10,000 files would cost 10^8 steps
     paths = {}
     for pdf, stem in zip(pdfs, stems):
-        if stems.count(stem) > 1:
+        if counts[stem] > 1:
             stem += "-" + hashlib.sha1(os.path.abspath(pdf).encode()).hexdigest()[:8]
         paths[pdf] = os.path.join(out_dir, stem + ".csv")
     return paths

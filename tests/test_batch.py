@@ -248,6 +248,15 @@ class ResumeTest(unittest.TestCase):
             batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], out_dir=os.path.join(blocker, "out"))
 
 
+class OutputPathsTest(unittest.TestCase):
+    def test_twenty_thousand_pdfs_get_distinct_outputs_in_well_under_two_seconds(self):
+        pdfs = [f"/in/folder{i % 4}/statement{i // 4}.pdf" for i in range(20000)]  # stems collide
+        started = time.monotonic()
+        paths = batch.output_paths(pdfs, "out")
+        self.assertLess(time.monotonic() - started, 2.0)  # one pass, not a count per file
+        self.assertEqual(len(set(paths.values())), len(pdfs))
+
+
 class EmptyResultTest(unittest.TestCase):
     def test_a_parser_finding_no_transaction_fails_the_file_unless_empty_is_allowed(self):
         tmp = make_workspace(self)
