@@ -37,6 +37,10 @@ class SSEReaderTest(unittest.TestCase):
         raw = b'event: error\ndata: {"m": 1}\n\nerror: {"code": 400}\n\n'
         self.assertEqual(events(raw), [("error", '{"m": 1}', 0), ("error", '{"code": 400}', 1)])
 
+    def test_a_leading_byte_order_mark_is_ignored(self):
+        self.assertEqual(events(b"\xef\xbb\xbfdata: a\n\n"), [("message", "a", 0)])
+        self.assertEqual(events(b"\xef\xbb\xbf: hi\n\ndata: a\n\n"), [("message", "a", 0)])
+
     def test_value_without_space_after_colon(self):
         self.assertEqual(events(b"data:{}\n\n"), [("message", "{}", 0)])
 

@@ -50,6 +50,8 @@ def iter_events(
             raise LLMTimeoutError("the stream ran past its total deadline", event_index=index)
         if not raw:
             break
+        if not index and raw[:3] == b"\xef\xbb\xbf":
+            raw = raw[3:]  # the SSE spec ignores a leading BOM (checked until the first event)
         if raw[:6] == b"data: " and raw[-1:] == b"\n" and b"\r" not in raw:
             data.append(_decode(raw[6:-1], index))  # the common line, without the general path
             continue
