@@ -140,23 +140,33 @@ def _classify(status: int, err: dict, message: str) -> type:
 
 def _reasons(err: dict) -> str:
     """Gemini's ErrorInfo reasons and QuotaFailure quota ids, as one string."""
-    out = []
     details = err.get("details")
+    reasons = [str(d.get("reason") or "") for d in details if isinstance(d, dict)] \
+        if isinstance(details, list) else []
+    return " ".join(reasons + _quota_ids(err))
+
+
+def _quota_ids(err: dict) -> list:
+    details = err.get("details")
+    ids = []
     for detail in details if isinstance(details, list) else ():
-        if not isinstance(detail, dict):
-            continue
-        out.append(str(detail.get("reason") or ""))
-        for violation in detail.get("violations") or ():
+        violations = detail.get("violations") if isinstance(detail, dict) else None
+        for violation in violations if isinstance(violations, list) else ():
             if isinstance(violation, dict):
-                out.append(str(violation.get("quotaId") or ""))
-    return " ".join(out)
+                ids.append(str(violation.get("quotaId") or ""))
+    return ids
 
 
 def _is_quota(err: dict, blob: str) -> bool:
-    """A 429 that waiting will not fix: billing quota, or a Gemini per-day quota."""
-    if any(m in blob for m in _QUOTA_MARKERS):
-        return True
-    return "perday" in _reasons(err).lower()
+    """A 429 that waiting will not fix: billing quota, or a Gemini per-day quota.
+
+    Gemini's quota ids decide when present: its per-minute 429 also says "check your plan
+    and billing details", yet it clears after the RetryInfo delay.
+    """
+    ids = _quota_ids(err)
+    if ids:
+        return any("perday" in i.lower() for i in ids)
+    return any(m in blob for m in _QUOTA_MARKERS)
 
 
 def _should_retry(headers: Mapping[str, str]) -> bool | None:
