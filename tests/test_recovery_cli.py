@@ -87,7 +87,26 @@ class ServeCommandTest(unittest.TestCase):
             done = run_dua("serve", "--port", str(port), "--db", ":memory:", timeout=30)
         self.assertEqual(done.returncode, 2, done.stderr)
         self.assertIn("Cannot listen", done.stderr)
+        self.assertIn("Pick another --port", done.stderr)
         self.assertLess(time.perf_counter() - started, 20)
+
+    def test_a_failure_to_start_is_one_line_without_the_telemetry_log(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            not_a_db = os.path.join(tmp, "notes.sqlite3")
+            with open(not_a_db, "w") as fh:
+                fh.write("these are notes, not a sqlite database\n" * 4)
+            done = run_dua("serve", "--port", "0", "--db", not_a_db, timeout=30)
+        self.assertEqual(done.returncode, 4, done.stderr)
+        self.assertTrue(done.stderr.startswith("dua serve: "), done.stderr)
+        self.assertIn("file is not a database", done.stderr)
+        self.assertNotIn("error_handled", done.stderr)  # no JSON log line before the answer
+        self.assertNotIn("escalation", done.stderr)
+
+    def test_an_address_not_of_this_machine_says_to_fix_host(self):
+        done = run_dua("serve", "--host", "192.0.2.1", "--port", "0", "--db", ":memory:",
+                       timeout=30)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("Pass --host an address of this machine", done.stderr)
 
 
 if __name__ == "__main__":

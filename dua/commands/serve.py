@@ -37,15 +37,16 @@ def run(args, settings) -> int:
         raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
     if args.max_body < 1:
         raise UsageError(f"--max-body must be positive, got {args.max_body}")
-    if not args.quiet:
-        # One JSON line per handled error on stderr (the telemetry log).
-        logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
     db = args.db or os.path.join(settings.home, "recovery.sqlite3")
     try:
         server = make_server(ErrorHandler(Store(db)), args.host, args.port, args.token, args.max_body)
     except OSError as exc:
         raise UsageError(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
-                         hint="Pick another --port, or stop the process using it.") from None
+                         hint=_bind_hint(exc)) from None
+    if not args.quiet:
+        # One JSON line per handled error on stderr (the telemetry log). Only once serving:
+        # a failure to start is one error line, not the log of the handler explaining it.
+        logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
     host, port = server.server_address[:2]
     if not args.token and host not in ("127.0.0.1", "::1", "localhost"):
         print(f"dua serve: warning: listening on {host} without --token; anyone who can reach "
@@ -54,3 +55,13 @@ def run(args, settings) -> int:
     serve_until_signalled(server)
     print("dua serve: stopped", file=sys.stderr, flush=True)
     return EXIT_OK
+
+
+def _bind_hint(exc: OSError) -> str:
+    import errno  # lazy: keeps the command module light
+
+    if exc.errno == errno.EADDRINUSE:
+        return "Pick another --port, or stop the process using it."
+    if exc.errno == errno.EACCES:
+        return "Ports below 1024 need privileges; pick a --port above 1024."
+    return "Pass --host an address of this machine (127.0.0.1 by default)."
