@@ -192,6 +192,15 @@ class DuaCodeTest(unittest.TestCase):
         self.assertEqual((fb["next_action"], fb["severity"]), ("escalate", "high"))
         self.assertEqual(fb["automated_actions"], ["notify_ops:dua_extract"])
 
+    def test_an_unusable_store_names_the_file_and_the_fix_not_a_traceback(self):
+        raw = errors.payload_from_exception(
+            errors.StoreError("Cannot open the store notes.db: file is not a database"), "dua_serve")
+        fb = ErrorHandler(notifier=lambda event: None).handle(raw)[0]
+        self.assertEqual((fb["error_type"], fb["next_action"]), ("system_error", "escalate"))
+        self.assertTrue(fb["user_message"].startswith("Cannot open the store notes.db"))
+        self.assertIn("serve --db", fb["user_message"])  # the hint of StoreError
+        self.assertNotIn("report the traceback", " ".join(fb["recovery_suggestions"]))
+
     def test_unknown_code_is_a_low_confidence_guess_never_auto_fixed(self):
         raw = payload("intent_resolver", "input_error", "WEIRD_THING", "Something odd happened")
         fb = ErrorHandler().handle(raw)[0]

@@ -101,6 +101,8 @@ class ServeCommandTest(unittest.TestCase):
         self.assertIn("file is not a database", done.stderr)
         self.assertNotIn("error_handled", done.stderr)  # no JSON log line before the answer
         self.assertNotIn("escalation", done.stderr)
+        self.assertNotIn("operators have been notified", done.stderr)
+        self.assertIn("try: Check the store path (--db or DUA_HOME)", done.stderr)
 
     def test_an_address_not_of_this_machine_says_to_fix_host(self):
         done = run_dua("serve", "--host", "192.0.2.1", "--port", "0", "--db", ":memory:",

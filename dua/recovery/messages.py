@@ -96,6 +96,12 @@ def _internal(rca, error, plan, done):
             f"{error['message'].rstrip('.')}.{_hint(error)}")
 
 
+def _store_unusable(rca, error, plan, done):
+    # The store's own message names the file and the problem; no "operators notified" here,
+    # since whoever runs dua is the one who can fix a path or a permission.
+    return f"{error['message'].rstrip('.')}.{_hint(error)}"
+
+
 def _generic(rca, error, plan, done):
     if plan["next_action"] == "escalate":
         return _internal(rca, error, plan, done)
@@ -106,4 +112,4 @@ TEMPLATES = {"db_timeout": _db_timeout, "missing_field": _missing_field,
              "incompatible_chart": _incompatible_chart, "ambiguous_input": _ambiguous_input,
              "outage": _outage, "llm_transient": _llm_transient, "llm_unusable": _llm_unusable,
              "document_unreadable": _document, "parser_failed": _parser_failed,
-             "bad_request": _bad_request, "internal": _internal}
+             "bad_request": _bad_request, "internal": _internal, "store_unusable": _store_unusable}

@@ -53,7 +53,7 @@ CODE_RULES = {
     "UNEXPECTED_ERROR": ("system_error", 0.9, "high", "internal"),
     "STEP_LIMIT_EXCEEDED": ("system_error", 0.95, "high", "internal"),
     "INVALID_GRAPH": ("system_error", 0.95, "high", "internal"),
-    "STORE_ERROR": ("system_error", 0.95, "high", "internal"),
+    "STORE_ERROR": ("system_error", 0.95, "high", "store_unusable"),
 }
 _LLM_TRANSIENT = ("LLM_TIMEOUT", "LLM_CONNECTION_FAILED", "LLM_RATE_LIMITED", "LLM_SERVER_ERROR",
                   "LLM_PROVIDER_ERROR", "LLM_STREAM_INTERRUPTED", "LLM_EMPTY_RESPONSE",
@@ -319,6 +319,13 @@ def _p_internal(verdict, rca, error, attempt, limits):
                  ["Re-run with --debug and report the traceback"], "escalate")
 
 
+def _p_store_unusable(verdict, rca, error, attempt, limits):
+    # Usually a path or permission the person running dua can fix; no traceback to report.
+    return _plan("escalate", [f"notify_ops:{error['agent_id']}"],
+                 ["Check the store path (--db or DUA_HOME) and its permissions",
+                  "Move aside a file that is not a dua store"], "escalate")
+
+
 def _unknown(verdict, rca, error, attempt, limits):
     # A best guess is never acted on: ask, or hand over to a person for system failures.
     if verdict["error_type"] == "system_error":
@@ -330,4 +337,5 @@ POLICIES = {"db_timeout": _p_db_timeout, "missing_field": _p_missing_field,
             "incompatible_chart": _p_incompatible_chart, "ambiguous_input": _p_ambiguous_input,
             "outage": _p_outage, "llm_transient": _p_llm_transient, "llm_unusable": _p_llm_unusable,
             "document_unreadable": _p_document_unreadable, "parser_failed": _p_parser_failed,
-            "bad_request": _p_bad_request, "internal": _p_internal}
+            "bad_request": _p_bad_request, "internal": _p_internal,
+            "store_unusable": _p_store_unusable}
