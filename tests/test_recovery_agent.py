@@ -54,6 +54,20 @@ class SeedScenarioTest(unittest.TestCase):
         self.assertEqual(fb["automated_actions"], ["ask_clarification:3"])
         self.assertIn("Show revenue", fb["user_message"])
 
+    def test_ambiguous_input_reads_the_users_words_under_common_context_names(self):
+        for key in ("user_input", "question", "prompt"):
+            raw = payload("input_parser", "input_error", "AMBIGUOUS_INPUT", "Request ambiguous",
+                          {key: "Show revenue"})
+            fb = run_graph(raw)[0].feedback
+            self.assertIn("Show revenue", fb["user_message"], key)
+            self.assertEqual(fb["automated_actions"], ["ask_clarification:3"], key)
+
+    def test_ambiguous_input_without_the_users_words_counts_the_one_generic_prompt(self):
+        raw = payload("input_parser", "input_error", "AMBIGUOUS_INPUT", "Request ambiguous")
+        fb = run_graph(raw)[0].feedback
+        self.assertEqual(len(fb["recovery_suggestions"]), 1)
+        self.assertEqual(fb["automated_actions"], ["ask_clarification:1"])
+
     def test_missing_field_with_a_synonym_is_mapped_and_resumes(self):
         state, path = run_graph(MISSING_FIELD)
         fb = state.feedback

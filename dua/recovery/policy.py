@@ -194,7 +194,8 @@ def _incompatible_chart(error: dict, ctx: dict, synonyms: list) -> dict:
 
 
 def _ambiguous_input(error: dict, ctx: dict, synonyms: list) -> dict:
-    text = str(ctx.get("input") or ctx.get("utterance") or "")
+    said = [ctx.get(k) for k in ("input", "utterance", "user_input", "question", "prompt")]
+    text = str(next((v for v in said if isinstance(v, str) and v.strip()), ""))
     if not text:
         quoted = _QUOTED.search(error["message"])
         text = quoted.group(1) if quoted else ""
@@ -273,10 +274,9 @@ def _p_incompatible_chart(verdict, rca, error, attempt, limits):
 
 
 def _p_ambiguous_input(verdict, rca, error, attempt, limits):
-    clarifications = rca.get("clarifications") or []
-    return _plan("ask_user", [f"ask_clarification:{len(clarifications)}"],
-                 clarifications or ["Say which measure, dimension and time range you mean"],
-                 "await_user")
+    # The count in ask_clarification is the number of prompts offered, generic one included.
+    prompts = rca.get("clarifications") or ["Say which measure, dimension and time range you mean"]
+    return _plan("ask_user", [f"ask_clarification:{len(prompts)}"], prompts, "await_user")
 
 
 def _p_outage(verdict, rca, error, attempt, limits):
