@@ -253,6 +253,8 @@ class ErrorPayload:
     def from_dict(cls, payload: Any) -> ErrorPayload:
         """Raises: PayloadValidationError listing every problem."""
         c = Checker(payload, "", PayloadValidationError)
+        if not isinstance(payload, dict):
+            c.done()  # one problem: listing every field as missing from a list says nothing more
         agent_id = c.get("agent_id", str)
         timestamp = c.get("timestamp", str)
         if timestamp is not None and not is_iso8601(timestamp):

@@ -114,6 +114,28 @@ class ValidationTest(ServiceCase):
         doc = self.assertProblem(self.post(b"{not json"), 400, "invalid-json")
         self.assertIn("not valid JSON", doc["problems"][0])
 
+    def test_empty_body_is_named_empty(self):
+        doc = self.assertProblem(self.post(b""), 400, "invalid-json")
+        self.assertEqual(doc["problems"], ["<body>: empty; send a JSON object"])
+
+    def test_a_list_is_one_problem_not_every_field_missing(self):
+        doc = self.assertProblem(self.post([CHART]), 400, "invalid-payload")
+        self.assertEqual(doc["problems"], ["<root>: expected object, got list"])
+
+    def test_a_malformed_content_length_is_400_naming_it(self):
+        for length in ("-5", "abc"):
+            conn = self.server.connect()
+            conn.putrequest("POST", "/v1/errors")
+            conn.putheader("Content-Type", "application/json")
+            conn.putheader("Content-Length", length)
+            conn.endheaders()
+            resp = conn.getresponse()
+            doc = json.loads(resp.read())
+            self.assertEqual((resp.status, doc["type"].rsplit("/", 1)[1]),
+                             (400, "invalid-content-length"), length)
+            self.assertIn(repr(length), doc["detail"])
+            conn.close()
+
     def test_too_large(self):
         self.assertProblem(self.post(b"{" + b" " * (1 << 20) + b"}"), 413, "payload-too-large")
 

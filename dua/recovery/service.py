@@ -192,8 +192,12 @@ class RequestHandler(BaseHTTPRequestHandler):
             raise Problem(415, "unsupported-media-type", "Unsupported media type",
                           f"Send Content-Type: application/json, not {ctype or 'nothing'}")
         length = self.headers.get("Content-Length")
-        if length is None or not length.isdigit():
+        if length is None:
             raise Problem(411, "length-required", "Length required", "Send a Content-Length header")
+        if not length.strip().isdigit():
+            # Sent but unusable: the client is told what is wrong, not that it is missing.
+            raise Problem(400, "invalid-content-length", "Invalid Content-Length",
+                          f"Content-Length must be a number of bytes, got {length!r}")
         size, limit = int(length), self.server.max_body  # type: ignore[attr-defined]
         if size > limit:
             self._discard(size)
@@ -252,11 +256,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         return self._json(status, doc, headers)
 
     def _handle(self, body: bytes) -> tuple:
-        try:
-            raw = json.loads(body)
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise Problem(400, "invalid-json", "Body is not JSON", str(exc),
-                          problems=[f"<body>: not valid JSON ({exc})"]) from None
+        raw = _parse_json(body)
         feedback, created = self.server.error_handler.handle(raw, strict=True)  # type: ignore
         headers = {"Location": f"/v1/errors/{feedback['error_id']}"}
         return (201 if created else 200), feedback, headers
@@ -274,11 +274,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         return self._json(200, session)
 
     def _json_body(self) -> object:
-        try:
-            return json.loads(self._body() or b"{}")
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise Problem(400, "invalid-json", "Body is not JSON", str(exc),
-                          problems=[f"<body>: not valid JSON ({exc})"]) from None
+        return _parse_json(self._body() or b"{}")
 
     def put_cache(self, key: str) -> int:
         """Store a result the cache fallback may serve (key: ``query:<query_id>`` or a cache_key)."""
@@ -300,3 +296,15 @@ class RequestHandler(BaseHTTPRequestHandler):
     def get_metrics(self) -> int:
         text = self.server.error_handler.telemetry.render()  # type: ignore[attr-defined]
         return self._send(200, text.encode(), "text/plain; version=0.0.4; charset=utf-8")
+
+
+def _parse_json(body: bytes) -> object:
+    """The request body as JSON, or a 400 naming what is wrong with it."""
+    if not body.strip():
+        raise Problem(400, "invalid-json", "Body is not JSON", "The body is empty",
+                      problems=["<body>: empty; send a JSON object"])
+    try:
+        return json.loads(body)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise Problem(400, "invalid-json", "Body is not JSON", str(exc),
+                      problems=[f"<body>: not valid JSON ({exc})"]) from None
