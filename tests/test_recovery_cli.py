@@ -46,6 +46,18 @@ class HandleCommandTest(unittest.TestCase):
         self.assertEqual(done.returncode, 3)
         self.assertIn("not valid JSON", done.stderr)
 
+    def test_an_empty_payload_says_empty_and_names_stdin(self):
+        done = run_dua("handle", "-", input="  \n")
+        self.assertEqual(done.returncode, 3, done.stderr)
+        self.assertIn("stdin: empty; expected a JSON object", done.stderr)
+        self.assertNotIn("Traceback", done.stderr)
+
+    def test_a_list_payload_is_one_problem(self):
+        done = run_dua("handle", "-", input=json.dumps([CHART]))
+        self.assertEqual(done.returncode, 3, done.stderr)
+        self.assertIn("<root>: expected object, got list", done.stderr)
+        self.assertNotIn("required field is missing", done.stderr)
+
     def test_a_missing_file_is_a_usage_error(self):
         done = run_dua("handle", "/nonexistent/payload.json")
         self.assertEqual(done.returncode, 2)

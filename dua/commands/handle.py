@@ -36,12 +36,18 @@ def _read(source: str) -> str:
         raise PayloadValidationError([f"{source}: not UTF-8 text"]) from None
 
 
-def run(args, settings) -> int:
-    text = _read(args.payload)
+def _parse(text: str, source: str) -> object:
+    name = "stdin" if source == "-" else source  # problems name where the payload came from
+    if not text.strip():
+        raise PayloadValidationError([f"{name}: empty; expected a JSON object"])
     try:
-        raw = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise PayloadValidationError([f"<payload>: not valid JSON ({exc})"]) from None
+        raise PayloadValidationError([f"{name}: not valid JSON ({exc})"]) from None
+
+
+def run(args, settings) -> int:
+    raw = _parse(_read(args.payload), args.payload)
     from ..recovery import ErrorHandler, Store  # lazy: keeps the command module light
 
     handler = ErrorHandler(Store(args.db) if args.db else None)
