@@ -49,7 +49,10 @@ class Context:
 def load(state: DocumentState, ctx: Context) -> dict:
     """Read the pages once. Raises: DocumentError (any subclass), NoTextLayerError."""
 
+    counted: list = []
+
     def on_page(n: int, total: int) -> None:
+        counted[:] = [total]
         if ctx.on_progress:
             ctx.on_progress(f"page {n}/{total} read")
 
@@ -57,6 +60,11 @@ def load(state: DocumentState, ctx: Context) -> dict:
     if not doc.pages:
         raise UsageError(f"--pages selects no page of {state.path}",
                          hint="Count pages from 1; see the page count with a PDF viewer.")
+    missing = sorted(set(state.page_numbers or ()) - {p.number for p in doc.pages})
+    if missing and ctx.on_progress:
+        # Asked-for pages the file does not have are said, never skipped in silence.
+        ctx.on_progress(f"warning: --pages asks for page(s) {', '.join(map(str, missing))}, "
+                        f"but the file has {counted[0]} page(s); read the others")
     require_text_layer(doc)
     return {"document": doc, "tables": tables}
 

@@ -51,6 +51,28 @@ class ExtractCommandTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--pages", proc.stderr)
 
+    def test_pages_beyond_the_file_are_said_and_the_others_read(self):
+        messages = []
+        result = extract(REPORT, pages=[2, 3, 5], on_progress=messages.append)
+        self.assertEqual(result["source"]["pages_read"], [2])
+        self.assertIn("warning: --pages asks for page(s) 3, 5, but the file has 2 page(s); "
+                      "read the others", messages)
+
+    def test_an_unwritable_out_is_refused_before_any_page_is_read(self):
+        for out in (os.path.join(self.tmp, "no", "such", "dir", "x.json"), self.tmp):
+            proc = run_dua("extract", REPORT, "--out", out)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertIn(f"cannot write {out}", proc.stderr)
+            self.assertNotIn("page 1/2 read", proc.stderr)  # refused before the work
+
+    def test_a_failed_write_leaves_no_temporary_file_behind(self):
+        from dua.commands.extract import _write
+
+        with self.assertRaises(UsageError):
+            _write(self.tmp, "{}")  # the rename onto a directory fails after the write
+        self.assertFalse([n for n in os.listdir(os.path.dirname(self.tmp))
+                          if n.startswith(os.path.basename(self.tmp) + ".tmp")])
+
     def test_parse_pages(self):
         self.assertEqual(parse_pages("1-3,5,2"), [1, 2, 3, 5])
         self.assertIsNone(parse_pages(None))

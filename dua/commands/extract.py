@@ -79,6 +79,8 @@ def run(args, settings) -> int:
 
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
+    if args.out:
+        _check_out(args.out)
     provider = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
@@ -113,5 +115,15 @@ def _write(path: str, text: str) -> None:
             fh.write(text)
         os.replace(tmp, path)
     except OSError as exc:
+        if os.path.exists(tmp):  # e.g. --out names a directory: the rename fails, not the write
+            os.remove(tmp)
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}",
                          hint="Pass a writable path to --out.") from exc
+
+
+def _check_out(path: str) -> None:
+    """Refuse an --out that cannot be written before the work, not after it."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        reason = "it is a directory" if os.path.isdir(path) else f"{folder} is not a writable folder"
+        raise UsageError(f"cannot write {path}: {reason}", hint="Pass a writable path to --out.")
