@@ -168,7 +168,8 @@ def build_element(block: Block, kind: str, level: int | None = None, caption: st
     elif kind == "table":
         rows = block.metadata.get("rows") or [[ln.text] for ln in block.lines]
         rows = [list(r) for r in rows]
-        if rows and block.lines and is_bold(block.lines[0].font) and len(rows) > 1:
+        bold_top = bool(block.lines) and is_bold(block.lines[0].font)
+        if len(rows) > 1 and (bold_top or _labels_over_figures(rows)):
             base["header"] = rows.pop(0)
         base["rows"] = rows
     elif kind == "figure":
@@ -179,6 +180,15 @@ def build_element(block: Block, kind: str, level: int | None = None, caption: st
     else:
         base["text"] = text
     return base
+
+
+def _labels_over_figures(rows: list) -> bool:
+    """A first row of words with no digit over rows that hold numbers: column names, as in
+    statements that print their header in the body font (Date | Description | Balance)."""
+    first = [str(c or "").strip() for c in rows[0]]
+    if sum(1 for c in first if c) < 2 or any(ch.isdigit() for c in first for ch in c):
+        return False
+    return any(ch.isdigit() for row in rows[1:] for c in row for ch in str(c or ""))
 
 
 def list_items(block: Block) -> list:

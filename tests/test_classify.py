@@ -9,7 +9,8 @@ from dua.classify import build_graph
 from dua.config import Settings
 from dua.document import check_coverage, element_words, extract
 from dua.pdf import read_document
-from dua.rules import CAPTION, MARKER, PAGE_NUMBER, Profile, list_items, rule_type
+from dua.rules import (CAPTION, MARKER, PAGE_NUMBER, Profile, build_element, list_items,
+                       rule_type)
 from dua.schemas import Block, Line
 from tests.support import FIXTURES
 
@@ -148,6 +149,21 @@ class RuleClassifierTest(unittest.TestCase):
                   {"source_block_type": "text"})
         self.assertEqual(list_items(b), [{"marker": "\u2022", "text": "First item continues here"},
                                          {"marker": "\u2022", "text": "Second"}])
+
+    def test_a_table_row_of_labels_over_figures_is_its_header_even_in_body_font(self):
+        def table(rows):
+            lines = [Line(" ".join(r), (72, 100 + 12 * i, 400, 110 + 12 * i), "Helvetica", 9)
+                     for i, r in enumerate(rows)]
+            return Block("t", 1, (72, 100, 400, 160), lines, "\n".join(ln.text for ln in lines),
+                         {"source_block_type": "table", "rows": rows})
+
+        labelled = build_element(table([["Date", "Description", "Balance"],
+                                        ["01-08-2024", "Salary", "6864.58"]]), "table")
+        self.assertEqual(labelled["header"], ["Date", "Description", "Balance"])
+        self.assertEqual(labelled["rows"], [["01-08-2024", "Salary", "6864.58"]])
+        for rows in ([["02/07", "PAYMENT", "412.16"], ["03/07", "BREAKFAST", "4.20"]],
+                     [["North", "South"], ["East", "West"]]):  # data first, or no figures at all
+            self.assertNotIn("header", build_element(table(rows), "table"), rows)
 
 
 class LLMClassifierTest(unittest.TestCase):
