@@ -177,8 +177,9 @@ def require_text_layer(doc: Document) -> None:
     if doc.char_count == 0:
         n = len(doc.pages)
         raise NoTextLayerError(
-            f"{doc.path} has no text layer: its {n} page{'s' if n != 1 else ''} "
-            "are images with no characters",
+            f"{doc.path} has no text layer: "
+            + (f"its {n} pages are images with no characters" if n != 1
+               else "its 1 page is an image or blank, with no characters"),
             path=doc.path, pages=n,
         )
 

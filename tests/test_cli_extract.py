@@ -159,6 +159,14 @@ class BadInputTest(unittest.TestCase):
         scan = PDF()
         scan.add_page().image(0, 0, 612, 792, gradient())
         cls.files["scan.pdf"] = scan.to_bytes()
+        blank = PDF()
+        blank.add_page()
+        cls.files["blank.pdf"] = blank.to_bytes()
+        gap = PDF()
+        gap.add_page().text(72, 100, "Before the gap")
+        gap.add_page()
+        gap.add_page().text(72, 100, "After the gap")
+        cls.files["gap.pdf"] = gap.to_bytes()
         for name, data in cls.files.items():
             with open(os.path.join(cls.tmp, name), "wb") as fh:
                 fh.write(data)
@@ -198,6 +206,14 @@ class BadInputTest(unittest.TestCase):
 
     def test_no_text_layer_suggests_ocr(self):
         self.assert_bad_input("scan.pdf", says="ocrmypdf")
+
+    def test_a_single_blank_page_is_said_in_the_singular(self):
+        self.assert_bad_input("blank.pdf", says="its 1 page is an image or blank, with no characters")
+
+    def test_an_empty_page_between_text_pages_is_listed_with_no_words(self):
+        result = extract(os.path.join(self.tmp, "gap.pdf"))
+        self.assertEqual([(p["number"], p["words"]) for p in result["pages"]], [(1, 3), (2, 0), (3, 3)])
+        self.assertEqual([e["text"] for e in result["elements"]], ["Before the gap", "After the gap"])
 
 
 class PublicSampleTest(unittest.TestCase):
