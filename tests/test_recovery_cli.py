@@ -58,6 +58,14 @@ class HandleCommandTest(unittest.TestCase):
         self.assertIn("<root>: expected object, got list", done.stderr)
         self.assertNotIn("required field is missing", done.stderr)
 
+    def test_the_payload_in_help_is_one_handle_accepts(self):
+        helptext = run_dua("handle", "--help").stdout
+        example = re.search(r"echo '(.+)' \| python -m dua handle -", helptext)
+        self.assertIsNotNone(example, helptext)
+        done = run_dua("handle", "-", input=example.group(1))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(json.loads(done.stdout)["next_action"], "resume")
+
     def test_a_missing_file_is_a_usage_error(self):
         done = run_dua("handle", "/nonexistent/payload.json")
         self.assertEqual(done.returncode, 2)

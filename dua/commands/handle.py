@@ -12,8 +12,12 @@ DESCRIPTION = (
     "recovery_suggestions, automated_actions and next_action. Works offline; nothing is\n"
     "written unless --db is given."
 )
+EXAMPLE_PAYLOAD = ('{"agent_id": "query_engine", "timestamp": "2025-08-08T12:01:00Z", '
+                   '"status": "error", "data": {"error_type": "query_error", '
+                   '"error_code": "DB_TIMEOUT", "message": "Query timed out during a large '
+                   'aggregation", "context": {"date_range_days": 730}, "query_id": "q_456"}}')
 EXAMPLES = ("  python -m dua handle payload.json\n"
-            "  echo '{...}' | python -m dua handle -\n"
+            f"  echo '{EXAMPLE_PAYLOAD}' | python -m dua handle -\n"
             "  python -m dua handle payload.json --db ~/.local/state/dua/recovery.sqlite3\n")
 
 
