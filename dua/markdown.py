@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 _NUMBERED = re.compile(r"^\d+[.)]\s")
+_BULLET = re.compile(r"^[\u2022\u25e6\u25aa\u2023\u00b7\u2013\u2014*-]$")  # glyphs "-" stands for
 
 
 def to_markdown(result: dict, page_breaks: bool = True) -> str:
@@ -47,8 +48,8 @@ def _list(e: dict) -> str:
         marker, text = item.get("marker", ""), " ".join(item["text"].split())
         if _NUMBERED.match(marker + " "):
             lines.append(f"{marker[:-1]}. {text}")
-        elif marker[:1].isalpha():
-            lines.append(f"- {marker} {text}")
+        elif marker and not _BULLET.match(marker):
+            lines.append(f"- {marker} {text}")  # a., (a), (1), iv): Markdown has no such list
         else:
             lines.append(f"- {text}")
     return "\n".join(lines)

@@ -9,7 +9,7 @@ import unittest
 
 from dua.document import check_coverage, element_words, extract
 from dua.errors import CoverageError
-from dua.markdown import to_markdown
+from dua.markdown import render, to_markdown
 from dua.pdf import read_document
 from tests.support import FIXTURES
 
@@ -215,6 +215,13 @@ class MarkdownTest(unittest.TestCase):
         self.assertIn("1. Read the words of every page", lists)
         figure = to_markdown(extract(os.path.join(DOCS, "figure.pdf")))
         self.assertIn("![Figure 1: A gray gradient used as a test pattern.](#figure-p1", figure)
+
+    def test_list_markers_other_than_bullets_and_numbers_are_kept(self):
+        items = [{"marker": m, "text": "item"} for m in ("\u2022", "-", "2)", "(a)", "(1)", "iv)", "b.")]
+        md = render({"type": "list", "items": items, "bbox": [0, 0, 1, 1], "page_number": 1,
+                     "block_ids": ["p1-b1"]})
+        self.assertEqual(md.splitlines(), ["- item", "- item", "2. item", "- (a) item",
+                                           "- (1) item", "- iv) item", "- b. item"])
 
     def test_unclassified_block_stays_as_text_under_a_comment_naming_the_error(self):
         element = {"id": "p1-b2", "type": "unclassified_text_block", "text": "# kept words",
