@@ -31,7 +31,11 @@ def render(element: dict) -> str:
 def _inline(text: str) -> str:
     # Keep the words; escape only what Markdown would read as structure at a line start.
     text = " ".join(str(text).split())
-    return "\\" + text if text[:1] in "#>+-*|" or _NUMBERED.match(text) else text
+    if _NUMBERED.match(text):
+        # CommonMark escapes the number's punctuation ("2024\. …"); a backslash before a
+        # digit would be printed as it is.
+        return re.sub(r"^(\d+)([.)])", r"\1\\\2", text)
+    return "\\" + text if text[:1] in "#>+-*|" else text
 
 
 def _heading(e: dict) -> str:

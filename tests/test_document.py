@@ -216,6 +216,16 @@ class MarkdownTest(unittest.TestCase):
         figure = to_markdown(extract(os.path.join(DOCS, "figure.pdf")))
         self.assertIn("![Figure 1: A gray gradient used as a test pattern.](#figure-p1", figure)
 
+    def test_text_that_would_start_a_list_or_heading_is_escaped_the_commonmark_way(self):
+        def para(text):
+            return render({"type": "paragraph", "text": text, "bbox": [0, 0, 1, 1],
+                           "page_number": 1, "block_ids": ["p1-b1"]})
+
+        self.assertEqual(para("2024. A good year"), "2024\\. A good year")
+        self.assertEqual(para("3) three"), "3\\) three")
+        self.assertEqual(para("# not a heading"), "\\# not a heading")
+        self.assertEqual(para("Plain words"), "Plain words")
+
     def test_list_markers_other_than_bullets_and_numbers_are_kept(self):
         items = [{"marker": m, "text": "item"} for m in ("\u2022", "-", "2)", "(a)", "(1)", "iv)", "b.")]
         md = render({"type": "list", "items": items, "bbox": [0, 0, 1, 1], "page_number": 1,
