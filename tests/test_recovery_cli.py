@@ -96,6 +96,34 @@ class ServeCommandTest(unittest.TestCase):
                 proc.stderr.close()
             self.assertIn("recovery.sqlite3", os.listdir(tmp))  # the store lives under DUA_HOME
 
+    def test_sigterm_lets_a_request_in_flight_finish(self):
+        import socket
+
+        with tempfile.TemporaryDirectory() as tmp:
+            env = dict(os.environ, PYTHONPATH=REPO, DUA_HOME=tmp)
+            proc = subprocess.Popen([sys.executable, "-m", "dua", "serve", "--port", "0", "--quiet"],
+                                    stderr=subprocess.PIPE, text=True, env=env, cwd=REPO)
+            try:
+                port = int(re.search(r"127\.0\.0\.1:(\d+)", proc.stderr.readline()).group(1))
+                body = json.dumps(CHART).encode()
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+                    sock.sendall(b"POST /v1/errors HTTP/1.1\r\nHost: x\r\nContent-Type: "
+                                 b"application/json\r\nContent-Length: %d\r\n\r\n" % len(body)
+                                 + body[:10])
+                    time.sleep(0.3)  # the handler is now waiting for the rest of the body
+                    proc.send_signal(signal.SIGTERM)
+                    time.sleep(0.3)
+                    sock.sendall(body[10:])
+                    reply = sock.makefile("rb").readline()
+                self.assertTrue(reply.startswith(b"HTTP/1.0 201") or reply.startswith(b"HTTP/1.1 201"),
+                                reply)
+                self.assertEqual(proc.wait(10), 0)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                proc.stderr.close()
+
     def test_a_busy_port_is_a_usage_error(self):
         import socket
 
