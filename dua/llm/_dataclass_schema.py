@@ -79,9 +79,7 @@ def _from_node(node: ast.AST, namespace: dict, where: str):
 
 
 def _subscript_args(node: ast.Subscript) -> list:
-    inner = node.slice
-    if isinstance(inner, ast.Index):  # Python 3.8 wraps the slice; kept for old ast shapes
-        inner = inner.value  # pragma: no cover
+    inner = node.slice  # the expression itself since Python 3.9 (3.8's ast.Index is gone)
     return list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
 
 
