@@ -89,6 +89,21 @@ def _bbox(c: Checker, key: str = "bbox", required: bool = True) -> tuple | None:
     return tuple(box) if box is not None else None
 
 
+MAX_CONTEXT_DEPTH = 32
+
+
+def deeper_than(value: Any, limit: int) -> bool:
+    """Whether lists and objects nest more than ``limit`` levels (iterative: no recursion)."""
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= limit:
+                return True
+            stack.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return False
+
+
 def is_iso8601(text: str) -> bool:
     """True for an ISO 8601 date-time such as 2025-08-08T12:20:05Z."""
     if not isinstance(text, str) or "T" not in text:
@@ -265,6 +280,8 @@ class ErrorPayload:
         error_code = d.get("error_code", str)
         message = d.get("message", str)
         context = d.get("context", dict, False, {})
+        if deeper_than(context, MAX_CONTEXT_DEPTH):  # copying or storing it would recurse too deep
+            c.problems.append(f"data.context: nested deeper than {MAX_CONTEXT_DEPTH} levels")
         query_id = d.get("query_id", str)
         if query_id is not None and not QUERY_ID.match(query_id):
             c.problems.append(f"data.query_id: expected letters, digits, '_', '-', '.', ':' "

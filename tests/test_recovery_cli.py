@@ -52,6 +52,11 @@ class HandleCommandTest(unittest.TestCase):
         self.assertIn("stdin: empty; expected a JSON object", done.stderr)
         self.assertNotIn("Traceback", done.stderr)
 
+    def test_a_payload_nested_too_deeply_is_bad_input_not_a_bug(self):
+        done = run_dua("handle", "-", input="[" * 100000 + "]" * 100000)
+        self.assertEqual(done.returncode, 3, done.stderr)
+        self.assertIn("stdin: JSON nested too deeply", done.stderr)
+
     def test_a_list_payload_is_one_problem(self):
         done = run_dua("handle", "-", input=json.dumps([CHART]))
         self.assertEqual(done.returncode, 3, done.stderr)

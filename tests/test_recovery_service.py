@@ -136,6 +136,14 @@ class ValidationTest(ServiceCase):
             self.assertIn(repr(length), doc["detail"])
             conn.close()
 
+    def test_json_nested_too_deeply_is_400_not_500(self):
+        doc = self.assertProblem(self.post(b"[" * 100000 + b"]" * 100000), 400, "invalid-json")
+        self.assertEqual(doc["problems"], ["<body>: JSON nested too deeply"])
+        deep: list = []
+        for _ in range(200):
+            deep = [deep]
+        self.assertInvalid(broken("data.context", {"rows": deep}), "data.context: nested deeper")
+
     def test_too_large(self):
         self.assertProblem(self.post(b"{" + b" " * (1 << 20) + b"}"), 413, "payload-too-large")
 

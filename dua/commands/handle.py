@@ -48,6 +48,8 @@ def _parse(text: str, source: str) -> object:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise PayloadValidationError([f"{name}: not valid JSON ({exc})"]) from None
+    except RecursionError:
+        raise PayloadValidationError([f"{name}: JSON nested too deeply"]) from None
 
 
 def run(args, settings) -> int:

@@ -308,3 +308,6 @@ def _parse_json(body: bytes) -> object:
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise Problem(400, "invalid-json", "Body is not JSON", str(exc),
                       problems=[f"<body>: not valid JSON ({exc})"]) from None
+    except RecursionError:
+        raise Problem(400, "invalid-json", "Body is not JSON", "The JSON is nested too deeply",
+                      problems=["<body>: JSON nested too deeply"]) from None
