@@ -112,6 +112,14 @@ class GeminiAnswerTest(_Run, unittest.TestCase):
     def test_malformed_function_call_is_a_tool_arguments_error(self):
         self.raises(ToolArgumentsError, [Turn(finish="tool_error")])
 
+    def test_function_call_args_holding_nan_or_infinity_are_a_tool_arguments_error(self):
+        for literal in ("NaN", "Infinity", "1e999"):
+            body = ('{"candidates": [{"finishReason": "STOP", "content": {"role": "model", "parts": '
+                    '[{"functionCall": {"name": "emit", "args": {"amount": %s}}}]}}]}' % literal)
+            with self.subTest(literal=literal):
+                self.raises(ToolArgumentsError, [Reply(200, body.encode(),
+                                                       content_type="application/json")])
+
     def test_stop_with_no_parts_is_no_text(self):
         body = {"candidates": [{"content": {"role": "model", "parts": []}, "finishReason": "STOP"}]}
         self.raises(NoTextError, [Reply(200, body)])

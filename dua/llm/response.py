@@ -108,6 +108,16 @@ class Piece:
         self.refusal = refusal
 
 
+def _dumps_args(name: str, obj: dict, usage: Usage) -> str:
+    # Gemini's args arrive parsed, and Python's json reads NaN/Infinity: refuse what --json
+    # output could not write back.
+    try:
+        return json.dumps(obj, allow_nan=False)
+    except ValueError:
+        raise ToolArgumentsError(name, "arguments hold NaN or Infinity, which JSON does not "
+                                 "allow", usage=usage) from None
+
+
 def finish_reason(raw: object, table: dict, path: str) -> str:
     """A wire's finish reason in the neutral vocabulary; a non-string is a typed error."""
     if type(raw) is not str:
@@ -288,9 +298,10 @@ class ResponseHandler:
             if not name:
                 raise ToolArgumentsError("unknown", "a tool call without a function name",
                                          raw_arguments=raw, usage=usage)
+            if raw is None:
+                raw = _dumps_args(name, obj, usage)
             # Gemini calls may come without an id; tool replies are paired by it.
-            calls.append(ToolCall(name, obj, call_id or f"call_{position}",
-                                  raw if raw is not None else json.dumps(obj), signature))
+            calls.append(ToolCall(name, obj, call_id or f"call_{position}", raw, signature))
         return calls
 
     def get_final_text(self) -> str:
