@@ -1,7 +1,6 @@
 """`dua serve`: run the Error Handler as an HTTP service."""
 from __future__ import annotations
 
-import os
 import sys
 
 from ..errors import EXIT_OK, UsageError
@@ -37,9 +36,10 @@ def run(args, settings) -> int:
         raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
     if args.max_body < 1:
         raise UsageError(f"--max-body must be positive, got {args.max_body}")
-    db = args.db or os.path.join(settings.home, "recovery.sqlite3")
+    store = Store(args.db) if args.db else Store.for_home(settings.home)
+    db = store.path or ":memory:"
     try:
-        server = make_server(ErrorHandler(Store(db)), args.host, args.port, args.token, args.max_body)
+        server = make_server(ErrorHandler(store), args.host, args.port, args.token, args.max_body)
     except OSError as exc:
         raise UsageError(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
                          hint=_bind_hint(exc)) from None
