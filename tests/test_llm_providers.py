@@ -312,6 +312,7 @@ class StreamContract:
         events = self.make_events(Turn(text="hello"))[:2] + [self.error_event]
         exc = self.fails(ProviderError, [Stream(events)], requests=1)
         self.assertIn("nternal", str(exc))
+        self.assertTrue(exc.partial_text and "hello".startswith(exc.partial_text), exc.partial_text)
 
 
 class _OpenAI:

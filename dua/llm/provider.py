@@ -108,10 +108,10 @@ class Provider:
                     handler.mark_done()
                     break  # anything after [DONE] is ignored
                 if event.event == "error":
-                    raise self._event_error(_loads_or_none(event.data), event.data)
+                    raise self._event_error(_loads_or_none(event.data), event.data, handler)
                 payload = _event_json(event)
                 if isinstance(payload, dict) and _is_error(payload):
-                    raise self._event_error(payload, event.data)
+                    raise self._event_error(payload, event.data, handler)
                 handler.process_chunk(payload)
         except (OSError, LLMTimeoutError) as exc:
             raise _interrupted(handler, exc, self.name) from exc
@@ -121,11 +121,15 @@ class Provider:
             raise _interrupted(handler, exc, self.name) from exc
         return handler.get_final_response()
 
-    def _event_error(self, payload: object, data: str) -> TransportError:
+    def _event_error(self, payload: object, data: str, handler: ResponseHandler) -> TransportError:
         # llama.cpp's legacy ``error:`` field carries the error object itself, unwrapped.
         err = parse_error_body(payload) or (payload if isinstance(payload, dict) else None)
-        return error_from_event(err or {"message": data}, provider=self.name,
-                                secrets=self.transport.secrets)
+        exc = error_from_event(err or {"message": data}, provider=self.name,
+                               secrets=self.transport.secrets)
+        # What the model wrote before the error is kept with it, not silently dropped.
+        exc.partial_text = exc.details["partial_text"] = handler.text
+        exc.usage = handler.usage
+        return exc
 
     def _raise_error_body(self, payload: object) -> None:
         if isinstance(payload, (dict, list)) and _is_error(payload):
