@@ -157,6 +157,11 @@ class ServeCommandTest(unittest.TestCase):
         self.assertNotIn("operators have been notified", done.stderr)
         self.assertIn("try: Check the store path (--db or DUA_HOME)", done.stderr)
 
+    def test_an_empty_token_is_refused_rather_than_serving_without_auth(self):
+        done = run_dua("serve", "--port", "0", "--db", ":memory:", "--token", "", timeout=30)
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("--token is empty", done.stderr)
+
     def test_an_address_not_of_this_machine_says_to_fix_host(self):
         done = run_dua("serve", "--host", "192.0.2.1", "--port", "0", "--db", ":memory:",
                        timeout=30)

@@ -34,6 +34,9 @@ def run(args, settings) -> int:
 
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port must be between 0 and 65535, got {args.port}")
+    if args.token is not None and not args.token.strip():
+        # Often an unset variable (--token "$TOKEN"): serving without auth would be a surprise.
+        raise UsageError("--token is empty", hint="Pass a non-empty token, or leave --token out.")
     if args.max_body < 1:
         raise UsageError(f"--max-body must be positive, got {args.max_body}")
     store = Store(args.db) if args.db else Store.for_home(settings.home)
