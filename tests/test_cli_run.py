@@ -37,6 +37,7 @@ class RunCommandTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         same_csv(self, out, "a")
         self.assertIn("1 of 1 files done", proc.stderr)
+        self.assertIn(f"-> {out}", proc.stderr)  # the summary names the file, not its folder
 
     def test_json_report_has_one_object_per_file_and_a_total(self):
         out_dir = os.path.join(self.tmp, "out")

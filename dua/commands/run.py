@@ -131,7 +131,7 @@ def run(args, settings) -> int:
     if args.json:
         print(json.dumps(result.to_dict(), indent=2))
     if not args.quiet:
-        print(f"dua run: {_summary(result, out_dir or os.path.dirname(args.out) or '.')}", file=sys.stderr)
+        print(f"dua run: {_summary(result, args.out or out_dir)}", file=sys.stderr)
     return result.exit_code()
 
 
