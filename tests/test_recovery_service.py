@@ -189,6 +189,21 @@ class RoutesTest(ServiceCase):
         self.assertEqual(doc["allow"], "POST")
         self.assertEqual(self.server.request("GET", "/v1/errors")[2].getheader("Allow"), "POST")
 
+    def test_head_answers_like_get_without_a_body_and_options_is_405(self):
+        conn = self.server.connect()
+        conn.request("HEAD", "/healthz")
+        resp = conn.getresponse()
+        self.assertEqual((resp.status, resp.read()), (200, b""))
+        self.assertEqual(resp.getheader("Content-Length"), str(len(b'{"status":"ok"}')))
+        conn.request("HEAD", "/v1/errors")  # POST only: HEAD is a wrong method there
+        resp = conn.getresponse()
+        resp.read()
+        self.assertEqual((resp.status, resp.getheader("Allow")), (405, "POST"))
+        conn.close()
+        doc = self.assertProblem(self.server.request("OPTIONS", "/v1/sessions/q_1"), 405,
+                                 "method-not-allowed")
+        self.assertEqual(doc["allow"], "GET, PUT")
+
     def test_healthz_and_metrics(self):
         self.assertEqual(self.server.request("GET", "/healthz")[:2], (200, {"status": "ok"}))
         self.post(DB_TIMEOUT)
@@ -322,13 +337,10 @@ class GracefulStopTest(unittest.TestCase):
             server.request("GET", "/healthz")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class StdlibRefusalTest(ServiceCase):
     def test_an_unsupported_method_is_problem_json_too(self):
-        code, doc, resp = self.server.request("OPTIONS", "/v1/errors")
+        code, doc, resp = self.server.request("BREW", "/v1/errors")  # no such HTTP method
         self.assertEqual(code, 501)
         self.assertEqual(resp.getheader("Content-Type"), "application/problem+json")
         self.assertEqual(doc["status"], 501)
@@ -356,3 +368,7 @@ class StdlibRefusalTest(ServiceCase):
             self.server.httpd.closing = False
         self.assertEqual((code, doc["type"].rsplit("/", 1)[1]), (503, "shutting-down"))
         self.assertEqual(resp.getheader("Retry-After"), "1")
+
+
+if __name__ == "__main__":
+    unittest.main()

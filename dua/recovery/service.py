@@ -93,6 +93,13 @@ class RequestHandler(BaseHTTPRequestHandler):
     def do_PATCH(self) -> None:
         self._dispatch("PATCH")
 
+    def do_HEAD(self) -> None:
+        # Probes often send HEAD; it is a GET whose body _send leaves out.
+        self._dispatch("HEAD")
+
+    def do_OPTIONS(self) -> None:
+        self._dispatch("OPTIONS")  # answered 405 with the Allow header of the route
+
     # --- plumbing ----------------------------------------------------------------------
 
     def _dispatch(self, method: str) -> None:
@@ -129,6 +136,8 @@ class RequestHandler(BaseHTTPRequestHandler):
             match = pattern.match(path)
             if match:
                 self._label = label
+                if method == "HEAD" and "GET" in methods:
+                    return methods["GET"], match.groupdict()
                 if method not in methods:
                     allow = ", ".join(sorted(methods))
                     raise Problem(405, "method-not-allowed", "Method not allowed",
