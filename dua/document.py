@@ -63,10 +63,21 @@ def load(state: DocumentState, ctx: Context) -> dict:
     missing = sorted(set(state.page_numbers or ()) - {p.number for p in doc.pages})
     if missing and ctx.on_progress:
         # Asked-for pages the file does not have are said, never skipped in silence.
-        ctx.on_progress(f"warning: --pages asks for page(s) {', '.join(map(str, missing))}, "
+        ctx.on_progress(f"warning: --pages asks for page(s) {_spans(missing)}, "
                         f"but the file has {counted[0]} page(s); read the others")
     require_text_layer(doc)
     return {"document": doc, "tables": tables}
+
+
+def _spans(numbers: list) -> str:
+    """[3, 4, 5, 9] -> "3-5, 9": a long run of missing pages stays one short line."""
+    spans: list = []
+    for n in numbers:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
 def blocks(state: DocumentState, ctx: Context) -> dict:

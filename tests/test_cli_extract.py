@@ -73,6 +73,21 @@ class ExtractCommandTest(unittest.TestCase):
         self.assertFalse([n for n in os.listdir(os.path.dirname(self.tmp))
                           if n.startswith(os.path.basename(self.tmp) + ".tmp")])
 
+    def test_a_huge_page_range_is_refused_and_a_large_one_parsed_at_once(self):
+        import time
+
+        with self.assertRaisesRegex(UsageError, "goes past page 100,000"):
+            parse_pages("1-99999999999")
+        started = time.perf_counter()
+        self.assertEqual(len(parse_pages("1-100000,5,7-9")), 100000)
+        self.assertLess(time.perf_counter() - started, 1.0)
+
+    def test_many_missing_pages_are_warned_about_as_spans(self):
+        messages = []
+        extract(REPORT, pages=[1, 4, 5, 6, 9], on_progress=messages.append)
+        self.assertIn("warning: --pages asks for page(s) 4-6, 9, but the file has 2 page(s); "
+                      "read the others", messages)
+
     def test_parse_pages(self):
         self.assertEqual(parse_pages("1-3,5,2"), [1, 2, 3, 5])
         self.assertIsNone(parse_pages(None))

@@ -50,6 +50,9 @@ def add_arguments(p) -> None:
     cli.add_llm_options(p)
 
 
+MAX_PAGE = 100_000
+
+
 def parse_pages(spec: str | None) -> list | None:
     """``"1-3,5"`` -> ``[1, 2, 3, 5]``.
 
@@ -58,7 +61,7 @@ def parse_pages(spec: str | None) -> list | None:
     """
     if not spec:
         return None
-    pages: list = []
+    pages: dict = {}  # ordered and de-duplicated in constant time per page
     for part in spec.split(","):
         lo, dash, hi = part.strip().partition("-")
         try:
@@ -69,8 +72,11 @@ def parse_pages(spec: str | None) -> list | None:
         if first < 1 or last < first:
             raise UsageError(f"--pages {spec!r}: {part.strip()!r} is not an increasing range "
                              "of pages counted from 1", hint="Write pages as 1-3,5.")
-        pages.extend(n for n in range(first, last + 1) if n not in pages)
-    return pages
+        if last > MAX_PAGE:  # a typo such as 1-99999999 must not build a list that size
+            raise UsageError(f"--pages {spec!r}: {part.strip()!r} goes past page {MAX_PAGE:,}",
+                             hint="Write pages as 1-3,5, within the document.")
+        pages.update(dict.fromkeys(range(first, last + 1)))
+    return list(pages)
 
 
 def run(args, settings) -> int:
