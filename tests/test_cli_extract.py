@@ -65,6 +65,15 @@ class ExtractCommandTest(unittest.TestCase):
             self.assertIn(f"cannot write {out}", proc.stderr)
             self.assertNotIn("page 1/2 read", proc.stderr)  # refused before the work
 
+    def test_out_naming_the_input_pdf_is_refused_and_the_pdf_kept(self):
+        pdf = os.path.join(self.tmp, "self.pdf")
+        shutil.copyfile(REPORT, pdf)
+        proc = run_dua("extract", pdf, "--out", os.path.join(self.tmp, ".", "self.pdf"))
+        self.assertEqual(proc.returncode, 2, proc.stderr)
+        self.assertIn("is the PDF being read", proc.stderr)
+        with open(pdf, "rb") as fh, open(REPORT, "rb") as original:
+            self.assertEqual(fh.read(), original.read())
+
     def test_a_failed_write_leaves_no_temporary_file_behind(self):
         from dua.commands.extract import _write
 

@@ -86,7 +86,7 @@ def run(args, settings) -> int:
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
     if args.out:
-        _check_out(args.out)
+        _check_out(args.out, args.file)
     provider = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
@@ -127,8 +127,12 @@ def _write(path: str, text: str) -> None:
                          hint="Pass a writable path to --out.") from exc
 
 
-def _check_out(path: str) -> None:
-    """Refuse an --out that cannot be written before the work, not after it."""
+def _check_out(path: str, source: str) -> None:
+    """Refuse an --out that cannot be written before the work, not after it, and one that
+    would replace the PDF being read."""
+    if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
+        raise UsageError(f"--out {path} is the PDF being read; it would be overwritten",
+                         hint="Pass another path to --out, e.g. report.json.")
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
         reason = "it is a directory" if os.path.isdir(path) else f"{folder} is not a writable folder"
