@@ -101,6 +101,26 @@ class ServeCommandTest(unittest.TestCase):
                 proc.stderr.close()
             self.assertIn("recovery.sqlite3", os.listdir(tmp))  # the store lives under DUA_HOME
 
+    def test_serve_json_prints_where_it_listens_on_stdout(self):
+        proc = subprocess.Popen([sys.executable, "-m", "dua", "serve", "--port", "0", "--db",
+                                 ":memory:", "--json", "--quiet"], stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True, cwd=REPO,
+                                env=dict(os.environ, PYTHONPATH=REPO))
+        try:
+            where = json.loads(proc.stdout.readline())
+            self.assertEqual((where["host"], where["store"]), ("127.0.0.1", ":memory:"))
+            conn = http.client.HTTPConnection("127.0.0.1", where["port"], timeout=10)
+            conn.request("GET", "/healthz")
+            self.assertEqual(conn.getresponse().status, 200)
+            conn.close()
+            proc.send_signal(signal.SIGTERM)
+            self.assertEqual(proc.wait(10), 0)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+            proc.stdout.close()
+
     def test_sigterm_lets_a_request_in_flight_finish(self):
         import socket
 

@@ -55,6 +55,12 @@ def run(args, settings) -> int:
         print(f"dua serve: warning: listening on {host} without --token; anyone who can reach "
               "this port can submit errors", file=sys.stderr)
     print(f"dua serve: listening on http://{host}:{port} (store {db})", file=sys.stderr, flush=True)
+    if args.json:
+        # The one JSON object --json promises: where to send requests (--port 0 picks any port).
+        import json  # lazy: keeps the command module light
+
+        print(json.dumps({"url": f"http://{host}:{port}", "host": host, "port": port,
+                          "store": db}), flush=True)
     serve_until_signalled(server)
     print("dua serve: stopped", file=sys.stderr, flush=True)
     return EXIT_OK
