@@ -37,7 +37,8 @@ environment (flags win over these):
   DUA_LLM_BASE_URL   server URL, e.g. http://127.0.0.1:11434/v1 for Ollama
   DUA_LLM_MODEL      model name
   DUA_LLM_API_KEY    API key (never printed)
-  DUA_LLM_TIMEOUT    seconds per LLM call (default 60)
+  DUA_LLM_TIMEOUT    seconds to wait for the LLM server's next bytes (default 60;
+                     one call, retries included, takes at most 5x that)
   DUA_HOME           state directory (default ~/.local/state/dua)
 """
 
@@ -97,7 +98,8 @@ def add_llm_options(p) -> None:
     g.add_argument("--provider", choices=PROVIDERS, help="LLM provider (DUA_LLM_PROVIDER)")
     g.add_argument("--base-url", help="server URL (DUA_LLM_BASE_URL)")
     g.add_argument("--model", help="model name (DUA_LLM_MODEL)")
-    g.add_argument("--llm-timeout", type=float, help="seconds per LLM call (DUA_LLM_TIMEOUT)")
+    g.add_argument("--llm-timeout", type=float, metavar="S",
+                   help="seconds to wait for the LLM server's next bytes (DUA_LLM_TIMEOUT)")
 
 
 def settings_from_args(args, environ=None) -> Settings:

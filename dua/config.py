@@ -68,7 +68,7 @@ class Settings:
         if not (isinstance(self.timeout, (int, float)) and self.timeout > 0):
             raise UsageError(
                 f"LLM timeout must be a positive number of seconds, got {self.timeout!r}",
-                hint="Set --timeout or DUA_LLM_TIMEOUT.",
+                hint="Set --llm-timeout or DUA_LLM_TIMEOUT.",
             )
 
     @property
@@ -103,5 +103,5 @@ def _seconds(raw: object) -> float:
     except (TypeError, ValueError):
         raise UsageError(
             f"LLM timeout must be a number of seconds, got {raw!r}",
-            hint="Set --timeout or DUA_LLM_TIMEOUT.",
+            hint="Set --llm-timeout or DUA_LLM_TIMEOUT.",
         ) from None
