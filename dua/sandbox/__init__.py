@@ -8,5 +8,5 @@ from __future__ import annotations
 from .policy import Violation, check_source
 from .runner import MAX_TIMEOUT, Limits, RunInfo, Sandbox, default_sandbox, run_parser, valid_timeout
 
-__all__ = ("MAX_TIMEOUT", "Limits", "RunInfo", "Sandbox", "Violation", "check_source",
+__all__ = ("Limits", "MAX_TIMEOUT", "RunInfo", "Sandbox", "Violation", "check_source",
            "default_sandbox", "run_parser", "valid_timeout")
