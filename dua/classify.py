@@ -13,7 +13,7 @@ import json
 import time
 from typing import Any, Callable
 
-from .errors import BadRequestError, ResponseError
+from .errors import BadRequestError, EmptyResponseError, TruncatedResponseError
 from .graph import END, START, Graph
 from .node_recovery import NodeRecovery
 from .rules import Profile, build_element, classify_with_rules, rule_type
@@ -219,8 +219,10 @@ class LLMClassifier:
             # Some compatible servers refuse JSON mode: ask once more without it, and stop asking.
             self.response_format, self.stats["json_mode"] = None, False
             return self._call(messages)
-        except ResponseError as exc:
+        except (EmptyResponseError, TruncatedResponseError) as exc:
             # The model answered, but with nothing usable: the parser names it (EmptyLLMResponse…).
+            # Anything else (an HTML page, a broken wire format) is not the model's answer and
+            # goes to the Error Handler like a transport failure.
             return getattr(exc, "text", None) or ""
 
     def _element(self, block, answer: dict) -> dict:

@@ -320,6 +320,19 @@ class LLMClassifierTest(unittest.TestCase):
                   for e in result["elements"] if e["type"] == "unclassified_text_block"}
         self.assertEqual(errors, {"SchemaValidationError"})
 
+    def test_an_html_page_instead_of_an_answer_goes_to_the_error_handler_not_into_elements(self):
+        from tests.llm_server import Reply
+
+        page = "<html><body><h1>Sign in to the hotel Wi-Fi</h1></body></html>"
+        result, server = self.run_with(lambda request: Reply(200, page, content_type="text/html"),
+                                       down=True)
+        stats = result["stats"]
+        self.assertEqual(stats["llm_down"]["error_code"], "LLM_INVALID_STRUCTURE")
+        self.assertEqual([r["step"] for r in stats["recovery"]], ["retry"] * 3 + ["fallback"])
+        self.assertEqual(stats["unclassified"], 0)
+        self.assertEqual([e["type"] for e in result["elements"]],
+                         [e["type"] for e in self.rules.values()])
+
     def test_llm_down_classifies_every_block_with_rules_and_records_the_failure(self):
         provider = llm_provider(f"http://127.0.0.1:{self.free_port()}")
         result = extract(REPORT, provider=provider, sleep=self.waits.append)
