@@ -44,6 +44,19 @@ def check_file(path: str, what: str) -> None:
     check_folder(os.path.dirname(path) or ".", what, shown=path)
 
 
+def check_not_an_input(path: str, what: str, inputs) -> None:
+    """An output must not overwrite what the run reads (the PDF, the answer key, the parser).
+
+    Raises:
+        UsageError
+    """
+    target = os.path.realpath(path)
+    for source in inputs:
+        if source and os.path.realpath(source) == target:
+            raise UsageError(f"{what} {path} is an input of this run; writing it would destroy it",
+                             hint=f"Pass {what} a path of its own.")
+
+
 def write_atomically(path: str, content: Union[str, Callable]) -> None:
     """Write ``content`` (text, or ``fn(fh)`` that writes it) to a temporary file beside
     ``path``, then rename: readers never see half a file.

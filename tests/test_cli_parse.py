@@ -110,6 +110,17 @@ class CliParseTest(unittest.TestCase):
             self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
             self.assertNotIn("bug", proc.stderr)
 
+    def test_out_naming_the_pdf_or_the_expected_csv_is_refused_and_both_stay_intact(self):
+        folder = os.path.join(FIXTURES, "statements", "plain_western")
+        pdf, expected = os.path.join(self.tmp, "s.pdf"), os.path.join(self.tmp, "s.csv")
+        shutil.copy(os.path.join(folder, "a.pdf"), pdf)
+        shutil.copy(os.path.join(folder, "a.csv"), expected)
+        for target in (pdf, expected):
+            proc = self.parse(pdf, "--bank", "x", "--expected", expected, "--out", target)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertIn("is an input of this run", proc.stderr)
+        self.assertTrue(pd.read_csv(expected).equals(pd.read_csv(os.path.join(folder, "a.csv"))))
+
     def test_a_checkpoint_in_a_new_folder_is_written_and_a_missing_one_is_a_usage_error(self):
         pdf = os.path.join(FIXTURES, "statements", "plain_western", "a.pdf")
         checkpoint = os.path.join(self.tmp, "new folder ü", "run.json")

@@ -210,6 +210,19 @@ class RunUsageTest(unittest.TestCase):
             self.assertNotIn("bug", proc.stderr)
         self.assertEqual(sorted(os.listdir(tmp)), ["a file"])
 
+    def test_out_naming_the_pdf_or_the_parser_is_refused_and_both_stay_intact(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        pdf, parser = os.path.join(tmp, "s.pdf"), os.path.join(tmp, "p.py")
+        shutil.copy(A, pdf)
+        shutil.copy(PARSER, parser)
+        for target in (pdf, parser):
+            proc = run_dua("run", parser, pdf, "--out", target)
+            self.assertEqual(proc.returncode, 2, proc.stderr)
+            self.assertIn("is an input of this run", proc.stderr)
+        with open(pdf, "rb") as got, open(A, "rb") as original:
+            self.assertEqual(got.read(), original.read())
+
     def test_a_timeout_that_is_not_seconds_in_range_is_a_usage_error(self):
         for value in ("0", "-1", "nan", "inf", "1e308"):
             proc = run_dua("run", PARSER, A, "--out", "never.csv", "--timeout", value)

@@ -30,6 +30,12 @@ class OutputsTest(unittest.TestCase):
         with self.assertRaisesRegex(errors.UsageError, "is a folder, not a file"):
             outputs.check_file(self.tmp, "--out")
 
+    def test_an_output_that_is_an_input_under_another_spelling_is_refused(self):
+        spelled = os.path.join(self.tmp, ".", "a file")
+        with self.assertRaisesRegex(errors.UsageError, "is an input of this run"):
+            outputs.check_not_an_input(spelled, "--out", ("other.pdf", self.blocker))
+        outputs.check_not_an_input(os.path.join(self.tmp, "new.csv"), "--out", (self.blocker, None))
+
     def test_writing_makes_the_folders_and_leaves_only_the_file(self):
         path = os.path.join(self.tmp, "new dir", "out ä.csv")
         outputs.write_atomically(path, "a,b\n1,2\n")

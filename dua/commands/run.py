@@ -67,10 +67,11 @@ def _check(args, pdfs: list) -> None:
         raise UsageError(f"--out takes one PDF, got {len(pdfs)}", hint="Use --out-dir DIR for many PDFs.")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}", hint="See --help.")
-    from ..outputs import check_file, check_folder  # lazy: keeps dua --help fast
+    from ..outputs import check_file, check_folder, check_not_an_input  # lazy: keeps --help fast
 
     if args.out:
         check_file(args.out, "--out")
+        check_not_an_input(args.out, "--out", (pdfs[0], args.parser))
     else:
         check_folder(args.out_dir or ".", "--out-dir")
     from ..sandbox import MAX_TIMEOUT, valid_timeout  # lazy: keeps dua --help fast

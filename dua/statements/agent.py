@@ -15,7 +15,7 @@ import time
 from ..errors import GeneratedCodeError, UsageError, VerificationError
 from ..graph import END, START, Graph
 from ..node_recovery import NodeRecovery, new_run_id
-from ..outputs import check_file, check_folder, write_atomically
+from ..outputs import check_file, check_folder, check_not_an_input, write_atomically
 from ..schemas import StatementState
 from . import recovery
 
@@ -290,7 +290,7 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
     """
     if max_retries < 0:
         raise UsageError(f"--max-retries must be 0 or more, got {max_retries}")
-    check_run(timeout, out, parsers_dir, checkpoint)
+    check_run(timeout, out, parsers_dir, checkpoint, inputs=(pdf_path, expected))
     if checkpoint:  # the engine writes it beside itself, into a folder that must exist
         os.makedirs(os.path.dirname(os.path.abspath(checkpoint)), exist_ok=True)
     state = StatementState(pdf_path=pdf_path, target_bank=check_bank(bank),
@@ -304,7 +304,7 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
 
 
 def check_run(timeout: float, out: str | None, parsers_dir: str,
-              checkpoint: str | None = None) -> None:
+              checkpoint: str | None = None, inputs: tuple = ()) -> None:
     """Refuse, before the PDF is read, a run that could only fail at its end.
 
     Raises:
@@ -318,6 +318,7 @@ def check_run(timeout: float, out: str | None, parsers_dir: str,
     for path, flag in ((out, "--out"), (checkpoint, "--checkpoint")):
         if path:
             check_file(path, flag)
+            check_not_an_input(path, flag, inputs)
 
 
 def _steps(max_retries: int) -> int:
@@ -355,7 +356,7 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
         raise SchemaError([f"{checkpoint}: not a statement agent checkpoint ({exc})"]) from exc
     if nxt == END:
         return state
-    check_run(timeout, out, parsers_dir)
+    check_run(timeout, out, parsers_dir, inputs=(state.pdf_path, state.expected_csv_path))
     if nxt in ("compare", "finalize") and state.execution_success:
         nxt = "execute"  # the DataFrame is not checkpointed: run the saved parser again
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
