@@ -165,11 +165,17 @@ def report_error(exc: BaseException, args) -> int:
     message = feedback["user_message"]
     print(f"dua {args.command}: {message}", file=sys.stderr)
     for suggestion in feedback.get("recovery_suggestions", []):
-        if suggestion not in message:
+        if _adds_to(message, suggestion):
             print(f"  try: {suggestion}", file=sys.stderr)
     if not isinstance(exc, errors.DuaError) and not debug:
         print("dua: this is a bug; re-run with --debug for the traceback", file=sys.stderr)
     return exc.exit_code if isinstance(exc, errors.DuaError) else errors.EXIT_FAILURE
+
+
+def _adds_to(message: str, suggestion: str) -> bool:
+    """False when the message already says it ("Fix x: …" after a message listing "x: …")."""
+    rest = suggestion.split(" ", 1)[-1].rstrip(".")
+    return suggestion.rstrip(".") not in message and rest not in message
 
 
 def feedback_for(exc: BaseException, agent_id: str) -> dict:

@@ -58,6 +58,14 @@ class CliErrorPathTest(unittest.TestCase):
         self.assertIn("statement.txt is not a PDF", err)
         self.assertNotIn("Traceback", err)
 
+    def test_suggestions_are_shown_only_when_they_add_to_the_message(self):
+        feedback = {"user_message": "x.pdf: data.query_id: required field is missing",
+                    "recovery_suggestions": ["Fix data.query_id: required field is missing",
+                                             "Re-export the PDF from the bank's website"]}
+        with mock.patch.object(cli, "feedback_for", return_value=feedback):
+            _, _, err = self.main("fake", "--fail", "notapdf")
+        self.assertEqual(err.splitlines()[1:], ["  try: Re-export the PDF from the bank's website"])
+
     def test_json_flag_prints_the_feedback_object(self):
         code, out, _ = self.main("fake", "--fail", "notapdf", "--json")
         self.assertEqual(code, 3)
