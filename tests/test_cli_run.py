@@ -162,14 +162,23 @@ class InterruptTest(unittest.TestCase):
 
 
 class RunUsageTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def write_parser(self, name: str, source: str) -> str:
+        path = os.path.join(self.tmp, name)
+        with open(path, "w") as fh:
+            fh.write(source)
+        return path
+
     def test_out_with_two_pdfs_is_a_usage_error(self):
         proc = run_dua("run", PARSER, A, B, "--out", "x.csv")
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--out takes one PDF", proc.stderr)
 
     def test_quiet_prints_no_progress_but_still_names_the_failures(self):
-        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
-        self.addCleanup(shutil.rmtree, tmp, True)
+        tmp = self.tmp
         proc = run_dua("run", PARSER, NOT_A_PDF, "--out-dir", tmp, "--quiet")
         self.assertEqual(proc.returncode, 3)
         self.assertEqual(proc.stderr.splitlines(), [proc.stderr.splitlines()[0]])
@@ -186,19 +195,16 @@ class RunUsageTest(unittest.TestCase):
         self.assertIn("No parser file", proc.stderr)
 
     def test_a_parser_rejected_by_the_policy_stops_before_any_file(self):
-        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
-        self.addCleanup(shutil.rmtree, tmp, True)
-        parser = os.path.join(tmp, "evil_parser.py")
-        with open(parser, "w") as fh:
-            fh.write("import socket\n\ndef parse(pdf_path):\n    return socket.gethostname()\n")
+        tmp = self.tmp
+        parser = self.write_parser("evil_parser.py", "import socket\n\ndef parse(pdf_path):\n"
+                                   "    return socket.gethostname()\n")
         proc = run_dua("run", parser, A, "--out-dir", tmp)
         self.assertEqual(proc.returncode, 4, proc.stderr)
         self.assertIn("rejected by the safety policy", proc.stderr)
         self.assertEqual(os.listdir(tmp), ["evil_parser.py"])
 
     def test_unusable_out_and_out_dir_exit_2_with_one_line_before_any_file(self):
-        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
-        self.addCleanup(shutil.rmtree, tmp, True)
+        tmp = self.tmp
         blocker = os.path.join(tmp, "a file")
         with open(blocker, "w") as fh:
             fh.write("x")
@@ -211,8 +217,7 @@ class RunUsageTest(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(tmp)), ["a file"])
 
     def test_out_naming_the_pdf_or_the_parser_is_refused_and_both_stay_intact(self):
-        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
-        self.addCleanup(shutil.rmtree, tmp, True)
+        tmp = self.tmp
         pdf, parser = os.path.join(tmp, "s.pdf"), os.path.join(tmp, "p.py")
         shutil.copy(A, pdf)
         shutil.copy(PARSER, parser)
@@ -225,23 +230,21 @@ class RunUsageTest(unittest.TestCase):
 
     def test_a_timeout_that_is_not_seconds_in_range_is_a_usage_error(self):
         for value in ("0", "-1", "nan", "inf", "1e308"):
-            proc = run_dua("run", PARSER, A, "--out", "never.csv", "--timeout", value)
+            proc = run_dua("run", PARSER, A, "--out", os.path.join(self.tmp, "never.csv"),
+                           "--timeout", value)
             self.assertEqual(proc.returncode, 2, (value, proc.stderr))
             self.assertIn("--timeout must be seconds in (0, 86400]", proc.stderr)
             self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
 
     def test_a_pdf_passed_as_the_parser_is_refused_before_any_file(self):
-        proc = run_dua("run", A, A, "--out", "never.csv")
+        proc = run_dua("run", A, A, "--out", os.path.join(self.tmp, "never.csv"))
         self.assertEqual(proc.returncode, 4, proc.stderr)
         self.assertIn("is not UTF-8 text", proc.stderr)
         self.assertNotIn("Traceback", proc.stderr)
 
     def test_a_failing_parser_is_not_promised_a_refinement(self):
-        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
-        self.addCleanup(shutil.rmtree, tmp, True)
-        parser = os.path.join(tmp, "wrong_parser.py")
-        with open(parser, "w") as fh:
-            fh.write("def parse(pdf_path):\n    return 42\n")
+        tmp = self.tmp
+        parser = self.write_parser("wrong_parser.py", "def parse(pdf_path):\n    return 42\n")
         proc = run_dua("run", parser, A, "--out-dir", tmp, "--json", "--quiet")
         self.assertEqual(proc.returncode, 4, proc.stderr)
         feedback = json.loads(proc.stdout)["files"][0]["feedback"]

@@ -40,7 +40,8 @@ def add_arguments(p) -> None:
     p.add_argument("--allow-empty", action="store_true",
                    help="a statement where the parser finds no transaction counts as converted "
                    "(by default it fails: it is most often another bank's or layout's statement)")
-    p.add_argument("--force", action="store_true", help="convert again even when this parser already made an output from this PDF")
+    p.add_argument("--force", action="store_true",
+                   help="convert again even when this parser already made an output from this PDF")
 
 
 def read_list(path: str) -> list:
