@@ -50,9 +50,9 @@ def check_not_an_input(path: str, what: str, inputs) -> None:
     Raises:
         UsageError
     """
-    target = os.path.realpath(path)
     for source in inputs:
-        if source and os.path.realpath(source) == target:
+        if source and os.path.exists(path) and os.path.exists(source) \
+                and os.path.samefile(path, source):  # samefile: links and other spellings too
             raise UsageError(f"{what} {path} is an input of this run; writing it would destroy it",
                              hint=f"Pass {what} a path of its own.")
 

@@ -35,6 +35,10 @@ class OutputsTest(unittest.TestCase):
         with self.assertRaisesRegex(errors.UsageError, "is an input of this run"):
             outputs.check_not_an_input(spelled, "--out", ("other.pdf", self.blocker))
         outputs.check_not_an_input(os.path.join(self.tmp, "new.csv"), "--out", (self.blocker, None))
+        linked = os.path.join(self.tmp, "link")
+        os.symlink(self.blocker, linked)
+        with self.assertRaisesRegex(errors.UsageError, "is an input of this run"):
+            outputs.check_not_an_input(self.blocker, "--out", (linked,))
 
     def test_writing_makes_the_folders_and_leaves_only_the_file(self):
         path = os.path.join(self.tmp, "new dir", "out ä.csv")
