@@ -144,7 +144,7 @@ def no_agent(error: errors.DuaError, pdf_path: str) -> None:
     """Tell the Error Handler that nothing here refines a failing parser (there is no agent
     in a batch), so that its feedback says what the user can do instead."""
     if isinstance(error, (errors.GeneratedCodeError, errors.VerificationError)):
-        error.details = {**error.details, "refinements_left": 0}
+        error.details = {**error.details, "refinements_left": 0, "agent": False}
     if isinstance(error, errors.GeneratedCodeError):
         error.hint = (f"Write a parser for this layout: python -m dua parse {pdf_path} "
                       "--bank NAME, then run that one.")

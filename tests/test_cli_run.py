@@ -250,7 +250,10 @@ class RunUsageTest(unittest.TestCase):
         feedback = json.loads(proc.stdout)["files"][0]["feedback"]
         self.assertNotEqual(feedback["next_action"], "resume")  # no agent here to refine it
         self.assertNotIn("refining it", feedback["user_message"])
+        self.assertNotIn("several refinements", feedback["user_message"])
+        self.assertTrue(feedback["user_message"].startswith("The parser failed on this file: "))
         self.assertIn("dua parse", feedback["user_message"])
+        self.assertNotIn("Pass --expected with a known-good CSV", feedback["recovery_suggestions"])
 
     def test_help_lists_the_batch_options(self):
         proc = run_dua("run", "--help")

@@ -81,6 +81,8 @@ def _document(rca, error, plan, done):
 
 
 def _parser_failed(rca, error, plan, done):
+    if error["context"].get("agent") is False:  # dua run: a saved parser, nothing refines it
+        return f"The parser failed on this file: {error['message'].rstrip('.')}.{_hint(error)}"
     if plan["next_action"] == "resume":
         return f"The generated parser failed ({error['message'].rstrip('.')}); refining it."
     return (f"The parser still fails after several refinements: {error['message'].rstrip('.')}."

@@ -304,6 +304,9 @@ def _p_parser_failed(verdict, rca, error, attempt, limits):
     # The agent may have a cap of its own (dua parse --max-retries): no refinement left there.
     if attempt <= limits["max_refines"] and error["context"].get("refinements_left") != 0:
         return _plan("refine", [f"refine:{attempt}"], ["Let the agent refine the parser"], "resume")
+    if error["context"].get("agent") is False:  # dua run: no agent, no --expected to pass
+        return _plan("ask_user", [], ["Check that the statement is from the parser's bank and "
+                                      "layout"], "await_user")
     return _plan("ask_user", [], ["Pass --expected with a known-good CSV",
                                   "Check that the statement layout is supported"], "await_user")
 
