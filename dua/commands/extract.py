@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
+from .. import outputs
 from ..errors import EXIT_OK, UsageError
 
 DESCRIPTION = """\
@@ -85,8 +85,9 @@ def run(args, settings) -> int:
 
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
-    if args.out:
-        _check_out(args.out, args.file)
+    if args.out:  # checked before the work, not after it
+        outputs.check_file(args.out, "--out")
+        outputs.check_not_an_input(args.out, "--out", [args.file])
     provider = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
@@ -101,7 +102,7 @@ def run(args, settings) -> int:
     markdown = args.format == "markdown" and not args.json
     text = to_markdown(result) if markdown else json.dumps(result, indent=2, ensure_ascii=False) + "\n"
     if args.out:
-        _write(args.out, text)
+        outputs.write_atomically(args.out, text)
     else:
         sys.stdout.write(text)
     if progress:
@@ -111,29 +112,3 @@ def run(args, settings) -> int:
         progress(f"{s['elements']} elements from {s['pages']} page(s), {s['unclassified']} "
                  f"unclassified, {s['llm_calls']} LLM call(s){rules}, {s['seconds']:.2f}s{where}")
     return EXIT_OK
-
-
-def _write(path: str, text: str) -> None:
-    """Write atomically, so a failed run never leaves half a file behind."""
-    tmp = f"{path}.tmp{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        if os.path.exists(tmp):  # e.g. --out names a directory: the rename fails, not the write
-            os.remove(tmp)
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}",
-                         hint="Pass a writable path to --out.") from exc
-
-
-def _check_out(path: str, source: str) -> None:
-    """Refuse an --out that cannot be written before the work, not after it, and one that
-    would replace the PDF being read."""
-    if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-        raise UsageError(f"--out {path} is the PDF being read; it would be overwritten",
-                         hint="Pass another path to --out, e.g. report.json.")
-    folder = os.path.dirname(os.path.abspath(path))
-    if os.path.isdir(path) or not os.path.isdir(folder) or not os.access(folder, os.W_OK):
-        reason = "it is a directory" if os.path.isdir(path) else f"{folder} is not a writable folder"
-        raise UsageError(f"cannot write {path}: {reason}", hint="Pass a writable path to --out.")
