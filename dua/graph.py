@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import time
 from typing import Any, Callable, Iterator, Mapping
 
 from .errors import InvalidGraphError, StepLimitError
+from .outputs import write_atomically
 
 START = "__start__"
 END = "__end__"
@@ -211,10 +211,7 @@ def apply_updates(state: Any, updates: Mapping[str, Any], node: str) -> Any:
 def save_checkpoint(path: str, state: Any, next_node: str, step: int) -> None:
     """Write the state atomically so that a crash never leaves half a checkpoint."""
     doc = {"next": next_node, "step": step, "state": _state_to_dict(state)}
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(doc, fh)
-    os.replace(tmp, path)
+    write_atomically(path, json.dumps(doc))
 
 
 def _state_to_dict(state: Any) -> dict:
