@@ -63,8 +63,8 @@ def prepare(state: StatementState, ctx: AgentContext):
         ctx.expected = verify.load_expected(state.expected_csv_path)
     if not found.settings:
         raise VerificationError(
-            f"No transaction table found in {state.pdf_path}: no line prints a date followed "
-            "by an amount", path=state.pdf_path,
+            f"No transaction table found in {state.pdf_path}: "
+            + analysis.explain_no_table(ctx.pages), path=state.pdf_path,
             hint="Check that this is a bank statement with a transactions table.")
     ctx.writer = (ctx.make_writer or choose_writer)(ctx, state)
     if getattr(ctx.writer, "recovery", False) is None:  # an LLM writer made by make_writer

@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import re
 
-AMOUNT_RE = re.compile(
-    r"^(?P<open>\()?\s*(?P<lead>[-+])?\s*(?:[A-Z]{0,3}\$|[$€£¥₹]|Rs\.?|INR|USD|EUR|GBP|SGD)?\s*"
-    r"(?P<lead2>-)?(?P<num>\d{1,3}(?:,\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
-    r"\s*(?P<close>\))?\s*(?P<trail>-)?\s*(?P<drcr>(?i:dr|cr)\.?)?$"
-)
+# A printed amount: sign markers, currency (a symbol, Rs., S$, or a code the settings
+# name) before or after, and the number; which of '.' and ',' is the decimal mark is a
+# setting (``decimal``), learned from the document.
+_CURRENCY = r"(?:[A-Z]{0,3}\$|[€£¥₹]|Rs\.?|%s)"
+_AMOUNT = (r"^(?P<open>\()?(?P<lead>[-+])?(?:%(cur)s)?(?P<lead2>[-+])?(?P<num>\d[\d.,'’]*|[.,]\d+)"
+           r"(?:%(cur)s)?(?P<close>\))?(?P<trail>[-+])?(?P<drcr>(?i:dr|cr)\.?)?$")
+_NUMBER = {".": re.compile(r"\d{1,3}(?:[,'’]\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"),
+           ",": re.compile(r"\d{1,3}(?:[.'’]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")}
+CURRENCY_CODES = ("INR", "USD", "EUR", "GBP", "SGD")
+# A space (or thin / no-break space) between digits groups thousands only before 3 digits.
+_GROUP_SPACE = re.compile(r"(?<=\d)[ \u2009\u202f\xa0](?=\d{3}(?!\d))")
+_SPACES = re.compile(r"[\s\u2009\u202f\xa0]+")
+_AMOUNT_CACHE: dict = {}
 SPACE_RE = re.compile(r"\s+")
 
 
@@ -64,20 +72,49 @@ def split_cells(line: list, columns: list, glue_gap: float) -> list:
     return [join_words(b, glue_gap) for b in buckets]
 
 
+def _amount_re(codes: tuple):
+    if codes not in _AMOUNT_CACHE:
+        cur = _CURRENCY % "|".join(re.escape(c) for c in codes)
+        _AMOUNT_CACHE[codes] = re.compile(_AMOUNT % {"cur": cur})
+    return _AMOUNT_CACHE[codes]
+
+
+def _number(num: str, decimal: str) -> float | None:
+    if not _NUMBER[decimal].fullmatch(num):
+        return None
+    group = "," if decimal == "." else "."
+    digits = re.sub(r"['’]", "", num).replace(group, "")
+    return float(digits.replace(",", ".")) if decimal == "," else float(digits)
+
+
+def _match_amount(text: str, settings: dict):
+    if len(text) >= 40:
+        return None
+    t = _GROUP_SPACE.sub("", text.strip().replace("\u2212", "-"))
+    if re.search(r"\d\s+\d", t):
+        return None  # two numbers, not one amount
+    codes = tuple(settings.get("currency_codes", CURRENCY_CODES))
+    m = _amount_re(codes).match(_SPACES.sub("", t))
+    if not m or (bool(m.group("open")) != bool(m.group("close"))):
+        return None
+    return m
+
+
 def parse_amount(text: str, settings: dict) -> float | None:
     """A printed amount as a signed float, or None when the text is not an amount.
 
-    Handles 1,234.56, Indian grouping 1,00,102.03, (12.00), 12.00-, -12.00,
-    12.00 Dr / Cr and currency symbols; the sign rules come from ``settings``.
+    Handles 1,234.56, 1.234,56 (``decimal`` ","), 12 345.67, Indian grouping 1,00,102.03,
+    (12.00), 12.00-, -12.00, +12.00, 12.00 Dr / Cr, glued 12.00Cr, currency symbols and
+    codes before or after; the sign rules come from ``settings``.
     """
-    m = AMOUNT_RE.match(text.strip().replace(" ", "").replace("\u2212", "-") if len(text) < 40 else "")
-    if not m or (bool(m.group("open")) != bool(m.group("close"))):
+    m = _match_amount(text, settings)
+    value = _number(m.group("num"), settings.get("decimal", ".")) if m else None
+    if value is None:
         return None
-    value = float(m.group("num").replace(",", ""))
-    negative = bool(m.group("lead") == "-" or m.group("lead2"))
+    negative = bool(m.group("lead") == "-" or m.group("lead2") == "-")
     if m.group("open") and settings.get("parens_negative", True):
         negative = not negative
-    if m.group("trail") and settings.get("trailing_minus_negative", True):
+    if m.group("trail") == "-" and settings.get("trailing_minus_negative", True):
         negative = not negative
     drcr = (m.group("drcr") or "").lower().rstrip(".")
     if drcr and settings.get("drcr_signs", {}).get(drcr, 1) < 0:
@@ -85,10 +122,25 @@ def parse_amount(text: str, settings: dict) -> float | None:
     return -value if negative else value
 
 
-def looks_like_amount(text: str) -> bool:
+def looks_like_amount(text: str, settings: dict | None = None) -> bool:
     """A token that a statement prints as money: decimals or digit grouping, not a bare integer."""
-    t = text.strip()
-    return bool(AMOUNT_RE.match(t.replace(" ", ""))) and ("." in t or "," in t)
+    m = _match_amount(text, settings or {})
+    if not m or not re.search(r"[.,]", m.group("num")):
+        return False
+    marks = (settings or {}).get("decimal")
+    return any(_number(m.group("num"), d) is not None for d in ((marks,) if marks else ".,"))
+
+
+def amount_marker(text: str, settings: dict) -> str:
+    """The sign marker an amount carries: '-', '+', '()', 'dr', 'cr' or '' (none)."""
+    m = _match_amount(text, settings)
+    if not m:
+        return ""
+    if m.group("open"):
+        return "()"
+    if m.group("drcr"):
+        return m.group("drcr").lower().rstrip(".")
+    return m.group("lead") or m.group("lead2") or m.group("trail") or ""
 
 
 def _is_header(line_text: str, settings: dict) -> bool:
@@ -116,30 +168,41 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     return not settings.get("anchor_needs_amount", True) or _has_amount(cells, settings, kinds)
 
 
-def _classify(words: list, settings: dict, in_table: bool) -> list:
-    """Table lines of one page as ``[kind, top, cells, text]``; kind is anchor, text or break.
+def _classify(words: list, settings: dict, in_table: bool, carry: dict | None = None) -> list:
+    """Table lines of one page as ``[kind, top, cells, text, words]``; kind is anchor, text or break.
 
     ``in_table`` says whether the page starts inside the table (no header needed yet).
+    With ``date_groups`` a line printing only a date is the heading of that day's rows:
+    ``carry`` holds it across lines and pages, and an undated row takes it.
     """
     columns, kinds = settings["columns"], [c["kind"] for c in settings["columns"]]
     glue, items = settings["glue_gap"], []
+    carry = {} if carry is None else carry
+    groups, col = settings.get("date_groups"), settings["date_column"]
     for line in group_lines(words, settings["line_tolerance"]):
         text = join_words(line, glue)
         if _is_header(text, settings):
             in_table = True
-            items.append(["break", line[0][3], None, text])
+            items.append(["break", line[0][3], None, text, line])
             continue
         if not in_table or is_skipped(text, settings["skip_patterns"]):
-            items.append(["break", line[0][3], None, text])
+            items.append(["break", line[0][3], None, text, line])
+            continue
+        if groups and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
+            carry["date"] = text
+            items.append(["break", line[0][3], None, text, line])
             continue
         cells = split_cells(line, columns, glue)
-        if is_anchor(cells, settings, kinds):
-            kind = "anchor"
+        dated = cells
+        if groups and not cells[col] and carry.get("date"):
+            dated = cells[:col] + [carry["date"]] + cells[col + 1:]
+        if is_anchor(dated, settings, kinds):
+            kind, cells = "anchor", dated
         elif any(cells[i] for i, k in enumerate(kinds) if k != "text"):
             kind = "break"
         else:
             kind = "text"
-        items.append([kind, line[0][3], cells, text])
+        items.append([kind, line[0][3], cells, text, line])
     return items
 
 
@@ -155,8 +218,10 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
     return None, float("inf")
 
 
-def page_rows(words: list, settings: dict, in_table: bool | None = None) -> list:
-    """Transactions found on one page: a list of ``(cells, lines)``, lines being the source lines.
+def page_rows(words: list, settings: dict, in_table: bool | None = None,
+              carry: dict | None = None) -> list:
+    """Transactions found on one page: a list of ``(cells, lines)``, lines being the source
+    lines' words.
 
     A row is an anchor line (its date cell matches the date pattern) plus the close
     text-only lines that wrap its description: below it, or, with ``continuation`` set to
@@ -166,7 +231,7 @@ def page_rows(words: list, settings: dict, in_table: bool | None = None) -> list
     """
     if in_table is None:
         in_table = not settings.get("require_header", False)
-    items, gap = _classify(words, settings, in_table), settings["continuation_gap"]
+    items, gap = _classify(words, settings, in_table, carry), settings["continuation_gap"]
     nearest = settings.get("continuation") == "nearest"
     parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
     for i, item in enumerate(items):
@@ -182,15 +247,15 @@ def page_rows(words: list, settings: dict, in_table: bool | None = None) -> list
         order = sorted(parts[anchor], key=lambda k: items[k][1])
         cells = [" ".join(items[k][2][c] for k in order if items[k][2][c])
                  for c in range(len(items[anchor][2]))]
-        rows.append((cells, [items[k][3] for k in order]))
+        rows.append((cells, [items[k][4] for k in order]))
     return rows
 
 
 def extract_rows(pages: list, settings: dict) -> list:
     """Every transaction of the document, in printed order (see ``page_rows``)."""
-    rows, started = [], not settings.get("require_header", False)
+    rows, started, carry = [], not settings.get("require_header", False), {}
     for words in pages:
-        rows.extend(page_rows(words, settings, started))
+        rows.extend(page_rows(words, settings, started, carry))
         # "once": pages after the first header continue the table without repeating it.
         if settings.get("header_once") and not started:
             started = any(_is_header(join_words(ln, settings["glue_gap"]), settings)
@@ -208,8 +273,11 @@ def _carry_dates(rows: list, settings: dict) -> None:
         last = cells[col] = cells[col] or last
 
 
-def _convert(values: list, kind: str, settings: dict) -> list:
+def _convert(values: list, col: dict, settings: dict) -> list:
+    kind = col["kind"]
     if kind == "amount":
+        if "drcr_signs" in col:  # this column's own Dr/Cr convention (a card's lone 'Cr')
+            settings = dict(settings, drcr_signs=col["drcr_signs"])
         return [parse_amount(v, settings) if v else None for v in values]
     texts = [v if v else None for v in values]
     present = [v for v in texts if v is not None]
@@ -228,7 +296,7 @@ def build_frame(pages: list, settings: dict):
     for i, col in enumerate(settings["columns"]):
         if not col.get("output", True):
             continue
-        values = _convert([cells[i] for cells, _ in rows], col["kind"], settings)
+        values = _convert([cells[i] for cells, _ in rows], col, settings)
         if col.get("dtype") == "float" or all(v is None for v in values):
             values = [float(v) if v is not None else None for v in values]
             data[col["name"]] = pd.Series(values, dtype="float64")

@@ -7,10 +7,10 @@ exactly one row, and that no header, footer or summary line became a row.
 from __future__ import annotations
 
 import math
-import re
 
 from ..errors import DocumentNotFoundError, SchemaError
-from . import engine
+from . import engine, textcheck
+from . import reconcile as reconcile_mod
 
 _MAX_CELLS = 5
 
@@ -130,114 +130,24 @@ def summarize(diag: dict, equal: bool = False) -> str:
 
 # --- without an answer key -------------------------------------------------------------
 
-_ROLES = (
-    ("balance", r"\bbal(ance)?\b"),
-    ("debit", r"debit|withdraw|\bdr\b|paid out|money out|payments?\b"),
-    ("credit", r"credit|deposit|\bcr\b|paid in|money in|receipts?\b"),
-    ("amount", r"amount|\bamt\b|value"),
-)
-
-
-def column_roles(frame) -> dict:
-    """role -> column name for the numeric columns, named by their headers."""
-    roles: dict = {}
-    for col in frame.columns:
-        if str(frame[col].dtype) not in ("float64", "int64"):
-            continue
-        for role, pattern in _ROLES:
-            if role not in roles and re.search(pattern, str(col), re.IGNORECASE):
-                roles[role] = col
-                break
-    drcr = [c for c in frame.columns if str(frame[c].dtype) not in ("float64", "int64")
-            and frame[c].dropna().astype(str).str.fullmatch(r"(?i)dr\.?|cr\.?|debit|credit").all()
-            and frame[c].notna().any()]
-    if drcr:
-        roles["drcr"] = drcr[0]
-    return roles
-
-
-def _movements(frame, roles: dict) -> list | None:
-    def val(col, i):
-        v = frame[col].iloc[i]
-        return 0.0 if v is None or (isinstance(v, float) and math.isnan(v)) else float(v)
-
-    n = len(frame)
-    if "debit" in roles or "credit" in roles:
-        return [(val(roles["credit"], i) if "credit" in roles else 0.0)
-                - (val(roles["debit"], i) if "debit" in roles else 0.0) for i in range(n)]
-    if "amount" in roles:
-        signs = [(-1.0 if str(frame[roles["drcr"]].iloc[i]).lower().startswith("d") else 1.0)
-                 if "drcr" in roles else 1.0 for i in range(n)]
-        return [signs[i] * val(roles["amount"], i) for i in range(n)]
-    return None
-
 
 def reconcile(frame) -> dict:
-    """Running balance check: previous ± movement = balance to the cent, either convention."""
-    roles = column_roles(frame)
-    moves = _movements(frame, roles) if "balance" in roles else None
-    if moves is None or len(frame) < 2:
-        return {"name": "balance_reconciles", "passed": None,
-                "detail": "no balance column with movements to reconcile"}
-    bal = [float(v) for v in frame[roles["balance"]].tolist()]
-    if any(math.isnan(b) for b in bal):
-        return {"name": "balance_reconciles", "passed": False, "detail": "a row has no balance"}
-    # Oldest first: each row's movement leads from the previous balance to its own; newest
-    # first: the previous row's movement leads from this balance to the previous one.
-    fails = [[i for i in range(1, len(bal)) if abs(bal[i - 1] + sign * moves[i] - bal[i]) > 0.005]
-             for sign in (1.0, -1.0)]
-    fails += [[i for i in range(1, len(bal)) if abs(bal[i] + sign * moves[i - 1] - bal[i - 1]) > 0.005]
-              for sign in (1.0, -1.0)]
-    bad = min(fails, key=len)
-    if not bad:
-        order = "newest first" if fails.index(bad) > 1 else "in printed order"
-        return {"name": "balance_reconciles", "passed": True,
-                "detail": f"{len(bal) - 1} consecutive balances reconcile ({order})"}
-    return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
-            "detail": f"row {bad[0]}: {bal[bad[0] - 1]} with movement {moves[bad[0]]} "
-                      f"does not give {bal[bad[0]]} ({len(bad)} rows do not reconcile)"}
-
-
-def printed_totals(pages: list, settings: dict) -> list:
-    """Amounts printed on summary lines (previous balance, total, amount due)."""
-    found = []
-    for words in pages:
-        for line in engine.group_lines(words, settings["line_tolerance"]):
-            text = engine.join_words(line, settings["glue_gap"])
-            if engine.is_skipped(text, settings["skip_patterns"]):
-                found += [v for v in (engine.parse_amount(w[0], settings) for w in line
-                                      if engine.looks_like_amount(w[0])) if v is not None]
-    return found
+    """Running balance check: some column is the balance and the others move it (to the cent)."""
+    return reconcile_mod.reconcile(frame)
 
 
 def reconcile_totals(frame, pages: list, settings: dict) -> dict:
-    """Without a balance column: the movements must add up to a printed total (± a previous balance)."""
-    moves = _movements(frame, column_roles(frame))
-    totals = printed_totals(pages, settings) if moves else []
-    if not totals:
-        return {"name": "totals_reconcile", "passed": None,
-                "detail": "no balance column and no printed total to reconcile"}
-    for sign in (1.0, -1.0):
-        total = sign * sum(moves)
-        for t in totals:
-            if abs(total - t) < 0.005 or any(abs(p + total - t) < 0.005 for p in totals if p != t):
-                return {"name": "totals_reconcile", "passed": True,
-                        "detail": f"the {len(moves)} amounts add up to the printed total {t}"}
-    return {"name": "totals_reconcile", "passed": False,
-            "detail": f"the amounts add up to {sum(moves):.2f}, no printed total matches {totals[:4]}"}
+    """Without a balance column: the movements must add up to a printed total (± a previous one)."""
+    return reconcile_mod.reconcile_totals(
+        frame, reconcile_mod.amounts_outside_rows(pages, settings, engine))
 
 
 def transaction_lines(pages: list, settings: dict) -> int:
     """Lines anywhere in the document with a date and an amount where the columns put them."""
-    kinds = [c["kind"] for c in settings["columns"]]
-    count = 0
+    count, carry = 0, {}
     for words in pages:
-        for line in engine.group_lines(words, settings["line_tolerance"]):
-            text = engine.join_words(line, settings["glue_gap"])
-            cells = engine.split_cells(line, settings["columns"], settings["glue_gap"])
-            if engine.is_anchor(cells, settings, kinds) and not engine.is_skipped(
-                    text, settings["skip_patterns"]):
-                count += 1
+        count += sum(1 for item in engine._classify(words, settings, True, carry)
+                     if item[0] == "anchor")
     return count
 
 
@@ -253,13 +163,17 @@ def intrinsic(frame, pages: list, settings: dict) -> dict:
     checks.append({"name": "no_furniture_rows", "passed": not bad,
                    "detail": f"rows that are headers, footers or summaries: {bad[:5]}" if bad
                    else "no header, footer or summary line among the rows"})
-    if any(c["passed"] is False for c in checks):
+    checks.append(textcheck.text_cells(frame, pages, settings) if settings.get("columns")
+                  else {"name": "text_cells", "passed": None, "detail": "no columns"})
+    # A text check that fails leaves the result unverified, never failed: the amounts may
+    # still be right, and only the text columns it names are in doubt.
+    if any(c["passed"] is False and not c.get("soft") for c in checks):
         status = "failed"
     else:
-        status = "passed" if checks[0]["passed"] else "unverified"
+        status = "passed" if checks[0]["passed"] and checks[-1]["passed"] else "unverified"
     summary = "; ".join(f"{c['name']}: {c['detail']}" for c in checks)
     # Failed checks dominate; unreconciled rows and missing lines break ties for the search.
-    distance = (1000 * sum(1 for c in checks if c["passed"] is False)
+    distance = (1000 * sum(1 for c in checks if c["passed"] is False and not c.get("soft"))
                 + checks[0].get("bad_rows", 0) + abs(lines - len(frame))) if status == "failed" else 0
     furniture = [[str(_cell(v)) for v in frame.iloc[i].tolist()] for i in bad[:5]]
     return {"status": status, "mode": "intrinsic", "equal": None, "distance": distance,

@@ -1,0 +1,218 @@
+"""The table's columns: x-ranges from whitespace rivers, the heading above them, their names.
+
+Everything is found by where words stand: the rivers that the rows leave between
+their cells, and the plain line(s) standing over those columns just above the first row.
+"""
+from __future__ import annotations
+
+from . import engine
+from .dates import DATE_SEARCH
+
+LINE_TOLERANCE = 3.0
+GLUE_GAP = 0.8
+# Used only when no river geometry is given (and as a hint): common English column words.
+HEADER_WORDS = {
+    "date", "description", "particulars", "narration", "details", "amount", "debit", "credit",
+    "balance", "withdrawal", "withdrawals", "deposit", "deposits", "txn", "transaction", "value",
+    "ref", "reference", "cheque", "chq", "remarks", "type", "dr", "cr", "posting", "post",
+    "memo", "payee", "paid", "money", "in", "out", "no", "transactions", "tran", "trans",
+}
+
+def find_segments(lines: list) -> list:
+    """x-ranges that the candidate lines' words cover, split at whitespace rivers."""
+    step, cover = 0.5, {}
+    for line in lines:
+        seen = set()
+        for w in line:
+            seen.update(range(int(w[1] / step), int(w[2] / step) + 1))
+        for x in seen:
+            cover[x] = cover.get(x, 0) + 1
+    noise = len(lines) // 30
+    xs = sorted(x for x, n in cover.items() if n > noise)
+    segments = []
+    for x in xs:
+        if segments and x - segments[-1][1] <= 1:
+            segments[-1][1] = x
+        else:
+            segments.append([x, x])
+    return [(a * step, (b + 1) * step) for a, b in segments]
+
+
+def _header_score(line: list) -> int:
+    words = engine.normalize(" ".join(w[0] for w in line)).split()
+    return sum(1 for w in words if w in HEADER_WORDS)
+
+
+def _plain(line: list) -> bool:
+    """Words, but no date and no amount: a line that can be a heading.
+
+    A line of dashes or equals signs under a printout's heading is a rule, not words.
+    """
+    text = " ".join(w[0] for w in line)
+    return (any(ch.isalnum() for ch in text) and not DATE_SEARCH.search(text)
+            and not any(engine.looks_like_amount(w[0]) for w in line))
+
+
+def _spans_table(line: list, segments: list) -> bool:
+    """Words over at least two of the table's columns, across half of its width or more.
+
+    A heading row labels the columns it stands over; a letterhead or address line
+    above the table is narrower or stands over one column only.
+    """
+    if not segments:
+        return False
+    left, right = segments[0][0], segments[-1][1]
+    hit = {i for w in line for i, (a, b) in enumerate(segments) if min(w[2], b) - max(w[1], a) > -3}
+    width = max(w[2] for w in line) - min(w[1] for w in line)
+    return len(hit) >= 2 and width >= 0.5 * (right - left)
+
+
+def find_header(pages: list, first: tuple, segments: list | None = None) -> list:
+    """The heading line(s) above the first table row, found by where they stand.
+
+    Going up from the first row, lines that print a date or money (an opening balance,
+    a day heading) are passed over; the first plain line that stands over the table's
+    columns is the heading, with the plain lines stacked against it (a heading cell
+    wrapped on two or three lines). Without ``segments`` a line needs two column
+    words instead (the old test of a heading).
+    """
+    index, anchor = first
+    lines = engine.group_lines(pages[index], LINE_TOLERANCE)
+    above = [ln for ln in lines if ln[0][3] < anchor[0][3] - 0.5]
+    best = None
+    for ln in reversed(above[-12:]):
+        if not _plain(ln):
+            continue
+        if (_spans_table(ln, segments) if segments else _header_score(ln) >= 2):
+            best = ln
+            break
+    if best is None:
+        return []
+    return _stack(lines, best, segments)
+
+
+def _stack(lines: list, best: list, segments: list | None) -> list:
+    """``best`` and the plain lines that touch it above and below (a wrapped heading)."""
+    height = max(w[4] - w[3] for w in best)
+    block = [best]
+    grew = True
+    while grew:
+        grew = False
+        top, bottom = min(ln[0][3] for ln in block), max(w[4] for ln in block for w in ln)
+        for ln in lines:
+            if any(ln is b for b in block) or not _plain(ln):
+                continue
+            gap = max(ln[0][3] - bottom, top - max(w[4] for w in ln))
+            under = all(any(min(w[2], h[2]) - max(w[1], h[1]) > -5 for h in best) for w in ln)
+            # A wrapped heading word may reach past a narrow right-aligned column.
+            inside = segments is None or (ln[0][1] >= segments[0][0] - 60
+                                          and ln[-1][2] <= segments[-1][1] + 60)
+            if gap < 0.6 * height and inside and _within_cells(ln, best) and (
+                    segments or _header_score(ln) or under):
+                block.append(ln)
+                grew = True
+    return sorted(block, key=lambda ln: ln[0][3])
+
+
+def _within_cells(line: list, best: list) -> bool:
+    """Each phrase of ``line`` stands over at most one phrase of the heading ``best``.
+
+    A heading cell wraps inside its own column; a section title printed just above the
+    heading runs across several columns and is no part of it.
+    """
+    cells = _phrases([best])
+    for phrase in _phrases([line]):
+        a, b = phrase[0][1], phrase[-1][2]
+        if sum(1 for c in cells if min(b, c[-1][2]) - max(a, c[0][1]) > 0) > 1:
+            return False
+    return True
+
+
+def widen(segments: list, lines: list) -> list:
+    """Segments widened by the continuation lines whose text runs on past them.
+
+    A wrapped description's second line can be longer than any first line; its words,
+    chained by ordinary word spaces, belong to the segment the chain starts in, as long
+    as the chain stops short of the next segment. Gutters are then placed beyond them.
+    """
+    out = [list(s) for s in segments]
+    for line in lines:
+        for phrase in _phrases([line]):
+            a, b = phrase[0][1], phrase[-1][2]
+            home = [i for i, (s0, s1) in enumerate(out) if s0 - 1 <= a <= s1]
+            if len(home) != 1:
+                continue
+            i = home[0]
+            if b > out[i][1] and (i + 1 == len(out) or b < out[i + 1][0] - 1.0):
+                out[i][1] = b
+    return [tuple(s) for s in out]
+
+
+def _phrases(header: list) -> list:
+    """Header words grouped into labels: words one space apart belong to one column's name."""
+    phrases = []
+    for line in header:
+        height = max(w[4] - w[3] for w in line)
+        # One space: about 0.3 em in proportional fonts, a whole character cell in Courier.
+        char = sum(w[2] - w[1] for w in line) / max(1, sum(len(w[0]) for w in line))
+        gap = max(0.6 * height, 1.2 * char)
+        for w in line:
+            if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < gap:
+                phrases[-1].append(w)
+            else:
+                phrases.append([w])
+    return phrases
+
+
+def _covered(segments: list, phrase: list) -> list:
+    a, b = phrase[0][1], phrase[-1][2]
+    hit = [i for i, (s0, s1) in enumerate(segments) if min(b, s1) - max(a, s0) > 0]
+    if hit:
+        return hit
+    centre = (a + b) / 2
+    return [min(range(len(segments)),
+                key=lambda i: min(abs(centre - segments[i][0]), abs(centre - segments[i][1])))]
+
+
+def _group(segments: list, header: list) -> list:
+    """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
+    groups = [[a, b, []] for a, b in segments]
+    owner = list(range(len(segments)))
+    for phrase in _phrases(header):
+        hit = _covered(segments, phrase)
+        first = owner[hit[0]]
+        for i in range(hit[0], hit[-1] + 1):
+            owner[i] = first
+        groups[first][2].append(phrase)
+    merged = []
+    for i, g in enumerate(groups):
+        if merged and owner[i] == owner[i - 1]:
+            merged[-1][1] = g[1]
+            merged[-1][2].extend(g[2])
+        else:
+            merged.append(g)
+    return merged
+
+
+def _merge_unlabeled(groups: list) -> list:
+    """A segment with no header joins its nearer neighbour (a 'Rs.' prefix, a city sub-column)."""
+    while len(groups) > 1 and any(not g[2] for g in groups):
+        i = next(i for i, g in enumerate(groups) if not g[2])
+        left = groups[i][0] - groups[i - 1][1] if i > 0 else float("inf")
+        right = groups[i + 1][0] - groups[i][1] if i + 1 < len(groups) else float("inf")
+        j = i - 1 if left <= right else i + 1
+        lo, hi = min(i, j), max(i, j)
+        groups[lo:hi + 1] = [[groups[lo][0], groups[hi][1], groups[lo][2] + groups[hi][2]]]
+    return groups
+
+
+def build_columns(segments: list, header: list) -> list:
+    """Columns named by the header phrases above them, with x0 halfway across each river."""
+    groups = _merge_unlabeled(_group(segments, header))
+    columns = []
+    for i, (a, _, phrases) in enumerate(groups):
+        x0 = (groups[i - 1][1] + a) / 2 if i else 0.0
+        ordered = sorted(phrases, key=lambda p: (round(p[0][3]), p[0][1]))
+        name = " ".join(engine.join_words(p, GLUE_GAP) for p in ordered) or f"Column {i + 1}"
+        columns.append({"name": name, "x0": round(x0, 2), "kind": "text"})
+    return columns

@@ -1,0 +1,59 @@
+"""How a statement writes its money, learned from the page's own amounts.
+
+The decimal mark (1,234.56 or 1.234,56), the currency codes printed beside amounts
+(12.00 EUR, USD 12.00), and per amount column the sign convention its markers imply.
+Nothing here is a list of banks: each answer is a vote over the document's tokens.
+"""
+from __future__ import annotations
+
+import collections
+import re
+
+from . import engine
+
+_CODE = re.compile(r"[A-Z]{3}")
+
+
+def decimal_mark(pages: list) -> str:
+    """'.' or ',': the separator that has exactly two digits after it in most amounts.
+
+    A separator followed by three digits groups thousands in either notation, so only
+    two-digit tails vote.
+    """
+    votes = collections.Counter()
+    for words in pages:
+        for w in words:
+            m = engine._match_amount(w[0], {})
+            tail = re.search(r"([.,])(\d+)$", m.group("num")) if m else None
+            if tail and len(tail.group(2)) == 2:
+                votes[tail.group(1)] += 1
+    return "," if votes[","] > votes["."] else "."
+
+
+def currency_codes(pages: list, line_tolerance: float) -> list:
+    """Three-letter codes printed right before or after an amount, three times or more."""
+    seen = collections.Counter()
+    for words in pages:
+        for line in engine.group_lines(words, line_tolerance):
+            for left, right in zip(line, line[1:]):
+                if _CODE.fullmatch(left[0]) and engine.looks_like_amount(right[0]):
+                    seen[left[0]] += 1
+                elif _CODE.fullmatch(right[0]) and engine.looks_like_amount(left[0]):
+                    seen[right[0]] += 1
+    return sorted(code for code, n in seen.items() if n >= 3)
+
+
+def drcr_signs(cells: list, settings: dict) -> dict | None:
+    """The Dr/Cr convention of one amount column, from the markers its cells carry.
+
+    Both markers: Dr is money out, Cr money in. One marker beside unmarked amounts
+    marks the exception and is the negative one (a card's '45.00 Cr' credit, a
+    balance's '12.00 Dr' overdraft). None when the column has no Dr/Cr at all.
+    """
+    marks = collections.Counter(engine.amount_marker(c, settings) for c in cells if c)
+    has_dr, has_cr, bare = marks["dr"] > 0, marks["cr"] > 0, marks[""] > 0
+    if not (has_dr or has_cr):
+        return None
+    if has_cr and not has_dr and bare:
+        return {"dr": -1, "cr": -1}
+    return {"dr": -1, "cr": 1}

@@ -1,0 +1,149 @@
+"""A statement's own arithmetic: which columns are balance and movements, and whether they add up.
+
+Column roles are not read from the heading words (which may be in any language): every
+assignment of the numeric columns to balance, signed amount or debit/credit pair is
+tried, and the one under which the printed balances reconcile row by row is the answer.
+Without a balance column, the movements must add up to an amount printed outside the
+rows (a total, or the new balance less the previous one).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+_DRCR_WORD = r"(?i)dr\.?|cr\.?|debit|credit"
+_PROBE = 8  # rows checked first: most wrong assignments fail at once
+
+
+def _floats(frame, col) -> list:
+    out = []
+    for v in frame[col].tolist():
+        out.append(float("nan") if v is None else float(v))
+    return out
+
+
+def _zero(values: list) -> list:
+    return [0.0 if math.isnan(v) else v for v in values]
+
+
+def numeric_columns(frame) -> list:
+    return [c for c in frame.columns if str(frame[c].dtype) == "float64"]
+
+
+def drcr_column(frame):
+    """A text column that holds only Dr/Cr (or debit/credit) words, or None."""
+    for c in frame.columns:
+        if str(frame[c].dtype) in ("float64", "int64"):
+            continue
+        values = frame[c].dropna().astype(str)
+        if len(values) and values.str.fullmatch(_DRCR_WORD).all():
+            return c
+    return None
+
+
+def movement_options(frame, exclude=()) -> list:
+    """(description, movements) for every way the numeric columns can be the movements."""
+    nums = [c for c in numeric_columns(frame) if c not in exclude]
+    vals = {c: _zero(_floats(frame, c)) for c in nums}
+    drcr = drcr_column(frame)
+    out = []
+    for c in nums:
+        if drcr is not None:
+            signs = [-1.0 if str(s).lower().startswith("d") else 1.0 for s in frame[drcr].tolist()]
+            out.append((f"{c!r} signed by {drcr!r}", [s * v for s, v in zip(signs, vals[c])]))
+        out.append((f"{c!r}", vals[c]))
+    for d, c in itertools.permutations(nums, 2):
+        out.append((f"{c!r} in, {d!r} out", [b - a for a, b in zip(vals[d], vals[c])]))
+    return out
+
+
+def _bad_rows(bal: list, moves: list, sign: float, newest_first: bool, rows) -> list:
+    if newest_first:
+        return [i for i in rows if abs(bal[i] + sign * moves[i - 1] - bal[i - 1]) > 0.005]
+    return [i for i in rows if abs(bal[i - 1] + sign * moves[i] - bal[i]) > 0.005]
+
+
+def _best_convention(bal: list, moves: list) -> tuple:
+    """(bad rows, sign, newest_first) of the convention that fits best."""
+    n = len(bal)
+    best = None
+    for sign, newest in ((1.0, False), (-1.0, False), (1.0, True), (-1.0, True)):
+        if _bad_rows(bal, moves, sign, newest, range(1, min(n, _PROBE))) and best is not None:
+            continue  # fails on the first rows: cannot beat a convention already found
+        bad = _bad_rows(bal, moves, sign, newest, range(1, n))
+        if best is None or len(bad) < len(best[0]):
+            best = (bad, sign, newest)
+    return best
+
+
+def reconcile(frame) -> dict:
+    """Running balances: some column is the balance and the others move it, to the cent."""
+    if len(frame) < 2:
+        return {"name": "balance_reconciles", "passed": None, "detail": "fewer than two rows"}
+    best = None
+    for bal_col in numeric_columns(frame):
+        bal = _floats(frame, bal_col)
+        if any(math.isnan(b) for b in bal):
+            continue  # a balance is printed on every row
+        for what, moves in movement_options(frame, exclude=(bal_col,)):
+            bad, _, newest = _best_convention(bal, moves)
+            if best is None or len(bad) < len(best[0]):
+                best = (bad, bal_col, what, newest, bal, moves)
+            if not bad:
+                break
+        if best and not best[0]:
+            break
+    if best is None:
+        return {"name": "balance_reconciles", "passed": None,
+                "detail": "no balance column with movements to reconcile"}
+    bad, bal_col, what, newest, bal, moves = best
+    if not bad:
+        order = "newest first" if newest else "in printed order"
+        return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
+                "detail": f"{len(bal) - 1} consecutive balances in {bal_col!r} reconcile with "
+                          f"{what} ({order})"}
+    i = bad[0]
+    return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
+            "detail": f"row {i}: {bal[i - 1]} with movement {moves[i]} does not give {bal[i]} "
+                      f"in {bal_col!r} ({len(bad)} rows do not reconcile)"}
+
+
+def reconcile_totals(frame, printed: list) -> dict:
+    """Without a balance: the movements add up to a printed amount (or to one less another)."""
+    options = movement_options(frame)
+    if not options or not printed:
+        return {"name": "totals_reconcile", "passed": None,
+                "detail": "no balance column and no printed total to reconcile"}
+    for what, moves in options:
+        total = sum(moves)
+        for sign in (1.0, -1.0):
+            for t in printed:
+                if abs(sign * total - t) < 0.005 or any(
+                        abs(p + sign * total - t) < 0.005 for p in printed if p is not t):
+                    return {"name": "totals_reconcile", "passed": True,
+                            "detail": f"the {len(moves)} amounts of {what} add up to the "
+                                      f"printed {t}"}
+    return {"name": "totals_reconcile", "passed": False,
+            "detail": f"the amounts add up to {sum(options[0][1]):.2f}; no printed total "
+                      f"matches ({len(printed)} amounts printed outside the rows)"}
+
+
+def amounts_outside_rows(pages: list, settings: dict, engine) -> list:
+    """Every amount printed on a line that is not a transaction (summary, totals, b/f).
+
+    Runs of up to three words are read too: '12 345.67' and '1,234.56 Cr' print as two.
+    """
+    found, carry = [], {}
+    for words in pages:
+        for kind, _, _, _, line in engine._classify(words, settings, True, carry):
+            if kind == "anchor":
+                continue
+            texts = [w[0] for w in line]
+            for size in (1, 2, 3):
+                for i in range(len(texts) - size + 1):
+                    token = " ".join(texts[i:i + size])
+                    if engine.looks_like_amount(token, settings):
+                        value = engine.parse_amount(token, settings)
+                        if value is not None:
+                            found.append(value)
+    return found

@@ -1,0 +1,159 @@
+"""Rules learned from the page itself: notation, headings by position, day headings, arithmetic roles,
+and honest verdicts on text columns (hand-made words, no PDF)."""
+from __future__ import annotations
+
+import unittest
+
+import pandas as pd
+
+from dua.statements import analysis, columns, engine, notation, reconcile, textcheck, verify
+
+from .test_statements_engine import line, settings
+
+
+def rows(*specs, top=80.0, pitch=12.0):
+    out = []
+    for i, cells in enumerate(specs):
+        out += line(top + i * pitch, *cells)
+    return out
+
+
+class NotationTest(unittest.TestCase):
+    def test_european_space_and_coded_amounts_read_as_the_same_number(self):
+        comma = {"decimal": ","}
+        self.assertEqual(engine.parse_amount("-1.234,56", comma), -1234.56)
+        self.assertEqual(engine.parse_amount("+3.319,30", comma), 3319.3)
+        self.assertEqual(engine.parse_amount("12 345.67", {}), 12345.67)
+        self.assertEqual(engine.parse_amount("12\u2009345.67 EUR", {}), 12345.67)
+        self.assertEqual(engine.parse_amount("USD 1,234.56", {}), 1234.56)
+        self.assertEqual(engine.parse_amount("1,234.56Cr", {}), 1234.56)
+
+    def test_two_numbers_and_dates_are_not_one_amount(self):
+        for text in ("2025 12.00", "02.01.", "02.01.2025", "2025-01-02", "02MAY25"):
+            self.assertFalse(engine.looks_like_amount(text), text)
+
+    def test_the_decimal_mark_is_voted_by_two_digit_tails(self):
+        page = [("1.234,56", 0, 1, 0, 1), ("12,00", 0, 1, 0, 1), ("1,234", 0, 1, 0, 1)]
+        self.assertEqual(notation.decimal_mark([page]), ",")
+        self.assertEqual(notation.decimal_mark([[("1,234.56", 0, 1, 0, 1)]]), ".")
+
+    def test_a_lone_cr_beside_unmarked_amounts_is_the_negative_one(self):
+        self.assertEqual(notation.drcr_signs(["45.00", "12.00 Cr", "9.10"], {}),
+                         {"dr": -1, "cr": -1})
+        self.assertEqual(notation.drcr_signs(["45.00 Cr", "12.00 Cr"], {}), {"dr": -1, "cr": 1})
+        self.assertEqual(notation.drcr_signs(["45.00 Dr", "12.00 Cr"], {}), {"dr": -1, "cr": 1})
+        self.assertIsNone(notation.drcr_signs(["45.00", "-12.00"], {}))
+
+
+class HeadingByPositionTest(unittest.TestCase):
+    PAGE = (line(20, (40, "Kontoauszug"), (300, "Blatt 1"))
+            + line(60, (40, "Buchungstag"), (120, "Verwendungszweck"), (330, "Betrag"))
+            + rows([(40, "02.01.2025"), (120, "Miete Januar"), (330, "-1.200,00")],
+                   [(40, "03.01.2025"), (120, "Gehalt"), (330, "+3.319,30")]))
+
+    def test_a_heading_in_any_language_is_the_plain_line_over_the_columns(self):
+        found = analysis.analyze_pages([self.PAGE])
+        names = [c["name"] for c in found.settings["columns"]]
+        self.assertEqual(names, ["Buchungstag", "Verwendungszweck", "Betrag"])
+        self.assertEqual(found.settings["decimal"], ",")
+
+    def test_a_section_title_above_the_heading_is_not_part_of_it(self):
+        page = (line(48, (40, "Payments and Credits received"))
+                + line(60, (40, "Trans"), (100, "Post"), (160, "Description"), (330, "Amount"))
+                + rows(*[[(40, f"01/0{d}"), (100, f"01/0{d}"), (160, "Shop"), (330, "1.00")]
+                         for d in range(1, 5)]))
+        found = analysis.analyze_pages([page])
+        self.assertEqual([c["name"] for c in found.settings["columns"]],
+                         ["Trans", "Post", "Description", "Amount"])
+
+    def test_a_heading_wrapped_inside_its_cell_is_one_name(self):
+        page = (line(50, (40, "Txn"), (300, "Withdrawal"))
+                + line(58, (40, "Date"), (100, "Narration"), (300, "Amt."))
+                + rows(*[[(40, f"0{d}/01/25"), (100, "Shop"), (300, "1.00")] for d in range(1, 5)]))
+        found = analysis.analyze_pages([page])
+        self.assertEqual([c["name"] for c in found.settings["columns"]],
+                         ["Txn Date", "Narration", "Withdrawal Amt."])
+
+
+class ContinuationWidthTest(unittest.TestCase):
+    def test_a_longer_wrapped_line_moves_the_gutter_past_its_words(self):
+        segments = [(40.0, 80.0), (100.0, 200.0), (300.0, 330.0)]
+        tail = line(92, (100, "payment towards the month"))  # runs to x=219
+        widened = columns.widen(segments, [tail])
+        self.assertGreater(widened[1][1], 215.0)
+        self.assertEqual(widened[2], (300.0, 330.0))
+
+
+class DayHeadingsTest(unittest.TestCase):
+    def test_a_date_printed_once_over_its_rows_fills_a_date_column(self):
+        page = (line(50, (100, "Description"), (300, "Out"), (360, "Balance"))
+                + line(62, (40, "02 Jan 2025"))
+                + line(74, (100, "Coffee"), (300, "3.50"), (360, "96.50"))
+                + line(86, (100, "Bread"), (300, "1.50"), (360, "95.00"))
+                + line(98, (40, "03 Jan 2025"))
+                + line(110, (100, "Tea"), (300, "2.00"), (360, "93.00")))
+        found = analysis.analyze_pages([page])
+        frame = engine.build_frame([page], found.settings)
+        self.assertEqual(list(frame.columns)[0], "Date")
+        self.assertEqual(frame["Date"].tolist(), ["02 Jan 2025", "02 Jan 2025", "03 Jan 2025"])
+
+
+class ArithmeticRolesTest(unittest.TestCase):
+    def test_the_balance_is_found_by_arithmetic_not_by_its_name(self):
+        f = pd.DataFrame({"Soll": [None, 5.0, None], "Haben": [None, None, 2.5],
+                          "Saldo": [100.0, 95.0, 97.5]})
+        result = reconcile.reconcile(f)
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertIn("'Saldo'", result["detail"])
+
+    def test_movements_without_a_balance_add_up_to_the_new_balance_less_the_old(self):
+        f = pd.DataFrame({"Betrag": [-10.0, 25.5]})
+        self.assertTrue(reconcile.reconcile_totals(f, [100.0, 115.5])["passed"])
+        self.assertFalse(reconcile.reconcile_totals(f, [100.0, 120.0])["passed"])
+
+
+class HonestVerdictTest(unittest.TestCase):
+    def test_wrapped_descriptions_spilled_into_the_next_column_are_unverified(self):
+        cols = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                {"name": "Description", "x0": 90.0, "kind": "text"},
+                {"name": "Ref", "x0": 200.0, "kind": "text"},
+                {"name": "Amount", "x0": 300.0, "kind": "amount"},
+                {"name": "Balance", "x0": 400.0, "kind": "amount"}]
+        s = settings(columns=cols, require_header=False, header=[])
+        page = rows([(40, "01/02/24"), (100, "Coffee"), (210, "AB12345678"), (320, "-3.50"),
+                     (410, "96.50")],
+                    [(40, "02/02/24"), (100, "Rent"), (210, "CD22345678"), (320, "-1.50"),
+                     (410, "95.00")],
+                    [(40, "03/02/24"), (100, "Bread"), (210, "EF32345678"), (320, "-2.00"),
+                     (410, "93.00")],
+                    [(100, "paid towards"), (200, "monthly"), (240, "rent")],
+                    [(40, "04/02/24"), (100, "Tea"), (210, "GH42345678"), (320, "-1.00"),
+                     (410, "92.00")],
+                    [(40, "05/02/24"), (100, "Milk"), (210, "JK52345678"), (320, "-2.00"),
+                     (410, "90.00")])
+        frame = engine.build_frame([page], s)
+        result = verify.intrinsic(frame, [page], s)
+        self.assertTrue(result["checks"][0]["passed"])  # the amounts reconcile ...
+        self.assertEqual(result["status"], "unverified")  # ... but the text columns do not
+        self.assertIn("Ref", result["checks"][-1]["detail"])
+
+    def test_a_column_of_one_shape_with_an_odd_cell_is_named(self):
+        f = pd.DataFrame({"Ref": ["AB12", "CD34", "EF56", "JK90", "GH78 rent"]})
+        s = {"columns": [{"name": "Ref", "kind": "text"}]}
+        self.assertIn("Ref", textcheck.shape_outliers(f, s))
+        f = pd.DataFrame({"Ref": ["AB12", "CD34", "EF56", "JK90", "GH78"]})
+        self.assertEqual(textcheck.shape_outliers(f, s), {})
+
+
+class NoTableMessageTest(unittest.TestCase):
+    def test_the_message_says_what_was_looked_for_and_what_the_page_prints(self):
+        page = line(20, (40, "Dear customer, thank you"))
+        text = analysis.explain_no_table([page])
+        self.assertIn("02/01/25", text)
+        self.assertIn("1.234,56", text)
+        self.assertIn("0 line(s) print a date", text)
+        self.assertIn("Dear customer", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
