@@ -44,7 +44,8 @@ class CliParseTest(unittest.TestCase):
         self.assertEqual(done.stderr, "")
         report = json.loads(done.stdout)
         self.assertEqual([c["name"] for c in report["checks"]],
-                         ["balance_reconciles", "lines_accounted", "no_furniture_rows"])
+                         ["balance_reconciles", "lines_accounted", "no_furniture_rows",
+                          "text_cells"])
         self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(folder, "b.csv"))))
 
     def test_the_saved_parser_reproduces_statement_b_through_dua_run(self):

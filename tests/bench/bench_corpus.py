@@ -1,0 +1,82 @@
+"""The statement writer over the whole fixture corpus (old and real-producer layouts).
+
+For every layout: supervised A (``--expected``), the saved parser on B, unsupervised B,
+all in-process on the built-in writer with no LLM. Prints the success counts, the
+set-aside third's counts apart, and each run's seconds as a ratio to reading the same
+pages' words with pdfplumber in the same run (the floor).
+"""
+from __future__ import annotations
+
+import glob
+import os
+import time
+
+from .figures import Figure
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _words(path: str) -> tuple:
+    """(engine pages, seconds) for reading a PDF's words the way dua does."""
+    from dua import pdf
+    from dua.statements import analysis
+
+    started = time.perf_counter()
+    pages = analysis.pages_from_document(pdf.read_document(path))
+    return pages, time.perf_counter() - started
+
+
+def score(folder: str) -> dict:
+    """One layout's three outcomes and the seconds each took beyond reading the words."""
+    import pandas as pd
+
+    from dua.statements import analysis, engine, verify, writer
+
+    a_pages, a_read = _words(os.path.join(folder, "a.pdf"))
+    b_pages, b_read = _words(os.path.join(folder, "b.pdf"))
+    b_csv = pd.read_csv(os.path.join(folder, "b.csv"))
+    started = time.perf_counter()
+    expected = verify.load_expected(os.path.join(folder, "a.csv"))
+    try:
+        draft = writer.BuiltinWriter(a_pages, analysis.analyze_pages(a_pages), expected).write()
+        supervised = draft.in_process["status"] == "passed"
+        reused = engine.build_frame(b_pages, draft.settings).equals(b_csv)
+    except LookupError:
+        supervised = reused = False
+    sup_s = time.perf_counter() - started
+    started = time.perf_counter()
+    try:
+        blind = writer.BuiltinWriter(b_pages, analysis.analyze_pages(b_pages)).write()
+        unsupervised = (blind.in_process["status"] == "passed"
+                        and engine.build_frame(b_pages, blind.settings).equals(b_csv))
+    except LookupError:
+        unsupervised = False
+    return {"supervised": supervised, "reused": reused, "unsupervised": unsupervised,
+            "sup_ratio": (a_read + sup_s) / a_read, "unsup_ratio": (b_read + time.perf_counter()
+                                                                   - started) / b_read}
+
+
+def run() -> list:
+    from fixtures.producers.layouts import HOLDOUT
+
+    folders = sorted(os.path.dirname(p) for p in
+                     glob.glob(os.path.join(REPO, "fixtures", "statements", "*", "b.pdf")))
+    results = {os.path.basename(f): score(f) for f in folders}
+    for name, r in results.items():
+        marks = " ".join(k for k in ("supervised", "reused", "unsupervised") if not r[k])
+        print(f"   {name:24s} {'ok' if not marks else 'FAILED ' + marks:28s} "
+              f"supervised {r['sup_ratio']:.2f}x, unsupervised {r['unsup_ratio']:.2f}x the read")
+    figures = []
+    for label, names in (("all layouts", list(results)),
+                         ("set-aside layouts", [n for n in results if n in HOLDOUT])):
+        for key in ("supervised", "reused", "unsupervised"):
+            ok = sum(1 for n in names if results[n][key])
+            figures.append(Figure(f"{label}: {key} exact", ok, len(names), unit="layouts",
+                                  floor_name="of", higher_is_better=True))
+    worst = max(max(r["sup_ratio"], r["unsup_ratio"]) for r in results.values())
+    mean = sum(r["unsup_ratio"] for r in results.values()) / len(results)
+    figures.append(Figure("unsupervised run, mean over layouts", mean, 1.0, unit="x",
+                          floor_name="reading the words"))
+    figures.append(Figure("slowest run (either mode)", worst, 1.0, unit="x",
+                          floor_name="reading the words"))
+    return figures
