@@ -8,14 +8,8 @@ import pandas as pd
 
 from dua.statements import analysis, columns, engine, notation, reconcile, textcheck, verify
 
+from .test_statements_analysis import rows
 from .test_statements_engine import line, settings
-
-
-def rows(*specs, top=80.0, pitch=12.0):
-    out = []
-    for i, cells in enumerate(specs):
-        out += line(top + i * pitch, *cells)
-    return out
 
 
 class NotationTest(unittest.TestCase):
@@ -105,6 +99,20 @@ class ArithmeticRolesTest(unittest.TestCase):
         result = reconcile.reconcile(f)
         self.assertTrue(result["passed"], result["detail"])
         self.assertIn("'Saldo'", result["detail"])
+
+    def test_a_balance_that_lost_a_cell_fails_on_that_row(self):
+        bal = [100.0, 95.0, 97.5, 96.0, 94.0, 93.0, 92.0, 91.0, 90.0, 89.0, 88.0]
+        debit = [None, 5.0, None, 1.5, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+        credit = [None, None, 2.5] + [None] * 8
+        holed = bal[:4] + [None] + bal[5:]
+        result = reconcile.reconcile(pd.DataFrame({"Soll": debit, "Haben": credit,
+                                                   "Saldo": holed}))
+        self.assertFalse(result["passed"])
+        self.assertIn("row 4 has no balance in 'Saldo'", result["detail"])
+
+    def test_debit_and_credit_columns_alone_are_not_a_balance(self):
+        f = pd.DataFrame({"Out": [5.0, None, 1.5, None], "In": [None, 2.5, None, 4.0]})
+        self.assertIsNone(reconcile.reconcile(f)["passed"])
 
     def test_movements_without_a_balance_add_up_to_the_new_balance_less_the_old(self):
         f = pd.DataFrame({"Betrag": [-10.0, 25.5]})

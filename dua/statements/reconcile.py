@@ -11,6 +11,8 @@ from __future__ import annotations
 import itertools
 import math
 
+from . import engine
+
 _DRCR_WORD = r"(?i)dr\.?|cr\.?|debit|credit"
 _PROBE = 8  # rows checked first: most wrong assignments fail at once
 
@@ -58,9 +60,18 @@ def movement_options(frame, exclude=()) -> list:
 
 
 def _bad_rows(bal: list, moves: list, sign: float, newest_first: bool, rows) -> list:
-    if newest_first:
-        return [i for i in rows if abs(bal[i] + sign * moves[i - 1] - bal[i - 1]) > 0.005]
-    return [i for i in rows if abs(bal[i - 1] + sign * moves[i] - bal[i]) > 0.005]
+    """Rows whose balance the movement does not explain; a pair with a missing balance is
+    not judged here (``_holes`` counts it)."""
+    out = []
+    for i in rows:
+        before, after = bal[i - 1], bal[i]
+        if math.isnan(before) or math.isnan(after):
+            continue
+        diff = (after + sign * moves[i - 1] - before if newest_first
+                else before + sign * moves[i] - after)
+        if abs(diff) > 0.005:
+            out.append(i)
+    return out
 
 
 def _best_convention(bal: list, moves: list) -> tuple:
@@ -76,23 +87,43 @@ def _best_convention(bal: list, moves: list) -> tuple:
     return best
 
 
+def _holes(bal: list) -> list:
+    return [i for i, b in enumerate(bal) if math.isnan(b)]
+
+
+def _could_be_balance(bal: list) -> bool:
+    """Printed on every row, or nearly: a balance that lost a cell or two is still the balance
+    (and fails), while a debit or credit column is empty on many rows."""
+    holes = len(_holes(bal))
+    return not holes or (holes <= 0.1 * len(bal) and len(bal) - holes >= 3)
+
+
+def _fit(frame) -> tuple | None:
+    """(bad rows, balance column, movements' description, newest first, balances, movements)
+    of the assignment that reconciles best. A column with holes counts only when every
+    pair of rows it prints reconciles: then it is the balance, and its holes are the fault."""
+    best = None
+    for bal_col in numeric_columns(frame):
+        bal = _floats(frame, bal_col)
+        if not _could_be_balance(bal):
+            continue
+        for what, moves in movement_options(frame, exclude=(bal_col,)):
+            bad, _, newest = _best_convention(bal, moves)
+            if _holes(bal) and bad:
+                continue
+            bad = sorted(bad + _holes(bal))
+            if best is None or len(bad) < len(best[0]):
+                best = (bad, bal_col, what, newest, bal, moves)
+            if not bad:
+                return best
+    return best
+
+
 def reconcile(frame) -> dict:
     """Running balances: some column is the balance and the others move it, to the cent."""
     if len(frame) < 2:
         return {"name": "balance_reconciles", "passed": None, "detail": "fewer than two rows"}
-    best = None
-    for bal_col in numeric_columns(frame):
-        bal = _floats(frame, bal_col)
-        if any(math.isnan(b) for b in bal):
-            continue  # a balance is printed on every row
-        for what, moves in movement_options(frame, exclude=(bal_col,)):
-            bad, _, newest = _best_convention(bal, moves)
-            if best is None or len(bad) < len(best[0]):
-                best = (bad, bal_col, what, newest, bal, moves)
-            if not bad:
-                break
-        if best and not best[0]:
-            break
+    best = _fit(frame)
     if best is None:
         return {"name": "balance_reconciles", "passed": None,
                 "detail": "no balance column with movements to reconcile"}
@@ -103,9 +134,13 @@ def reconcile(frame) -> dict:
                 "detail": f"{len(bal) - 1} consecutive balances in {bal_col!r} reconcile with "
                           f"{what} ({order})"}
     i = bad[0]
+    if math.isnan(bal[i]):
+        detail = f"row {i} has no balance in {bal_col!r}"
+    else:
+        detail = (f"row {i}: {bal[i - 1]} with movement {moves[i]} does not give {bal[i]} "
+                  f"in {bal_col!r}")
     return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
-            "detail": f"row {i}: {bal[i - 1]} with movement {moves[i]} does not give {bal[i]} "
-                      f"in {bal_col!r} ({len(bad)} rows do not reconcile)"}
+            "detail": f"{detail} ({len(bad)} rows do not reconcile)"}
 
 
 def reconcile_totals(frame, printed: list) -> dict:
@@ -128,7 +163,7 @@ def reconcile_totals(frame, printed: list) -> dict:
                       f"matches ({len(printed)} amounts printed outside the rows)"}
 
 
-def amounts_outside_rows(pages: list, settings: dict, engine) -> list:
+def amounts_outside_rows(pages: list, settings: dict) -> list:
     """Every amount printed on a line that is not a transaction (summary, totals, b/f).
 
     Runs of up to three words are read too: '12 345.67' and '1,234.56 Cr' print as two.

@@ -139,7 +139,7 @@ def reconcile(frame) -> dict:
 def reconcile_totals(frame, pages: list, settings: dict) -> dict:
     """Without a balance column: the movements must add up to a printed total (± a previous one)."""
     return reconcile_mod.reconcile_totals(
-        frame, reconcile_mod.amounts_outside_rows(pages, settings, engine))
+        frame, reconcile_mod.amounts_outside_rows(pages, settings))
 
 
 def transaction_lines(pages: list, settings: dict) -> int:
