@@ -58,9 +58,9 @@ def prepare(state: StatementState, ctx: AgentContext):
     doc = pdf.read_document(state.pdf_path, ctx.password)
     pdf.require_text_layer(doc)
     ctx.pages = analysis.pages_from_document(doc)
-    ctx.analysis = found = analysis.analyze_pages(ctx.pages)
     if state.expected_csv_path:
         ctx.expected = verify.load_expected(state.expected_csv_path)
+    ctx.analysis = found = analysis.analyze_pages(ctx.pages, ctx.expected)
     if not found.settings:
         raise VerificationError(
             f"No transaction table found in {state.pdf_path}: "

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from . import engine, notation
+from . import engine, learning, notation
 from .columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, widen)
 from .dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
@@ -35,6 +35,7 @@ class Analysis:
     raw_sample_text: list
     candidate_lines: int
     page_count: int
+    learned: dict | None = None  # settings learned from the answer key's evidence, if given
 
 
 def pages_from_document(doc) -> list:
@@ -145,8 +146,22 @@ def _table_lines(pages: list) -> tuple:
     return candidates, None
 
 
-def analyze_pages(pages: list) -> Analysis:
-    """Guess the engine settings for these pages (words as engine tuples)."""
+def analyze_pages(pages: list, expected=None) -> Analysis:
+    """Guess the engine settings for these pages (words as engine tuples).
+
+    With ``expected`` (the answer key) the settings its evidence teaches are learned too,
+    and they stand in for the layout's guess when the layout alone finds no table.
+    """
+    found = _from_layout(pages)
+    if expected is not None:
+        found.learned = learning.learn(pages, expected, found.settings or None)
+        if not found.settings and found.learned:
+            found.settings = found.learned
+            found.column_headers = [c["name"] for c in found.learned["columns"]]
+    return found
+
+
+def _from_layout(pages: list) -> Analysis:
     candidates, group_pattern = _table_lines(pages)
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))

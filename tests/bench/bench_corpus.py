@@ -1,7 +1,8 @@
 """The statement writer over the whole fixture corpus (old and real-producer layouts).
 
 For every layout: supervised A (``--expected``), the saved parser on B, unsupervised B,
-all in-process on the built-in writer with no LLM. Prints the success counts, the
+all in-process on the built-in writer with no LLM; and the settings learned from A's
+answer key alone (no layout guess, no search) applied to B. Prints the success counts, the
 set-aside third's counts apart, and each run's seconds as a ratio to reading the same
 pages' words with pdfplumber in the same run (the floor).
 """
@@ -13,6 +14,7 @@ import time
 
 from .figures import Figure
 
+OUTCOMES = ("supervised", "reused", "unsupervised", "answer key alone")
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -30,7 +32,7 @@ def score(folder: str) -> dict:
     """One layout's three outcomes and the seconds each took beyond reading the words."""
     import pandas as pd
 
-    from dua.statements import analysis, engine, verify, writer
+    from dua.statements import analysis, engine, learning, verify, writer
 
     a_pages, a_read = _words(os.path.join(folder, "a.pdf"))
     b_pages, b_read = _words(os.path.join(folder, "b.pdf"))
@@ -38,12 +40,14 @@ def score(folder: str) -> dict:
     started = time.perf_counter()
     expected = verify.load_expected(os.path.join(folder, "a.csv"))
     try:
-        draft = writer.BuiltinWriter(a_pages, analysis.analyze_pages(a_pages), expected).write()
+        draft = writer.BuiltinWriter(a_pages, analysis.analyze_pages(a_pages, expected), expected).write()
         supervised = draft.in_process["status"] == "passed"
         reused = engine.build_frame(b_pages, draft.settings).equals(b_csv)
     except LookupError:
         supervised = reused = False
     sup_s = time.perf_counter() - started
+    learned = learning.learn(a_pages, expected)
+    key_only = learned is not None and engine.build_frame(b_pages, learned).equals(b_csv)
     started = time.perf_counter()
     try:
         blind = writer.BuiltinWriter(b_pages, analysis.analyze_pages(b_pages)).write()
@@ -52,6 +56,7 @@ def score(folder: str) -> dict:
     except LookupError:
         unsupervised = False
     return {"supervised": supervised, "reused": reused, "unsupervised": unsupervised,
+            "answer key alone": key_only,
             "sup_ratio": (a_read + sup_s) / a_read, "unsup_ratio": (b_read + time.perf_counter()
                                                                    - started) / b_read}
 
@@ -63,13 +68,13 @@ def run() -> list:
                      glob.glob(os.path.join(REPO, "fixtures", "statements", "*", "b.pdf")))
     results = {os.path.basename(f): score(f) for f in folders}
     for name, r in results.items():
-        marks = " ".join(k for k in ("supervised", "reused", "unsupervised") if not r[k])
+        marks = ", ".join(k for k in OUTCOMES if not r[k])
         print(f"   {name:24s} {'ok' if not marks else 'FAILED ' + marks:28s} "
               f"supervised {r['sup_ratio']:.2f}x, unsupervised {r['unsup_ratio']:.2f}x the read")
     figures = []
     for label, names in (("all layouts", list(results)),
                          ("set-aside layouts", [n for n in results if n in HOLDOUT])):
-        for key in ("supervised", "reused", "unsupervised"):
+        for key in OUTCOMES:
             ok = sum(1 for n in names if results[n][key])
             figures.append(Figure(f"{label}: {key} exact", ok, len(names), unit="layouts",
                                   floor_name="of", higher_is_better=True))

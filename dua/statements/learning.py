@@ -1,0 +1,278 @@
+"""Settings learned from the answer key's evidence (see ``evidence``).
+
+Where the expected rows stand gives each column's x-range and the gutters between them,
+the date shape and whether each row prints its date, each amount column's notation and
+sign convention, how wrapped cells attach and how far, the heading above the first row
+and the label words of the lines inside the table that are not rows. The result is an
+engine SETTINGS dict: structure only, never the sample's values.
+"""
+from __future__ import annotations
+
+import collections
+import copy
+import re
+
+from . import engine, evidence
+from .columns import GLUE_GAP, LINE_TOLERANCE, find_header
+from .dates import pattern_of
+
+_ENOUGH = 0.5  # share of the expected rows that must be found before the evidence counts
+_WORD = re.compile(r"[^\W\d_][^\W\d_'’./&-]*[.]?")
+
+
+def learn(words_by_page: list, expected, base: dict | None = None) -> dict | None:
+    """Engine settings learned from where the answer key's values are printed.
+
+    ``base`` (the layout analysis' guess) supplies what the evidence cannot show. None
+    when the expected CSV has no date column or too few of its rows are found.
+    """
+    kinds = evidence.roles(expected)
+    if "date" not in kinds:
+        return None
+    pages = [evidence.Page(w) for w in words_by_page]
+    settings, rows = None, []
+    start = _defaults(base)
+    for mark in dict.fromkeys((start["decimal"], ".", ",")):
+        trial = dict(start, decimal=mark)
+        found = evidence.locate(pages, expected, kinds, trial)
+        if settings is None or _count(found) > _count(rows):
+            settings, rows = trial, found
+        if _count(rows) == len(expected):
+            break  # every row found: the other mark cannot do better
+    if _count(rows) < max(2, _ENOUGH * len(expected)):
+        return None
+    evidence.attach_text(pages, expected, kinds, rows)
+    rows = [r for r in rows if r]
+    _attach_marks(pages, rows, kinds)
+    ranges = _ranges(rows, kinds)
+    groups = not any(r.dated for r in rows)
+    wanted = [c for c in range(len(kinds)) if expected.iloc[:, c].notna().any()
+              and not (groups and kinds[c] == "date")]
+    if any(c not in ranges for c in wanted):
+        return None  # a column the page does not show where the rows are
+    settings["columns"] = _columns(ranges, _unclaimed(pages, rows, ranges), expected, kinds,
+                                   groups)
+    settings["output_order"] = [str(c) for c in expected.columns]
+    _dates(settings, rows, expected, kinds, groups)
+    _signs(settings, rows, expected, kinds)
+    _wraps(settings, pages, rows)
+    _heading(settings, words_by_page, pages, rows, ranges)
+    settings["skip_patterns"] = _non_rows(settings, words_by_page, pages, rows)
+    return settings
+
+
+def _count(rows: list) -> int:
+    return sum(1 for r in rows if r)
+
+
+def _defaults(base: dict | None) -> dict:
+    from .analysis import SKIP_PATTERNS  # late: the analysis module imports this one
+
+    s = copy.deepcopy(base) if base else {}
+    for key, value in (("decimal", "."), ("currency_codes", list(engine.CURRENCY_CODES)),
+                       ("line_tolerance", LINE_TOLERANCE), ("glue_gap", GLUE_GAP),
+                       ("parens_negative", True), ("trailing_minus_negative", True),
+                       ("drcr_signs", {"dr": -1, "cr": 1}), ("anchor_needs_amount", True),
+                       ("skip_patterns", list(SKIP_PATTERNS)), ("continuation", "below"),
+                       ("continuation_gap", 12.0)):
+        s.setdefault(key, value)
+    for key in ("anchor", "date_fill", "date_groups", "output_order"):
+        s.pop(key, None)  # decided again from the evidence
+    return s
+
+
+# --- columns ---------------------------------------------------------------------------
+
+
+def _attach_marks(pages: list, rows: list, kinds: list) -> None:
+    """A Dr/Cr or sign printed as a word of its own right beside an amount is part of it."""
+    for row in rows:
+        line = pages[row.page].lines[row.line]
+        claimed = {id(w) for ws in row.cells.values() for w in ws}
+        for c, words in list(row.cells.items()):
+            if kinds[c] != "amount":
+                continue
+            i = next(i for i, w in enumerate(line) if w is words[-1])
+            nxt = line[i + 1] if i + 1 < len(line) else None
+            size = words[-1][4] - words[-1][3]
+            if nxt and id(nxt) not in claimed and nxt[0].lower() in evidence.MARKS \
+                    and nxt[1] - words[-1][2] < 1.5 * size:
+                row.cells[c] = words + [nxt]
+                claimed.add(id(nxt))
+
+
+def _ranges(rows: list, kinds: list) -> dict:
+    """Expected column -> (x0, x1, centres) over the words printing it on dated lines."""
+    spans = collections.defaultdict(list)
+    for row in rows:
+        for c, words in row.cells.items():
+            if kinds[c] == "date" and not row.dated:
+                continue  # a day's heading date stands apart from the table's columns
+            spans[c] += words
+    return {c: (min(w[1] for w in ws), max(w[2] for w in ws),
+                [(w[1] + w[2]) / 2 for w in ws]) for c, ws in spans.items()}
+
+
+def _unclaimed(pages: list, rows: list, ranges: dict) -> list:
+    """Ranges of printed columns the answer key leaves out (words on row lines nobody took)."""
+    claimed = {id(w) for r in rows for ws in r.cells.values() for w in ws}
+    spans = []
+    for row in rows:
+        for w in pages[row.page].lines[row.line]:
+            inside = any(a - 1 <= (w[1] + w[2]) / 2 <= b + 1 for a, b, _ in ranges.values())
+            if id(w) not in claimed and not inside:
+                spans.append([w[1], w[2]])
+    merged = []
+    for a, b in sorted(spans):
+        if merged and a <= merged[-1][1] + 2:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    return [(a, b, [(a + b) / 2]) for a, b in merged]
+
+
+def _columns(ranges: dict, extra: list, expected, kinds: list, groups: bool) -> list:
+    """Engine columns left to right, each gutter halfway between neighbouring columns."""
+    names = [str(c) for c in expected.columns]
+    items = [(r, {"name": names[c], "kind": kinds[c], "output": True,
+                  "dtype": evidence.dtype_of(expected.iloc[:, c])}) for c, r in ranges.items()]
+    items += [(r, {"name": f"unlabelled {n + 1}", "kind": "text", "output": False})
+              for n, r in enumerate(extra)]
+    items.sort(key=lambda item: (item[0][0] + item[0][1]) / 2)
+    columns = []
+    for i, (r, col) in enumerate(items):
+        if i == 0:
+            col["x0"] = 0.0
+        else:
+            left = items[i - 1][0]
+            gutter = (left[1] + r[0]) / 2
+            if left[1] > r[0]:  # the columns' edges overlap: separate their words' centres
+                gutter = (max(left[2]) + min(r[2])) / 2
+            col["x0"] = round(gutter, 2)
+        columns.append(col)
+    if groups:  # the day's heading fills a Date column of its own (see the engine)
+        c = evidence.roles(expected).index("date")
+        columns.insert(0, {"name": names[c], "kind": "date", "x0": -1.0, "output": True,
+                           "dtype": evidence.dtype_of(expected.iloc[:, c])})
+    return columns
+
+
+# --- dates, signs, wraps ---------------------------------------------------------------
+
+
+def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> None:
+    c = kinds.index("date")
+    name = str(expected.columns[c])
+    settings["date_column"] = next(i for i, col in enumerate(settings["columns"])
+                                   if col["name"] == name)
+    printed = [engine.join_words(r.cells[c], GLUE_GAP) for r in rows if c in r.cells]
+    shapes = collections.Counter(pattern_of(d) for d in printed)
+    settings["date_pattern"] = shapes.most_common(1)[0][0]
+    settings["date_groups"] = groups
+    if not groups and not all(r.dated for r in rows):
+        settings["anchor"] = "amount"  # the date is printed once, on the day's first row
+        blank = all(evidence.value(expected.iloc[r.index, c]) is None
+                    for r in rows if not r.dated)
+        settings["date_fill"] = "blank" if blank else "carry"
+
+
+def _signs(settings: dict, rows: list, expected, kinds: list) -> None:
+    """Each amount column's sign convention, from its printed markers and expected signs."""
+    tally = collections.defaultdict(collections.Counter)
+    for row in rows:
+        for c, words in row.cells.items():
+            if kinds[c] != "amount":
+                continue
+            text = " ".join(w[0] for w in words)
+            value = evidence.value(expected.iloc[row.index, c])
+            if value:
+                tally[c][(_marker(text, settings), value < 0)] += 1
+    for c, seen in tally.items():
+        col = next(col for col in settings["columns"] if col["name"] == str(expected.columns[c]))
+        flip = seen[("", True)] > seen[("", False)]  # unmarked amounts print money out
+        if flip:
+            col["sign"] = -1
+        neg = {m: seen[(m, True ^ flip)] > seen[(m, False ^ flip)]
+               for m in ("()", "trail-", "dr", "cr") if seen[(m, True)] + seen[(m, False)]}
+        if "()" in neg:
+            settings["parens_negative"] = neg["()"]
+        if "trail-" in neg:
+            settings["trailing_minus_negative"] = neg["trail-"]
+        if "dr" in neg or "cr" in neg:
+            col["drcr_signs"] = {"dr": -1 if neg.get("dr", True) else 1,
+                                 "cr": -1 if neg.get("cr", False) else 1}
+
+
+def _marker(text: str, settings: dict) -> str:
+    mark = engine.amount_marker(text, settings)
+    return "trail-" if mark == "-" and text.rstrip().endswith("-") else mark
+
+
+def _wraps(settings: dict, pages: list, rows: list) -> None:
+    """How far apart a row's lines stand, and whether wrapped text sits above its anchor."""
+    steps, above = [], False
+    for row in rows:
+        lines = pages[row.page].lines
+        tops = sorted(lines[k][0][3] for k in row.lines)
+        above = above or tops[0] < lines[row.line][0][3]
+        steps += [b - a for a, b in zip(tops, tops[1:])]
+    if steps:
+        settings["continuation_gap"] = round(max(steps) * 1.25, 2)
+        settings["continuation"] = "nearest" if above else "below"
+
+
+# --- the heading and the lines that are not rows ------------------------------------------
+
+
+def _heading(settings: dict, words_by_page: list, pages: list, rows: list, ranges: dict) -> None:
+    first = rows[0]
+    segments = sorted((a, b) for a, b, _ in ranges.values())
+    header = find_header(words_by_page, (first.page, pages[first.page].lines[first.line]),
+                         segments)
+    texts = sorted({engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header})
+    settings["header"] = texts
+    settings["require_header"] = bool(texts)
+    printed_on = {p for p, page in enumerate(pages)
+                  if any(engine.normalize(engine.join_words(ln, GLUE_GAP)) in texts
+                         for ln in page.lines)}
+    settings["header_once"] = bool(texts) and not {r.page for r in rows} <= printed_on
+
+
+def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list) -> list:
+    """Skip patterns: the defaults that spare every row, plus labels of lines that are not rows.
+
+    A line the engine would read as a row (or attach to one) that the answer key does not
+    list is marked by its label words, learned only when no real row prints them.
+    """
+    glue = settings["glue_gap"]
+    kept = {(r.page, k) for r in rows for k in r.lines}
+    texts = [engine.join_words(pages[p].lines[k], glue) for p, k in kept]
+    patterns = [p for p in settings["skip_patterns"]
+                if not any(re.search(p, t, re.IGNORECASE) for t in texts)]
+    mine = {id(w) for p, k in kept for w in pages[p].lines[k]}
+    trial = dict(settings, skip_patterns=patterns)
+    for _, lines in engine.extract_rows(words_by_page, trial):
+        for line in lines:
+            if any(id(w) in mine for w in line):
+                continue
+            label = _label(line)
+            if label and label not in patterns and not any(
+                    re.search(label, t, re.IGNORECASE) for t in texts):
+                patterns.append(label)
+    return patterns
+
+
+def _label(line: list) -> str | None:
+    """The longest run of plain words on a line, as a pattern (a row's digits vary)."""
+    runs, run = [], []
+    for w in line:
+        if _WORD.fullmatch(w[0]) and not engine.looks_like_amount(w[0]):
+            run.append(w[0])
+        else:
+            runs.append(run)
+            run = []
+    runs.append(run)
+    best = max(runs, key=lambda r: sum(len(x) for x in r))
+    if sum(len(x) for x in best) < 3:
+        return None
+    return r"(?<!\w)" + r"\s+".join(re.escape(x) for x in best) + r"(?!\w)"

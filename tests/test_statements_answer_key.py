@@ -1,0 +1,152 @@
+"""With --expected the answer key is evidence: where its values are printed teaches the layout,
+and what is learned is structure that holds on the bank's next statement."""
+from __future__ import annotations
+
+import glob
+import json
+import os
+import unittest
+
+import pandas as pd
+
+from dua import pdf
+from dua.statements import analysis, engine, evidence, learning, verify, writer
+
+from .test_statements_analysis import rows
+from .test_statements_engine import line
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LAYOUTS = sorted(glob.glob(os.path.join(ROOT, "fixtures", "statements", "*", "a.pdf")))
+
+
+def frame(records: list, columns: list) -> pd.DataFrame:
+    """An answer key as read_csv would give it (amount columns float64, text as str)."""
+    out = pd.DataFrame(records, columns=columns)
+    for name in columns:
+        if any(isinstance(v, float) for v in out[name]):
+            out[name] = out[name].astype("float64")
+    return out
+
+
+def words(path: str) -> list:
+    return analysis.pages_from_document(pdf.read_document(path))
+
+
+# Amounts printed before the date: a layout the analysis (a date, then an amount) cannot find.
+AMOUNT_FIRST = (line(40, (40, "Amount"), (120, "Date"), (200, "Details"))
+                + rows([(40, "120.00"), (120, "02/01/25"), (200, "Rent January")],
+                       [(40, "8.40"), (120, "03/01/25"), (200, "Coffee shop")],
+                       [(40, "1,500.00"), (120, "05/01/25"), (200, "Salary Acme")],
+                       [(40, "42.10"), (120, "07/01/25"), (200, "Fuel")]))
+AMOUNT_FIRST_KEY = frame([[-120.0, "02/01/25", "Rent January"], [-8.4, "03/01/25", "Coffee shop"],
+                          [-1500.0, "05/01/25", "Salary Acme"], [-42.1, "07/01/25", "Fuel"]],
+                         ["Amount", "Date", "Details"])
+
+
+class LocateTest(unittest.TestCase):
+    def test_each_row_is_found_by_its_date_and_amounts_under_any_notation(self):
+        page = rows([(40, "02.01.2025"), (120, "Miete"), (330, "-1.200,00")],
+                    [(40, "03.01.2025"), (120, "Gehalt Januar"), (330, "+3.319,30")])
+        key = frame([["02.01.2025", "Miete", -1200.0], ["03.01.2025", "Gehalt Januar", 3319.3]],
+                    ["Datum", "Text", "Betrag"])
+        pages = [evidence.Page(page)]
+        kinds = evidence.roles(key)
+        found = evidence.locate(pages, key, kinds, {"decimal": ","})
+        self.assertEqual([r.line for r in found], [0, 1])
+        evidence.attach_text(pages, key, kinds, found)
+        self.assertEqual([w[0] for w in found[1].cells[1]], ["Gehalt", "Januar"])
+
+    def test_a_wrapped_cell_is_read_on_from_the_line_below(self):
+        page = rows([(40, "02/01/25"), (120, "Transfer to"), (330, "10.00")],
+                    [(120, "J Smith")],
+                    [(40, "03/01/25"), (120, "Coffee"), (330, "3.50")])
+        key = frame([["02/01/25", "Transfer to J Smith", 10.0], ["03/01/25", "Coffee", 3.5]],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings["continuation"], "below")
+        self.assertTrue(engine.build_frame([page], settings).equals(key))
+
+
+class LearnTest(unittest.TestCase):
+    def test_amounts_before_the_date_are_found_by_the_answer_key(self):
+        self.assertEqual(analysis.analyze_pages([AMOUNT_FIRST]).settings, {})
+        found = analysis.analyze_pages([AMOUNT_FIRST], AMOUNT_FIRST_KEY)
+        self.assertEqual([c["name"] for c in found.settings["columns"]], ["Amount", "Date", "Details"])
+        draft = writer.BuiltinWriter([AMOUNT_FIRST], found, AMOUNT_FIRST_KEY).write()
+        self.assertEqual(draft.in_process["status"], "passed", draft.in_process["summary"])
+        self.assertIn("answer key", draft.note)
+
+    def test_unsigned_debits_the_key_lists_as_negative_get_the_column_sign(self):
+        settings = learning.learn([AMOUNT_FIRST], AMOUNT_FIRST_KEY)
+        self.assertEqual(settings["columns"][0]["sign"], -1)
+        self.assertEqual(engine.build_frame([AMOUNT_FIRST], settings)["Amount"].tolist(),
+                         [-120.0, -8.4, -1500.0, -42.1])
+
+    def test_a_key_in_another_column_order_is_followed(self):
+        key = AMOUNT_FIRST_KEY[["Date", "Details", "Amount"]]
+        settings = learning.learn([AMOUNT_FIRST], key)
+        self.assertTrue(engine.build_frame([AMOUNT_FIRST], settings).equals(key))
+
+    def test_a_summary_row_the_key_lists_is_kept(self):
+        page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
+                    [(40, "02/01/25"), (120, "Coffee"), (300, "3.50"), (400, "496.50")],
+                    [(40, "03/01/25"), (120, "Books"), (300, "10.00"), (400, "486.50")])
+        key = frame([["01/01/25", "Opening Balance", None, 500.0],
+                     ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
+                    ["Date", "Details", "Paid out", "Balance"])
+        settings = learning.learn([page], key)
+        self.assertTrue(engine.build_frame([page], settings).equals(key))
+
+    def test_a_line_the_key_leaves_out_teaches_its_label_for_the_next_statement(self):
+        def statement(day_rows):
+            return rows(*day_rows[:2], [(40, "15/01/25"), (120, "Interest rate now"),
+                                        (300, "2.50")], *day_rows[2:])
+
+        a = statement([[(40, f"0{d}/01/25"), (120, "Shop"), (300, f"{d}.00")] for d in range(1, 5)])
+        key = frame([[f"0{d}/01/25", "Shop", float(d)] for d in range(1, 5)],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([a], key)
+        self.assertTrue(any("Interest" in p for p in settings["skip_patterns"]))
+        b = statement([[(40, f"1{d}/02/25"), (120, "Cafe"), (300, f"{d}.50")] for d in range(1, 6)])
+        self.assertEqual(len(engine.build_frame([b], settings)), 5)
+
+    def test_too_little_evidence_learns_nothing(self):
+        key = frame([["09/09/99", "Nowhere", 1.23], ["10/09/99", "Nothing", 4.56]],
+                    ["Date", "Details", "Amount"])
+        self.assertIsNone(learning.learn([AMOUNT_FIRST], key))
+
+
+@unittest.skipUnless(LAYOUTS, "no fixture statements in fixtures/statements/")
+class CorpusEvidenceTest(unittest.TestCase):
+    """Every corpus layout, learned from statement A's key alone (no layout guess as a base)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.learned = {}
+        for a_pdf in LAYOUTS:
+            folder = os.path.dirname(a_pdf)
+            key = verify.load_expected(os.path.join(folder, "a.csv"))
+            cls.learned[folder] = (learning.learn(words(a_pdf), key), key)
+
+    def test_learned_settings_read_a_and_the_next_statement_b_exactly(self):
+        for folder, (settings, key) in self.learned.items():
+            with self.subTest(layout=os.path.basename(folder)):
+                self.assertIsNotNone(settings)
+                b_key = pd.read_csv(os.path.join(folder, "b.csv"))
+                self.assertTrue(engine.build_frame(words(os.path.join(folder, "a.pdf")),
+                                                   settings).equals(key))
+                self.assertTrue(engine.build_frame(words(os.path.join(folder, "b.pdf")),
+                                                   settings).equals(b_key))
+
+    def test_learned_settings_hold_structure_never_the_sample_values(self):
+        for folder, (settings, key) in self.learned.items():
+            baked = json.dumps({k: v for k, v in settings.items() if k != "output_order"})
+            names = {str(c) for c in key.columns}
+            for column in key.columns:
+                for value in key[column].dropna().astype(str):
+                    if len(value) >= 5 and value not in names:
+                        self.assertNotIn(value, baked, f"{os.path.basename(folder)}: {column}")
+
+
+if __name__ == "__main__":
+    unittest.main()
