@@ -110,6 +110,12 @@ class LearnTest(unittest.TestCase):
         b = statement([[(40, f"1{d}/02/25"), (120, "Cafe"), (300, f"{d}.50")] for d in range(1, 6)])
         self.assertEqual(len(engine.build_frame([b], settings)), 5)
 
+    def test_a_key_whose_dates_are_not_printed_as_it_writes_them_learns_nothing(self):
+        key = AMOUNT_FIRST_KEY.assign(Date=["2025-01-02", "2025-01-03", "2025-01-05", "2025-01-07"])
+        self.assertIsNone(learning.learn([AMOUNT_FIRST], key))
+        found = analysis.analyze_pages([AMOUNT_FIRST], key)
+        self.assertEqual((found.settings, found.learned), ({}, None))
+
     def test_too_little_evidence_learns_nothing(self):
         key = frame([["09/09/99", "Nowhere", 1.23], ["10/09/99", "Nothing", 4.56]],
                     ["Date", "Details", "Amount"])

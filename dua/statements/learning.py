@@ -46,6 +46,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     _attach_marks(pages, rows, kinds)
     ranges = _ranges(rows, kinds)
     groups = not any(r.dated for r in rows)
+    if not any(kinds.index("date") in r.cells for r in rows):
+        return None  # the key's dates are not printed as it writes them
     wanted = [c for c in range(len(kinds)) if expected.iloc[:, c].notna().any()
               and not (groups and kinds[c] == "date")]
     if any(c not in ranges for c in wanted):
