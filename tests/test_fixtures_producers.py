@@ -6,14 +6,14 @@ import os
 import tempfile
 import unittest
 
-from fixtures.producers import layouts, make, model
+from fixtures.producers import layouts, layouts_wave2, make, model
 
 FOLDER = make.STATEMENTS
 
 
 class AnswerKeyTest(unittest.TestCase):
     def test_csv_and_layout_json_regenerate_byte_for_byte(self):
-        for layout in layouts.LAYOUTS:
+        for layout in make.ALL:
             folder = os.path.join(FOLDER, layout.name)
             pages = {w: make.page_count(os.path.join(folder, f"{w}.pdf")) for w in "ab"}
             for name, data in make.answer_files(layout, pages).items():
@@ -27,14 +27,30 @@ class AnswerKeyTest(unittest.TestCase):
         self.assertTrue(set(layouts.HOLDOUT) <= {l.name for l in layouts.LAYOUTS})
         self.assertGreaterEqual(3 * len(layouts.HOLDOUT), len(layouts.LAYOUTS))
 
+    def test_the_second_wave_is_nine_new_layouts_from_five_producers_with_three_set_aside(self):
+        wave = {l.name for l in layouts_wave2.WAVE2}
+        self.assertEqual(len(wave), 9)
+        self.assertFalse(wave & {l.name for l in layouts.LAYOUTS})
+        self.assertGreaterEqual(len({l.producer for l in layouts_wave2.WAVE2}), 5)
+        self.assertEqual(len(set(layouts_wave2.HOLDOUT2)), 3)
+        self.assertTrue(set(layouts_wave2.HOLDOUT2) <= wave)
+
+    def test_a_and_b_of_the_second_wave_differ_in_holder_period_and_opening_balance(self):
+        for layout in layouts_wave2.WAVE2:
+            a, b = model.build(layout, "a"), model.build(layout, "b")
+            with self.subTest(layout=layout.name):
+                self.assertNotEqual(a.holder, b.holder)
+                self.assertNotEqual(a.period, b.period)
+                self.assertNotEqual(a.opening, b.opening)
+
     def test_b_differs_from_a_by_twenty_to_thirty_five_percent_of_rows(self):
-        for layout in layouts.LAYOUTS:
+        for layout in make.ALL:
             a, b = layout.rows
             with self.subTest(layout=layout.name):
                 self.assertTrue(0.2 <= abs(b - a) / a <= 0.35, layout.rows)
 
     def test_every_expected_csv_reconciles_in_integer_cents(self):
-        for layout in layouts.LAYOUTS:
+        for layout in make.ALL:
             for which in "ab":
                 printed = model.build(layout, which)
                 with self.subTest(layout=layout.name, which=which):
@@ -59,7 +75,8 @@ class AnswerKeyTest(unittest.TestCase):
 class NotationTest(unittest.TestCase):
     def test_every_notation_prints_the_same_cents(self):
         cases = {"western": "1,234,567.89", "european": "1.234.567,89", "space": "1 234 567.89",
-                 "thin": "1\u2009234\u2009567.89", "indian": "12,34,567.89", "plain": "1234567.89"}
+                 "thin": "1\u2009234\u2009567.89", "indian": "12,34,567.89", "plain": "1234567.89",
+                 "space_comma": "1 234 567,89"}
         for number, text in cases.items():
             self.assertEqual(model.digits(-123456789, number), text)
 

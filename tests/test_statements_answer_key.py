@@ -68,13 +68,25 @@ class LocateTest(unittest.TestCase):
 
 
 class LearnTest(unittest.TestCase):
-    def test_amounts_before_the_date_are_found_by_the_answer_key(self):
-        self.assertEqual(analysis.analyze_pages([AMOUNT_FIRST]).settings, {})
+    def test_amounts_before_the_date_are_learned_from_the_answer_key(self):
         found = analysis.analyze_pages([AMOUNT_FIRST], AMOUNT_FIRST_KEY)
-        self.assertEqual([c["name"] for c in found.settings["columns"]], ["Amount", "Date", "Details"])
+        self.assertEqual([c["name"] for c in found.learned["columns"]], ["Amount", "Date", "Details"])
         draft = writer.BuiltinWriter([AMOUNT_FIRST], found, AMOUNT_FIRST_KEY).write()
         self.assertEqual(draft.in_process["status"], "passed", draft.in_process["summary"])
         self.assertIn("answer key", draft.note)
+
+    def test_the_key_picks_its_table_under_a_bigger_one_of_the_same_shape(self):
+        daily = (line(40, (40, "Date"), (120, "Daily balance"))
+                 + rows(*[[(40, f"0{d}/01/25"), (120, f"{d},000.00")] for d in range(1, 10)],
+                        top=52))
+        table = (line(180, (40, "Date"), (120, "Details"), (300, "Amount"))
+                 + rows(*[[(40, f"0{d}/01/25"), (120, "Shop"), (300, f"{d}.25")]
+                          for d in range(1, 5)], top=192))
+        key = frame([[f"0{d}/01/25", "Shop", d + 0.25] for d in range(1, 5)],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([daily + table], key)
+        self.assertTrue(engine.build_frame([daily + table], settings).equals(key))
+        self.assertEqual(settings["header"], ["date details amount"])
 
     def test_unsigned_debits_the_key_lists_as_negative_get_the_column_sign(self):
         settings = learning.learn([AMOUNT_FIRST], AMOUNT_FIRST_KEY)
@@ -113,8 +125,7 @@ class LearnTest(unittest.TestCase):
     def test_a_key_whose_dates_are_not_printed_as_it_writes_them_learns_nothing(self):
         key = AMOUNT_FIRST_KEY.assign(Date=["2025-01-02", "2025-01-03", "2025-01-05", "2025-01-07"])
         self.assertIsNone(learning.learn([AMOUNT_FIRST], key))
-        found = analysis.analyze_pages([AMOUNT_FIRST], key)
-        self.assertEqual((found.settings, found.learned), ({}, None))
+        self.assertIsNone(analysis.analyze_pages([AMOUNT_FIRST], key).learned)
 
     def test_too_little_evidence_learns_nothing(self):
         key = frame([["09/09/99", "Nowhere", 1.23], ["10/09/99", "Nothing", 4.56]],

@@ -9,7 +9,7 @@ import pandas as pd
 from dua.statements import analysis, columns, engine, notation, reconcile, textcheck, verify
 
 from .test_statements_analysis import rows
-from .test_statements_engine import line, settings
+from .test_statements_engine import line, settings, word
 
 
 class NotationTest(unittest.TestCase):
@@ -21,6 +21,21 @@ class NotationTest(unittest.TestCase):
         self.assertEqual(engine.parse_amount("12\u2009345.67 EUR", {}), 12345.67)
         self.assertEqual(engine.parse_amount("USD 1,234.56", {}), 1234.56)
         self.assertEqual(engine.parse_amount("1,234.56Cr", {}), 1234.56)
+
+    def test_a_short_unit_printed_beside_every_amount_is_a_currency_mark(self):
+        page = line(60, (40, "Datum"), (120, "Text"), (300, "Betrag")) + rows(
+            *[[(40, f"0{d}.01.2025"), (120, "Zahlung an"), (300, f"{d} 345,67"), (340, "kr")]
+              for d in range(1, 5)])
+        self.assertEqual(notation.currency_codes([page], 3.0), ["kr"])
+        found = analysis.analyze_pages([page])
+        self.assertEqual([c["kind"] for c in found.settings["columns"]], ["date", "text", "amount"])
+        self.assertEqual(engine.build_frame([page], found.settings).iloc[:, 2].tolist(),
+                         [1345.67, 2345.67, 3345.67, 4345.67])
+
+    def test_short_words_of_descriptions_are_not_currency_marks(self):
+        page = rows(*[[(40, "01/01/25"), (120, "Paid to"), (160, "ABC"), (300, "1.00")]
+                      for _ in range(4)])
+        self.assertEqual(notation.currency_codes([page], 3.0), [])
 
     def test_two_numbers_and_dates_are_not_one_amount(self):
         for text in ("2025 12.00", "02.01.", "02.01.2025", "2025-01-02", "02MAY25"):
@@ -69,6 +84,17 @@ class HeadingByPositionTest(unittest.TestCase):
                          ["Txn Date", "Narration", "Withdrawal Amt."])
 
 
+    def test_two_heading_cells_one_space_apart_split_at_the_rows_river(self):
+        head = [word("Amount", 91, 40, 36), word("Txn", 133, 40, 18), word("Date", 154, 40, 21),
+                word("Details", 208, 40, 32)]
+        body = rows(*[[(100, f"({d}.96)"), (133, f"0{d}-Mar-2025"), (208, "Bill payment")]
+                      for d in range(1, 5)])
+        found = analysis.analyze_pages([head + body])
+        self.assertEqual([c["name"] for c in found.settings["columns"]],
+                         ["Amount", "Txn Date", "Details"])
+        self.assertEqual(found.settings["date_column"], 1)
+
+
 class ContinuationWidthTest(unittest.TestCase):
     def test_a_longer_wrapped_line_moves_the_gutter_past_its_words(self):
         segments = [(40.0, 80.0), (100.0, 200.0), (300.0, 330.0)]
@@ -109,6 +135,14 @@ class ArithmeticRolesTest(unittest.TestCase):
                                                    "Saldo": holed}))
         self.assertFalse(result["passed"])
         self.assertIn("row 4 has no balance in 'Saldo'", result["detail"])
+
+    def test_the_report_names_which_column_is_money_in_by_the_arithmetic(self):
+        f = pd.DataFrame({"Deposits": [None, None, 2.5], "Withdrawals": [None, 5.0, None],
+                          "Balance": [100.0, 95.0, 97.5]})
+        result = reconcile.reconcile(f)
+        self.assertIn("'Deposits' in, 'Withdrawals' out", result["detail"])
+        g = f.rename(columns={"Deposits": "Withdrawals", "Withdrawals": "Deposits"})
+        self.assertIn("'Withdrawals' in, 'Deposits' out", reconcile.reconcile(g)["detail"])
 
     def test_debit_and_credit_columns_alone_are_not_a_balance(self):
         f = pd.DataFrame({"Out": [5.0, None, 1.5, None], "In": [None, 2.5, None, 4.0]})

@@ -48,7 +48,7 @@ def _has_amount(line: list, skip_until: float) -> bool:
 
 
 def candidate_lines(pages: list) -> list:
-    """Lines that look like transactions: a date, then an amount after it. ``(page, line)``."""
+    """Lines that look like transactions: a date and an amount, in either order. ``(page, line)``."""
     out = []
     for index, words in enumerate(pages):
         for line in engine.group_lines(words, LINE_TOLERANCE):
@@ -56,9 +56,9 @@ def candidate_lines(pages: list) -> list:
             m = DATE_SEARCH.search(text)
             if not m or any(re.search(p, text, re.IGNORECASE) for p in SKIP_PATTERNS):
                 continue
-            date_word = line[len(text[:m.end()].split()) - 1]
-            if _has_amount(line, date_word[2] + 0.1):
-                out.append((index, line, pattern_of(m.group(0)), date_word[1]))
+            date_words = line[len(text[:m.start()].split()):len(text[:m.end()].split())]
+            if any(engine.looks_like_amount(w[0]) for w in line if w not in date_words):
+                out.append((index, line, pattern_of(m.group(0)), date_words[0][1]))
     return _dominant(out)
 
 
@@ -83,10 +83,10 @@ def _vote_date(cells_by_col: list) -> tuple:
     return best[1], best[2]
 
 
-def _kinds(columns: list, cells_by_col: list, date_col: int) -> None:
+def _kinds(columns: list, cells_by_col: list, date_col: int, money: dict) -> None:
     for i, (col, cells) in enumerate(zip(columns, cells_by_col)):
         present = [c for c in cells if c and c.strip("-–— ")]  # a dash prints "nothing"
-        amounts = sum(1 for c in present if engine.looks_like_amount(c))
+        amounts = sum(1 for c in present if engine.looks_like_amount(c, money))
         if i == date_col:
             col["kind"] = "date"
         elif present and amounts >= 0.6 * len(present):
@@ -174,7 +174,10 @@ def _from_layout(pages: list) -> Analysis:
     cells = [engine.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]
     by_col = [[row[i] for row in cells] for i in range(len(columns))]
     date_col, pattern = (0, group_pattern) if group_pattern else _vote_date(by_col)
-    _kinds(columns, by_col, date_col)
+    money = {"decimal": notation.decimal_mark(pages),
+             "currency_codes": sorted(set(engine.CURRENCY_CODES)
+                                      | set(notation.currency_codes(pages, LINE_TOLERANCE)))}
+    _kinds(columns, by_col, date_col, money)
     text_cols = [i for i, c in enumerate(columns) if c["kind"] == "text"]
     bare = sum(1 for row in cells if text_cols and not any(row[i] for i in text_cols))
     settings = {
@@ -192,9 +195,7 @@ def _from_layout(pages: list) -> Analysis:
         # Anchors with no description of their own: wrapped cells centred on the date line.
         "continuation": "nearest" if bare >= max(2, 0.2 * len(cells)) else "below",
         "skip_patterns": list(SKIP_PATTERNS),
-        "decimal": notation.decimal_mark(pages),
-        "currency_codes": sorted(set(engine.CURRENCY_CODES)
-                                 | set(notation.currency_codes(pages, LINE_TOLERANCE))),
+        **money,
         "parens_negative": True,
         "trailing_minus_negative": True,
         "drcr_signs": {"dr": -1, "cr": 1},

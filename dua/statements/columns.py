@@ -164,6 +164,23 @@ def _phrases(header: list) -> list:
     return phrases
 
 
+def _split_at_rivers(phrases: list, segments: list) -> list:
+    """Heading phrases cut where a river of the rows runs between two of their words.
+
+    Two heading cells can stand one space apart (a right-aligned 'Amount' beside a
+    left-aligned 'Txn Date'); the rows' own river between them says they are two.
+    """
+    rivers = [(a[1] + b[0]) / 2 for a, b in zip(segments, segments[1:])]
+    out = []
+    for phrase in phrases:
+        out.append([phrase[0]])
+        for left, right in zip(phrase, phrase[1:]):
+            if any(left[2] - 1 <= x <= right[1] + 1 for x in rivers):
+                out.append([])
+            out[-1].append(right)
+    return out
+
+
 def _covered(segments: list, phrase: list) -> list:
     a, b = phrase[0][1], phrase[-1][2]
     hit = [i for i, (s0, s1) in enumerate(segments) if min(b, s1) - max(a, s0) > 0]
@@ -178,7 +195,7 @@ def _group(segments: list, header: list) -> list:
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
-    for phrase in _phrases(header):
+    for phrase in _split_at_rivers(_phrases(header), segments):
         hit = _covered(segments, phrase)
         first = owner[hit[0]]
         for i in range(hit[0], hit[-1] + 1):

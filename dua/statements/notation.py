@@ -11,7 +11,7 @@ import re
 
 from . import engine
 
-_CODE = re.compile(r"[A-Z]{3}")
+_CODE = re.compile(r"[^\W\d_]{1,3}\.?")
 
 
 def decimal_mark(pages: list) -> str:
@@ -31,16 +31,25 @@ def decimal_mark(pages: list) -> str:
 
 
 def currency_codes(pages: list, line_tolerance: float) -> list:
-    """Three-letter codes printed right before or after an amount, three times or more."""
-    seen = collections.Counter()
+    """Currency marks printed right beside amounts: a code (EUR) or a short unit (kr, zł).
+
+    A mark is a short word that stands one space or less from an amount three times or
+    more, and almost nowhere else (a description's short words stand beside other words).
+    """
+    beside, total = collections.Counter(), collections.Counter()
     for words in pages:
         for line in engine.group_lines(words, line_tolerance):
-            for left, right in zip(line, line[1:]):
-                if _CODE.fullmatch(left[0]) and engine.looks_like_amount(right[0]):
-                    seen[left[0]] += 1
-                elif _CODE.fullmatch(right[0]) and engine.looks_like_amount(left[0]):
-                    seen[right[0]] += 1
-    return sorted(code for code, n in seen.items() if n >= 3)
+            for i, w in enumerate(line):
+                if not _CODE.fullmatch(w[0]) or w[0].lower().rstrip(".") in ("dr", "cr"):
+                    continue
+                total[w[0]] += 1
+                gap = 0.6 * (w[4] - w[3])
+                near = [n for n in (line[i - 1] if i else None,
+                                    line[i + 1] if i + 1 < len(line) else None)
+                        if n and min(abs(w[1] - n[2]), abs(n[1] - w[2])) <= gap]
+                if any(engine.looks_like_amount(n[0]) for n in near):
+                    beside[w[0]] += 1
+    return sorted(c for c, n in beside.items() if n >= 3 and n >= 0.8 * total[c])
 
 
 def drcr_signs(cells: list, settings: dict) -> dict | None:

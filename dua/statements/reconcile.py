@@ -108,10 +108,13 @@ def _fit(frame) -> tuple | None:
         if not _could_be_balance(bal):
             continue
         for what, moves in movement_options(frame, exclude=(bal_col,)):
-            bad, _, newest = _best_convention(bal, moves)
+            bad, sign, newest = _best_convention(bal, moves)
             if _holes(bal) and bad:
                 continue
             bad = sorted(bad + _holes(bal))
+            if sign < 0 and what.endswith(" out"):  # the pair moves the balance the other way
+                money_in, money_out = what[:-len(" out")].split(" in, ")
+                what = f"{money_out} in, {money_in} out"
             if best is None or len(bad) < len(best[0]):
                 best = (bad, bal_col, what, newest, bal, moves)
             if not bad:
