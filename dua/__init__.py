@@ -43,7 +43,7 @@ __all__ = (
 
 # Entry functions whose modules pull in pandas, pdfplumber or sqlite3: loaded on first use.
 _LAZY = {
-    "extract": (".document", "extract"),
+    "extract": (".documents.pipeline", "extract"),
     "handle_in_process": (".recovery", "handle_in_process"),
     "parse_statement": (".statements.agent", "run_agent"),
     "run_batch": (".batch", "run"),

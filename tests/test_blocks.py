@@ -1,11 +1,11 @@
-"""dua.blocks: words -> lines -> blocks, tables, figures, column-aware reading order."""
+"""dua.documents.blocks: words -> lines -> blocks, tables, figures, column-aware reading order."""
 from __future__ import annotations
 
 import os
 import tempfile
 import unittest
 
-from dua.blocks import document_blocks
+from dua.documents.blocks import document_blocks
 from dua.pdf import read_layout
 from fixtures.pdfwriter import PDF, gradient
 from tests.support import FIXTURES
@@ -37,7 +37,7 @@ class BlocksTest(unittest.TestCase):
 
     def test_block_carries_bbox_lines_fonts_and_source_type(self):
         title = next(b for b in self.report if b.text == "Annual Report")
-        self.assertEqual(title.metadata, {"source_block_type": "text"})
+        self.assertEqual(title.metadata, {"source_block_type": "text", "column": "full"})
         self.assertEqual(title.lines[0].font, "Helvetica-Bold")
         self.assertEqual(title.lines[0].size, 20.0)
         x0, top, x1, bottom = title.bbox
@@ -115,7 +115,7 @@ class SyntheticPageTest(unittest.TestCase):
         self.assertEqual(self.layout(lambda p: None), [])
 
     def test_table_whose_cells_are_all_spanned_keeps_its_words_in_one_cell(self):
-        from dua.blocks import page_blocks
+        from dua.documents.blocks import page_blocks
         from dua.pdf import Page, Table, Word
 
         words = [Word("a", 10, 20, 10, 20), Word("b", 30, 40, 10, 20), Word("c", 10, 20, 30, 40)]

@@ -1,15 +1,15 @@
-"""dua.classify and dua.rules: the rule classifier, and the LLM classifier against a real server."""
+"""dua.documents.classify and dua.documents.rules: the rule classifier, and the LLM classifier against a real server."""
 from __future__ import annotations
 
 import json
 import os
 import unittest
 
-from dua.classify import build_graph
+from dua.documents.classify import build_graph
 from dua.config import Settings
-from dua.document import check_coverage, element_words, extract
+from dua.documents.pipeline import check_coverage, element_words, extract
 from dua.pdf import read_document
-from dua.rules import (CAPTION, MARKER, PAGE_NUMBER, Profile, build_element, list_items,
+from dua.documents.rules import (CAPTION, MARKER, PAGE_NUMBER, Profile, build_element, list_items,
                        rule_type)
 from dua.schemas import Block, Line
 from tests.support import FIXTURES

@@ -8,7 +8,7 @@ import tempfile
 import unittest
 
 from dua.commands.extract import parse_pages
-from dua.document import element_words, extract
+from dua.documents.pipeline import element_words, extract
 from dua.errors import UsageError
 from dua.pdf import read_document
 from fixtures.pdfwriter import PDF, gradient

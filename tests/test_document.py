@@ -1,4 +1,4 @@
-"""dua.document and dua.markdown: the pipeline, the coverage invariant, accuracy, the outputs."""
+"""dua.documents.pipeline and dua.documents.markdown: the pipeline, the coverage invariant, accuracy, the outputs."""
 from __future__ import annotations
 
 import glob
@@ -7,9 +7,9 @@ import os
 import random
 import unittest
 
-from dua.document import check_coverage, element_words, extract
+from dua.documents.pipeline import check_coverage, element_words, extract
 from dua.errors import CoverageError
-from dua.markdown import render, to_markdown
+from dua.documents.markdown import render, to_markdown
 from dua.pdf import read_document
 from tests.support import FIXTURES
 
@@ -114,8 +114,34 @@ class CoverageTest(unittest.TestCase):
         with self.assertRaises(CoverageError):
             check_coverage(doc, elements)
 
+    def test_issue_15_a_word_with_no_text_is_no_word_of_the_page(self):
+        # lm-info.pdf (fonts-lmodern) maps one glyph of page 20 to "": pdfplumber makes a
+        # word of it, no element can hold it, and the invariant used to fail on it.
+        from unittest import mock
+
+        from dua.documents import pipeline
+        from dua.pdf import Document, Page, Word
+
+        words = [Word("Results", 72, 120, 100, 110, "Helvetica", 10), Word("", 124, 124, 100, 110),
+                 Word(" ", 130, 133, 100, 110), Word("matter.", 136, 170, 100, 110, "Helvetica", 10)]
+        doc = Document("lm.pdf", [Page(1, 612, 792, words, char_count=5)])
+        with mock.patch.object(pipeline, "read_layout", lambda *a: (doc, {1: []})):
+            result = extract("lm.pdf")
+        self.assertEqual([w for e in result["elements"] for w in element_words(e)],
+                         ["Results", "matter."])
+        self.assertEqual(result["stats"]["words"], 2)
+
+    def test_a_word_holding_a_space_counts_as_the_words_an_element_holds(self):
+        from dua.pdf import Document, Page, Word
+
+        doc = Document("x.pdf", [Page(1, 612, 792, [Word("f f", 72, 90, 100, 110)], char_count=2)])
+        element = {"type": "paragraph", "page_number": 1, "bbox": [72, 100, 90, 110]}
+        check_coverage(doc, [dict(element, text="f f")])
+        with self.assertRaises(CoverageError):
+            check_coverage(doc, [dict(element, text="f")])
+
     def test_a_malformed_element_is_an_internal_error_not_bad_input(self):
-        from dua.document import DocumentState, assemble
+        from dua.documents.pipeline import DocumentState, assemble
         from dua.errors import UnexpectedError
 
         path = os.path.join(DOCS, "tables.pdf")

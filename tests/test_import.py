@@ -34,9 +34,9 @@ class LightImportTest(unittest.TestCase):
 
 class PublicApiTest(unittest.TestCase):
     def test_entry_functions_load_their_heavy_modules_only_on_first_use(self):
-        self.assertEqual(loaded_after("import dua\nassert 'dua.document' not in sys.modules"), [])
+        self.assertEqual(loaded_after("import dua\nassert 'dua.documents.pipeline' not in sys.modules"), [])
         self.assertEqual(loaded_after("import dua\nassert callable(dua.extract)\n"
-                                      "assert 'dua.document' in sys.modules"), [])
+                                      "assert 'dua.documents.pipeline' in sys.modules"), [])
 
     def test_unknown_attributes_still_raise_attribute_error(self):
         with self.assertRaises(AttributeError):

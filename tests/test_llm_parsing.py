@@ -6,7 +6,7 @@ import os
 import random
 import unittest
 
-from dua.elements_schema import ELEMENT_SCHEMA, parse_llm_classification_response
+from dua.documents.schema import ELEMENT_SCHEMA, parse_llm_classification_response
 from dua.llm._fences import strip_fences
 from dua.llm.parsing import ERROR_KEYS, ERROR_TYPES, ParseFailure, load_llm_json, parse_llm_response
 from tests.support import FIXTURES

@@ -5,7 +5,7 @@ import dataclasses
 import typing
 import unittest
 
-from dua.elements_schema import ELEMENT_SCHEMA, ELEMENT_TYPES
+from dua.documents.schema import ELEMENT_SCHEMA, ELEMENT_TYPES
 from dua.errors import SchemaError
 from dua.llm.schema import (AnyValue, Integer, ListOf, Number, Object, OneOf, Scalar, String, as_schema,
                             summarize, tagged, to_response_format, to_tool)

@@ -5,7 +5,7 @@ import json
 import sys
 
 from .. import outputs
-from ..errors import EXIT_OK, UsageError
+from ..errors import EXIT_OK, CoverageError, DuaError, UnexpectedError, UsageError
 
 DESCRIPTION = """\
 Turn a PDF into typed elements: headings (with levels), paragraphs, lists, tables,
@@ -80,8 +80,45 @@ def parse_pages(spec: str | None) -> list | None:
 
 
 def run(args, settings) -> int:
-    from ..document import extract  # lazy: pdfplumber loads only when the command runs
-    from ..markdown import to_markdown
+    try:
+        return _run(args, settings)
+    except Exception as exc:
+        if is_bug(exc):
+            exc.feedback = bug_feedback(exc, args)  # cli.report_error prints this one
+        raise
+
+
+def is_bug(exc: BaseException) -> bool:
+    """True for a failure that is dua's fault: a broken invariant, or an exception no layer
+    translated (bad input, LLM and system failures all arrive as typed DuaErrors)."""
+    if isinstance(exc, (CoverageError, UnexpectedError)):
+        return True
+    return not isinstance(exc, (DuaError, OSError, MemoryError))
+
+
+def bug_feedback(exc: BaseException, args) -> dict:
+    """The Error Handler's feedback, with a message that is true at a shell prompt: nobody
+    is told about the failure unless the user reports it, so say what a report needs."""
+    from .. import cli  # lazy: cli imports this module only when the command runs
+
+    feedback = dict(cli.feedback_for(exc, agent_id="dua_extract"))
+    what = str(exc).rstrip(".") or type(exc).__name__
+    page = getattr(exc, "page", None)  # CoverageError names the page it failed on
+    pdf = f"page {page} of {args.file}" if page else args.file
+    feedback["user_message"] = (
+        f"This is a bug in dua, not a problem with your PDF ({what}). Nothing has been "
+        f"reported; to report it, attach {pdf} (the whole file if the page alone does not "
+        "fail), the command you ran, the output of `python -m dua --version`, and the output "
+        "of the same command with --debug.")
+    feedback["recovery_suggestions"] = [
+        "Re-run the same command with --debug and keep its output for the report",
+        "Try --pages to skip the failing page meanwhile"]
+    return feedback
+
+
+def _run(args, settings) -> int:
+    from ..documents.pipeline import extract  # lazy: pdfplumber loads only when the command runs
+    from ..documents.markdown import to_markdown
 
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")

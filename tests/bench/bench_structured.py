@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import os
 
-from dua.elements_schema import ELEMENT_SCHEMA
+from dua.documents.schema import ELEMENT_SCHEMA
 from dua.llm.parsing import parse_llm_response
 
 from .figures import Figure, best_of

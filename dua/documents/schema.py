@@ -5,7 +5,7 @@ One tagged object per block, told apart by ``type``; the same data validates the
 """
 from __future__ import annotations
 
-from .llm.schema import Integer, String, tagged
+from ..llm.schema import Integer, String, tagged
 
 # A table cell as models write it: text, a number, or null for an empty cell.
 CELL = (str, int, float, None)
@@ -31,6 +31,6 @@ def parse_llm_classification_response(raw: object, lenient: bool = False) -> dic
 
     Never raises; returns seed 000's success or error dict.
     """
-    from .llm.parsing import parse_llm_response  # lazy: keeps this module a plain data table
+    from ..llm.parsing import parse_llm_response  # lazy: keeps this module a plain data table
 
     return parse_llm_response(raw, ELEMENT_SCHEMA, lenient)

@@ -3,17 +3,18 @@
 A line is a run of words on one baseline with no wide gap; a block is a run of
 lines in one column with one font and no large vertical gap. Ruled tables come
 from pdfplumber's finder (through dua.pdf), unruled ones from rows of aligned
-cells, figures from image boxes. Every word of the page lands in exactly one block.
+cells, figures from images and drawings (dua.documents.figures). Every word of the page lands in exactly one block.
 """
 from __future__ import annotations
 
 import collections
 import dataclasses
 
-from .schemas import Block, Line
+from ..schemas import Block, Line
+from .figures import figure_regions
+from .rules import MARKER
 
-# A page-sized image is the scan under an OCR text layer, not a figure.
-_BACKGROUND_AREA = 0.6
+_MARKER_GAP = 40.0  # points: a hanging list marker sits at most this far from its text
 
 
 @dataclasses.dataclass
@@ -68,10 +69,12 @@ def page_blocks(page, tables: list = ()) -> list:
             taken = set(map(id, inside))
             words = [w for w in words if id(w) not in taken]
             items.append((table.bbox[1], "block", _ruled_table(table, inside)))
-    area = page.width * page.height
-    for box in page.images:
-        if (box[2] - box[0]) * (box[3] - box[1]) < _BACKGROUND_AREA * area:
-            items.append((box[1], "block", _image(box)))
+    for box in figure_regions(page, tables):
+        box = _with_labels(box, words)
+        inside = [w for w in words if _center_in(w, box)]
+        taken = set(map(id, inside))
+        words = [w for w in words if id(w) not in taken]
+        items.append((box[1], "block", _figure(box, inside)))
     rows = [_split(row) for row in _rows(words)]
     rows, unruled = _unruled_tables(rows)
     items += [(blk.bbox[1], "block", blk) for blk in unruled]
@@ -105,12 +108,19 @@ def _rows(words: list) -> list:
 
 
 def _split(row: list) -> list:
-    """Cut a row into segments at gaps wider than a word space can be."""
+    """Cut a row into segments at gaps wider than a word space can be. A justified line
+    stretches every space alike, so a gap counts against the row's narrowest one; a list
+    marker stays with the text it is set apart from."""
+    gaps = [b.x0 - a.x1 for a, b in zip(row, row[1:])]
+    narrowest = min(gaps) if gaps else 0.0
     segs = [_Seg([row[0]])]
-    for w in row[1:]:
+    for w, gap in zip(row[1:], gaps):
         prev = segs[-1].words[-1]
-        gap_limit = max(9.0, 1.2 * max(w.size, prev.size))
-        if w.x0 - prev.x1 > gap_limit:
+        size = max(w.size, prev.size)
+        limit = max(9.0, 1.2 * size, min(2.0 * narrowest, 2.5 * size))
+        if len(segs[-1].words) == 1 and MARKER.match(prev.text) and gap < _MARKER_GAP:
+            limit = _MARKER_GAP
+        if gap > limit:
             segs.append(_Seg([w]))
         else:
             segs[-1].words.append(w)
@@ -156,8 +166,39 @@ def _table_block(bbox, words: list, rows: list, ruled: bool) -> Block:
                  {"source_block_type": "table", "rows": rows, "ruled": ruled})
 
 
-def _image(box) -> Block:
-    return Block("", 0, tuple(round(v, 2) for v in box), [], "", {"source_block_type": "image"})
+_LABEL_PAD = 16.0  # points around a drawing where its title, ticks and category names sit
+_LABEL_WORDS = 4  # a label is a short run of words; prose lines are longer
+
+
+def _with_labels(box: tuple, words: list) -> tuple:
+    """Grow a drawing's box over the short runs of words just around it (a chart's title,
+    axis ticks and category names sit outside its paths)."""
+    for _ in range(2):
+        pad = (box[0] - _LABEL_PAD, box[1] - _LABEL_PAD, box[2] + _LABEL_PAD, box[3] + _LABEL_PAD)
+        near = [w for w in words if _center_in(w, pad)]
+        for seg in (s for row in _rows(near) for s in _split(row)):
+            if len(seg.words) <= _LABEL_WORDS and _within(seg, pad) and _alone(seg, words):
+                box = (min(box[0], seg.x0), min(box[1], seg.top), max(box[2], seg.x1),
+                       max(box[3], seg.bottom))
+    return box
+
+
+def _within(seg, box) -> bool:
+    return seg.x0 >= box[0] and seg.x1 <= box[2] and seg.top >= box[1] and seg.bottom <= box[3]
+
+
+def _alone(seg, words: list) -> bool:
+    """No word of the page continues the run on its row (it is not the start of a prose line)."""
+    taken = set(map(id, seg.words))
+    return not any(id(w) not in taken and abs(w.top - seg.top) < 2 and
+                   (0 <= w.x0 - seg.x1 < 12 or 0 <= seg.x0 - w.x1 < 12) for w in words)
+
+
+def _figure(box, words: list) -> Block:
+    """An image or drawing; the words inside it (a chart's labels) are its text."""
+    lines = [_Seg(row).line() for row in _rows(sorted(words, key=lambda w: (w.top, w.x0)))]
+    return Block("", 0, tuple(round(v, 2) for v in box), lines, "\n".join(ln.text for ln in lines),
+                 {"source_block_type": "image"})
 
 
 def _unruled_tables(rows: list) -> tuple:
@@ -172,8 +213,10 @@ def _unruled_tables(rows: list) -> tuple:
         run.clear()
 
     for row in rows:
-        tabular = len(row) >= 3
-        near = run and row[0].top - max(s.bottom for s in run[-1]) < 2.0 * _height(run[-1])
+        tabular = len(row) >= 3 or (len(row) == 2 and _short_pair(row))
+        # Office tables pad their cells: rows may stand three line heights apart.
+        near = run and row[0].top - max(s.bottom for s in run[-1]) < 3.0 * _height(run[-1]) \
+            and (len(row) >= 3 or _aligned(row, run[-1]))
         if tabular and (not run or near):
             run.append(row)
             continue
@@ -184,6 +227,22 @@ def _unruled_tables(rows: list) -> tuple:
             keep.append(row)
     flush()
     return keep, tables
+
+
+_PAIR_WORDS = 6  # a label and its value are short; two columns of prose are not
+
+
+def _short_pair(row: list) -> bool:
+    """Two short cells far apart: a label and its value (a key-value table's row)."""
+    return all(len(s.words) <= _PAIR_WORDS for s in row) and row[1].x0 - row[0].x1 > 12
+
+
+def _aligned(row: list, prev: list) -> bool:
+    """The row starts where the previous one starts, and one more of its cells stands over
+    or under one of the previous row's: rows of one table, not prose that sits below."""
+    if abs(row[0].x0 - prev[0].x0) > 6:
+        return False
+    return any(s.x0 < p.x1 and p.x0 < s.x1 for s in row[1:] for p in prev[1:])
 
 
 def _height(row: list) -> float:
@@ -325,4 +384,4 @@ def _text_block(segs: list) -> Block:
     bbox = (min(ln.bbox[0] for ln in lines), min(ln.bbox[1] for ln in lines),
             max(ln.bbox[2] for ln in lines), max(ln.bbox[3] for ln in lines))
     return Block("", 0, bbox, lines, "\n".join(ln.text for ln in lines),
-                 {"source_block_type": "text"})
+                 {"source_block_type": "text", "column": segs[0].flow})

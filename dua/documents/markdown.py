@@ -79,7 +79,10 @@ def _table(e: dict) -> str:
 def _figure(e: dict) -> str:
     caption = e.get("caption") or "figure"
     box = ", ".join(f"{v:.0f}" for v in e["bbox"])
-    return f"![{_cell(caption)}](#figure-p{e['page_number']} \"page {e['page_number']}, bbox {box}\")"
+    image = f"![{_cell(caption)}](#figure-p{e['page_number']} \"page {e['page_number']}, bbox {box}\")"
+    if e.get("text"):  # the labels drawn inside it (a chart's title, ticks, categories)
+        image += f"\n<!-- figure labels: {' '.join(e['text'].split()).replace('--', '- -')} -->"
+    return image
 
 
 def _caption(e: dict) -> str:

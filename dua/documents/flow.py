@@ -1,0 +1,89 @@
+"""Elements that run on: a paragraph cut by a column or page break, a list cut by one, or
+split into runs of items by the spacing between them, becomes one element again.
+
+A paragraph runs on when its last line is full (a paragraph's last line is short unless
+the column ended it) and the next body element, at the top of the next column or page,
+is a paragraph in the same size. The later parts are kept in ``continued`` with their
+page, box and word count, so every word is still counted where it is printed.
+"""
+from __future__ import annotations
+
+from ..schemas import Block
+
+_FURNITURE = ("header", "footer", "page_number")
+_FULL = 0.8  # a last line wider than this share of its block's width is full
+
+
+def join_continued(elements: list, blocks: list) -> list:
+    """``elements`` (one per block, in reading order) with run-on parts joined."""
+    by_id = {b.id: b for b in blocks}
+    out: list = []
+    last_body = None  # index in out of the last body element
+    for el in elements:
+        if el["type"] in _FURNITURE:
+            out.append(el)
+            continue
+        prev = out[last_body] if last_body is not None else None
+        if prev is not None and _runs_on(prev, el, by_id):
+            _append(prev, el)
+            continue
+        out.append(el)
+        last_body = len(out) - 1
+    return out
+
+
+def _runs_on(a: dict, b: dict, by_id: dict) -> bool:
+    if a["type"] != b["type"] or a["type"] not in ("paragraph", "list"):
+        return False
+    first, last = by_id[b["block_ids"][0]], by_id[a["block_ids"][-1]]
+    end = _last_part(a)
+    moved_up = b["page_number"] != end[0] or b["bbox"][1] < end[1][1]
+    if a["type"] == "list":
+        if moved_up:
+            return True  # a list goes on in the next column or page
+        gap = b["bbox"][1] - end[1][3]
+        return 0 <= gap < 1.6 * _size(last) and b["bbox"][0] >= end[1][0] - 2
+    if not moved_up or abs(_size(first) - _size(last)) > 0.6:
+        return False
+    line = last.lines[-1]
+    width = last.bbox[2] - last.bbox[0]
+    return len(last.lines) >= 2 and line.bbox[2] - last.bbox[0] >= _FULL * width and \
+        not line.text.rstrip().endswith(":")
+
+
+def _size(block: Block) -> float:
+    return block.lines[-1].size if block.lines else 0.0
+
+
+def _last_part(el: dict) -> tuple:
+    parts = el.get("continued") or []
+    if parts:
+        return parts[-1]["page_number"], parts[-1]["bbox"]
+    return el["page_number"], el["bbox"]
+
+
+def _words(el: dict) -> int:
+    if el["type"] == "list":
+        return sum(len(f"{i.get('marker', '')} {i['text']}".split()) for i in el["items"])
+    return len(el["text"].split())
+
+
+def _append(a: dict, b: dict) -> None:
+    """Join ``b`` onto ``a``: on the same page and column the box grows, elsewhere ``b``
+    becomes a continued part."""
+    page, box = _last_part(a)
+    same_place = b["page_number"] == page and b["bbox"][1] >= box[1]
+    if same_place:
+        part = (a.get("continued") or [a])[-1]
+        part["bbox"] = [min(part["bbox"][0], b["bbox"][0]), part["bbox"][1],
+                        max(part["bbox"][2], b["bbox"][2]), max(part["bbox"][3], b["bbox"][3])]
+        if part is not a:
+            part["words"] += _words(b)
+    else:
+        a.setdefault("continued", []).append(
+            {"page_number": b["page_number"], "bbox": list(b["bbox"]), "words": _words(b)})
+    if a["type"] == "list":
+        a["items"] = a["items"] + b["items"]
+    else:
+        a["text"] = f"{a['text']} {b['text']}"
+    a["block_ids"] = a["block_ids"] + b["block_ids"]

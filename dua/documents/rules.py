@@ -1,0 +1,239 @@
+"""The built-in rule classifier, and the element builders every classifier shares.
+
+Heading levels come from font-size statistics and weight, list items from bullets and
+numbering, headers and footers from lines repeated at one place across pages, page
+numbers and captions from their patterns. ``build_element`` turns a block and a type
+into an element whose text is the block's own words, so no classifier can drop one.
+"""
+from __future__ import annotations
+
+import collections
+import re
+
+from ..schemas import Block
+
+MARKER = re.compile(r"^(?:[\u2022\u25e6\u25aa\u2023\u00b7\u2013\u2014*\-]|\(?\d{1,3}[.)]|"
+                    r"\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$")
+# A marker set against its text with a tab the PDF does not keep as a space: "(a)Preliminary".
+GLUED_MARKER = re.compile(r"^(?:\(?[a-z]\)|\(?[ivx]{1,4}\)|\d{1,2}[.)]|[\u2022\u2013\u25e6])[A-Z]")
+PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-\u2013(\[]?\s*\d{1,4}\s*[-\u2013)\]]?"
+                         r"(?:\s*(?:of|/)\s*\d{1,4})?$", re.I)
+# "Figure 3: …", "Table 2. …" — the number and its punctuation, so "Table 2 shows" stays prose.
+PAGE_OF = re.compile(r"\bpage\s*\d{1,4}\s*(?:of|/)\s*\d{1,4}$", re.I)
+CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit|plate)\s+(?:\d+(?:\.\d+)*|[A-Z])\s*[.:\u2013\u2014-]")
+_MARGIN_BAND = 0.09  # share of the page height where running headers and footers live
+_HEADING_MAX_WORDS = 16
+_SAME_PLACE = 6.0  # points: a running header may drift this much from page to page
+
+
+class Profile:
+    """Document-wide facts the rules need: body size, heading sizes, repeated lines."""
+
+    def __init__(self, blocks: list, page_sizes: dict):
+        self.page_sizes = page_sizes
+        sizes = collections.Counter()
+        for block in blocks:
+            for line in block.lines:
+                sizes[round(line.size, 1)] += len(line.text)
+        self.body_size = sizes.most_common(1)[0][0] if sizes else 10.0
+        bigger = sorted({s for s in sizes if s > self.body_size + 0.5}, reverse=True)
+        self.heading_sizes = [s for s in bigger if _used_by_short_blocks(blocks, s)]
+        self.repeated = _repeated_lines(blocks)
+        self.row_mates = _row_mates(blocks)
+
+    def level(self, size: float) -> int:
+        """1 for the largest heading size, then 2, 3…; body-size bold text comes last."""
+        for i, s in enumerate(self.heading_sizes, 1):
+            if abs(size - s) <= 0.5:
+                return min(i, 6)
+        return min(len(self.heading_sizes) + 1, 6)
+
+    def band(self, block: Block) -> str:
+        """'top' or 'bottom' when the block sits in the page's margin band, else ''."""
+        height = self.page_sizes.get(block.page_number, (612.0, 792.0))[1]
+        if block.bbox[3] <= height * _MARGIN_BAND:
+            return "top"
+        if block.bbox[1] >= height * (1 - _MARGIN_BAND):
+            return "bottom"
+        return ""
+
+
+def _used_by_short_blocks(blocks: list, size: float) -> bool:
+    return any(len(b.lines) <= 3 and abs(b.lines[0].size - size) <= 0.5 for b in blocks if b.lines)
+
+
+def _row_mates(blocks: list) -> dict:
+    """Block id -> the other text blocks beside it on its row (labels, column headers…)."""
+    by_page = collections.defaultdict(list)
+    for b in blocks:
+        if b.lines and b.metadata.get("source_block_type", "text") == "text":
+            by_page[b.page_number].append(b)
+    mates = collections.defaultdict(list)
+    for page in by_page.values():
+        page.sort(key=lambda b: b.bbox[1])
+        for i, b in enumerate(page):
+            for o in page[i + 1:]:
+                if o.bbox[1] >= b.bbox[3]:
+                    break  # sorted by top: nothing further down can share b's row
+                if _same_row(b.bbox, o.bbox) and not _other_columns(b, o):
+                    mates[b.id].append(o)
+                    mates[o.id].append(b)
+    return mates
+
+
+def _other_columns(a: Block, b: Block) -> bool:
+    """Blocks read in two different columns of the page are neighbours by chance."""
+    cols = {a.metadata.get("column", "full"), b.metadata.get("column", "full")}
+    return cols == {"left", "right"}
+
+
+def _same_row(a: tuple, b: tuple) -> bool:
+    overlap = min(a[3], b[3]) - max(a[1], b[1])
+    return overlap > 0.5 * min(a[3] - a[1], b[3] - b[1])
+
+
+def _key(text: str) -> str:
+    return re.sub(r"\d+", "#", " ".join(text.lower().split()))
+
+
+def _repeated_lines(blocks: list) -> set:
+    """Ids of one-line blocks whose text (digits masked) recurs at about the same height
+    on two or more pages: running headers and footers."""
+    places = collections.defaultdict(set)  # (text key, height bucket) -> pages
+    for b in blocks:
+        if len(b.lines) == 1:
+            places[(_key(b.text), round(b.bbox[1] / _SAME_PLACE))].add(b.page_number)
+    out = set()
+    for b in blocks:
+        if len(b.lines) == 1:
+            key, k = _key(b.text), round(b.bbox[1] / _SAME_PLACE)
+            # Neighbouring buckets too, so a line drifting across a bucket edge still matches.
+            if len(places.get((key, k - 1), set()) | places[(key, k)] |
+                   places.get((key, k + 1), set())) >= 2:
+                out.add(b.id)
+    return out
+
+
+def is_bold(font: str) -> bool:
+    name = font.lower()
+    return "bold" in name or "black" in name or "heavy" in name
+
+
+def rule_type(block: Block, profile: Profile) -> tuple:
+    """``(element type, heading level or None)`` for one block."""
+    kind = block.metadata.get("source_block_type", "text")
+    if kind in ("table", "image"):
+        return ("table" if kind == "table" else "figure"), None
+    if not block.lines:
+        return "paragraph", None  # unreachable today: every text block has a line
+    text = " ".join(block.text.split())
+    band = profile.band(block)
+    if band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
+        return "page_number", None
+    repeated = block.id in profile.repeated
+    if CAPTION.match(text) and not repeated:  # a caption may sit low, in the footer band
+        return "caption", None
+    if band and (repeated or block.lines[0].size < profile.body_size - 0.5):
+        return ("header" if band == "top" else "footer"), None
+    first = block.lines[0]
+    mates = profile.row_mates.get(block.id, [])
+    # A heading stands alone on its row, or beside one other heading (two columns); three
+    # bold words on a row are column headers, and "TOTAL  702.10" is a label and its value.
+    if _looks_like_heading(block, profile) and len(mates) <= 1 and \
+            all(_looks_like_heading(m, profile) for m in mates):
+        return "heading", _numbered_level(text, first.size, profile) or profile.level(first.size)
+    if (MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1) or \
+            GLUED_MARKER.match(first.text):
+        return "list", None
+    return "paragraph", None
+
+
+SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
+
+
+def _numbered_level(text: str, size: float, profile: Profile) -> int | None:
+    """"2.3 Results" is one level below "2 Methods" whatever their fonts: the depth of the
+    number, under a title when a larger heading size is in use (a report's own title)."""
+    m = SECTION_NUMBER.match(text)
+    if not m:
+        return None
+    depth = m.group(1).count(".") + 1
+    titled = any(s > size + 0.5 for s in profile.heading_sizes)
+    return min(depth + (1 if titled else 0), 6)
+
+
+def _looks_like_heading(block: Block, profile: Profile) -> bool:
+    first = block.lines[0]
+    if len(block.lines) > 3 or len(block.text.split()) > _HEADING_MAX_WORDS:
+        return False
+    if not any(c.isalpha() for c in block.text):
+        return False
+    larger = first.size > profile.body_size + 0.5
+    return larger or (is_bold(first.font) and not block.text.rstrip().endswith((".", ":", ",")))
+
+
+# --- building elements from blocks ----------------------------------------------------
+
+
+def build_element(block: Block, kind: str, level: int | None = None, caption: str = "") -> dict:
+    """The element of ``kind`` made of ``block``'s own words (nothing is re-typed or dropped).
+
+    Raises:
+        ValueError: ``kind`` cannot hold this block's words (a figure for a text block).
+    """
+    base = {"type": kind, "bbox": list(block.bbox), "page_number": block.page_number,
+            "block_ids": [block.id]}
+    text = " ".join(block.text.split())
+    if kind == "heading":
+        base.update(text=text, level=int(level or 1))
+    elif kind == "list":
+        base["items"] = list_items(block)
+    elif kind == "table":
+        rows = block.metadata.get("rows") or [[ln.text] for ln in block.lines]
+        rows = [list(r) for r in rows]
+        bold_top = bool(block.lines) and is_bold(block.lines[0].font)
+        if len(rows) > 1 and (bold_top or _labels_over_figures(rows)):
+            base["header"] = rows.pop(0)
+        base["rows"] = rows
+    elif kind == "figure":
+        if text and block.metadata.get("source_block_type") != "image":
+            raise ValueError(f"block {block.id} holds text; a figure element cannot carry it")
+        if text:
+            base["text"] = text  # the labels drawn inside the figure
+        if caption:
+            base["caption"] = caption  # a reference: the words belong to the caption element
+    else:
+        base["text"] = text
+    return base
+
+
+def _labels_over_figures(rows: list) -> bool:
+    """A first row of words with no digit over rows that hold numbers: column names, as in
+    statements that print their header in the body font (Date | Description | Balance)."""
+    first = [str(c or "").strip() for c in rows[0]]
+    if sum(1 for c in first if c) < 2 or any(ch.isdigit() for c in first for ch in c):
+        return False
+    return any(ch.isdigit() for row in rows[1:] for c in row for ch in str(c or ""))
+
+
+def list_items(block: Block) -> list:
+    """Items start at lines opening with a marker at the list's left edge."""
+    left = min(ln.bbox[0] for ln in block.lines)
+    items = []
+    for line in block.lines:
+        words = line.text.split()
+        glued = bool(GLUED_MARKER.match(words[0]))
+        starts = (MARKER.match(words[0]) or glued) and abs(line.bbox[0] - left) <= 2.0
+        if starts or not items:
+            # A glued marker stays in its word: the element keeps the page's words as printed.
+            starts = starts and not glued
+            marker = words[0] if starts else ""
+            items.append({"marker": marker, "text": " ".join(words[1:] if starts else words)})
+        else:
+            items[-1]["text"] = f"{items[-1]['text']} {line.text}".strip()
+    return items
+
+
+def classify_with_rules(blocks: list, profile: Profile) -> list:
+    """Elements for ``blocks``, in order."""
+    return [build_element(block, *rule_type(block, profile)) for block in blocks]
