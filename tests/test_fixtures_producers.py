@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from fixtures.producers import layouts, layouts_wave2, make, model
+from fixtures.producers import layouts, layouts_wave2, make, model, notation
 
 FOLDER = make.STATEMENTS
 
@@ -78,7 +78,7 @@ class NotationTest(unittest.TestCase):
                  "thin": "1\u2009234\u2009567.89", "indian": "12,34,567.89", "plain": "1234567.89",
                  "space_comma": "1 234 567,89"}
         for number, text in cases.items():
-            self.assertEqual(model.digits(-123456789, number), text)
+            self.assertEqual(notation.digits(-123456789, number), text)
 
 
 @unittest.skipIf(make.missing("chromium"), "Chromium is not installed: the PDFs are committed")
