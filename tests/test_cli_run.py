@@ -139,8 +139,11 @@ class InterruptTest(unittest.TestCase):
         out = os.path.join(tmp, "out")
         args = [sys.executable, "-m", "dua", "run", parser, *pdfs, "--out-dir", out, "--workers", "1"]
         env = dict(os.environ, PYTHONPATH=REPO)
+        # A terminal's job gets Ctrl-C's default action even when this test runs in the
+        # background (where SIGINT is inherited as ignored): give the child that default.
         proc = subprocess.Popen(args, cwd=REPO, env=env, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)
+                                start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (os.path.isdir(out) and
                                                    any(n.endswith(".csv") for n in os.listdir(out))):

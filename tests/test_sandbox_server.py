@@ -58,6 +58,10 @@ class SandboxServerTest(unittest.TestCase):
         cls.tmp.cleanup()
 
     def test_interrupting_a_run_stops_its_child_and_the_next_run_starts_afresh(self):
+        # Ctrl-C raises KeyboardInterrupt, as in a terminal, even when the tests run in the
+        # background (where SIGINT is inherited as ignored).
+        self.addCleanup(signal.signal, signal.SIGINT, signal.signal(signal.SIGINT,
+                                                                    signal.default_int_handler))
         with Sandbox() as sandbox:
             sandbox.start()
             server = sandbox._server

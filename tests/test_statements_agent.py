@@ -11,12 +11,11 @@ import unittest
 import pandas as pd
 
 from dua.errors import EncryptedPDFError, NoTextLayerError, UsageError, VerificationError
-from dua.sandbox import run_parser
 from dua.schemas import StatementState
 from dua.statements import agent
 from dua.statements.writer import BuiltinWriter, Draft, Writer
 
-from .support import FIXTURES, shared_sample
+from .support import FIXTURES, run_dua, shared_sample
 
 LAYOUTS = sorted(glob.glob(os.path.join(FIXTURES, "statements", "*", "a.pdf")))
 
@@ -73,8 +72,12 @@ class FixtureLayoutsTest(TempDirCase):
                 self.assertEqual(a.final_status, "passed", a.comparison_result.get("summary"))
                 self.assertEqual(a.llm_calls, 0)
                 b_csv = pd.read_csv(os.path.join(folder, "b.csv"))
-                reused = run_parser(a.parser_file_path, os.path.join(folder, "b.pdf"))
-                self.assertTrue(reused.equals(b_csv), f"{name}: saved parser differs on b.pdf")
+                reused = os.path.join(self.tmp, name + "_reused.csv")  # as a user reuses it
+                done = run_dua("run", a.parser_file_path, os.path.join(folder, "b.pdf"),
+                               "--out", reused)
+                self.assertEqual(done.returncode, 0, done.stderr)
+                self.assertTrue(pd.read_csv(reused).equals(b_csv),
+                                f"{name}: the saved parser differs on b.pdf through dua run")
                 b = self.run_agent(os.path.join(folder, "b.pdf"), name + "_b",
                                    out=os.path.join(self.tmp, name + "_b.csv"))
                 self.assertEqual(b.final_status, "passed", b.comparison_result.get("summary"))
