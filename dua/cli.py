@@ -134,6 +134,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return errors.EXIT_USAGE
+    if getattr(args, "quiet", False):
+        _quiet_libraries()
     try:
         settings = settings_from_args(args)
         return int(_command_module(args.command).run(args, settings))
@@ -147,6 +149,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return report_error(exc, args)
     except Exception as exc:  # a bug: one clear line, the traceback only with --debug
         return report_error(exc, args)
+
+
+def _quiet_libraries() -> None:
+    """--quiet silences the PDF libraries' own warnings too (pdfminer's 'Could not get
+    FontBBox' and the like go to stderr through logging's last-resort handler)."""
+    import logging  # lazy: only a quiet run needs it
+
+    for name in ("pdfminer", "pdfplumber", "pypdfium2"):
+        logging.getLogger(name).setLevel(logging.ERROR)
 
 
 def report_error(exc: BaseException, args) -> int:

@@ -73,13 +73,18 @@ class CliParseTest(unittest.TestCase):
         folder = os.path.join(FIXTURES, "statements", "card_parens")
         wrong = os.path.join(self.tmp, "wrong.csv")
         pd.read_csv(os.path.join(folder, "a.csv")).iloc[:3].to_csv(wrong, index=False)
+        out = os.path.join(self.tmp, "card.csv")
         done = self.parse(os.path.join(folder, "a.pdf"), "--bank", "card", "--expected", wrong,
-                          "--max-retries", "1", "--json", "--quiet")
+                          "--max-retries", "1", "--json", "--quiet", "--out", out)
         self.assertEqual(done.returncode, 1, done.stderr)
         report = json.loads(done.stdout)
         self.assertEqual(report["status"], "failed")
         self.assertIn("user_message", report["feedback"])
         self.assertIn("recovery_suggestions", report["feedback"])
+        # A failed run's rows are kept, named partial, never where a verified result goes.
+        self.assertFalse(os.path.exists(out))
+        self.assertEqual(report["output_path"], os.path.join(self.tmp, "card.partial.csv"))
+        self.assertGreater(len(pd.read_csv(report["output_path"])), 3)
 
     def test_image_only_pdf_exits_3_with_the_no_text_layer_message(self):
         done = self.parse(shared_sample("sbi_scanned", "statement.pdf"), "--bank", "sbi")

@@ -46,6 +46,12 @@ class CompareTest(unittest.TestCase):
                          [{"row": 1, "column": "Amount", "expected": -4.5, "got": 4.5}])
         self.assertEqual(len(diag["rows_only_got"]), 1)
 
+    def test_no_rows_is_said_first_without_the_dtype_symptoms_it_causes(self):
+        empty = pd.DataFrame({c: pd.Series([], dtype="float64") for c in self.expected.columns})
+        summary = verify.compare(empty, self.expected)["summary"]
+        self.assertTrue(summary.startswith("0 rows, expected 2: no line"), summary)
+        self.assertNotIn("dtype", summary)
+
     def test_row_count_difference_costs_more_than_a_cell(self):
         short = verify.compare(self.expected.iloc[:1], self.expected)
         cell = verify.compare(self.expected.assign(Amount=[10.0, 4.5]), self.expected)

@@ -147,7 +147,9 @@ def _print_human(report: dict) -> None:
           f"{report['seconds']:.2f} s ({report['attempts']} attempt(s), {report['llm_calls']} LLM calls)")
     print(f"parser: {report['parser_path']}")
     if report["output_path"]:
-        print(f"output: {report['output_path']}")
+        partial = " (partial: the rows of the closest attempt, not verified)" \
+            if report["status"] == "failed" else ""
+        print(f"output: {report['output_path']}{partial}")
     for check in report["checks"]:
         mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
         print(f"  {check['name']}: {mark} - {check['detail'].splitlines()[0] if check['detail'] else ''}")

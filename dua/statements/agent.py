@@ -166,8 +166,10 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
         updates.update(generated_code=code, generated_df=frame, comparison_result=result,
                        rows=int(len(frame)), errors=state.errors + [
                            f"kept attempt {attempt}, the closest to passing"])
-    if frame is not None:
+    if frame is not None and (final != "failed" or len(frame)):
         out = ctx.out_path or os.path.join(ctx.parsers_dir, f"{state.target_bank}_result.csv")
+        if final == "failed":  # never in the place of a verified result: named for what it is
+            out = "%s.partial%s" % os.path.splitext(out)
         write_atomically(out, frame.to_csv(index=False))
         updates["output_csv_path"] = out
     return updates

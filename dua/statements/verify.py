@@ -111,13 +111,18 @@ def summarize(diag: dict, equal: bool = False) -> str:
     if equal:
         return "the result equals the expected CSV"
     out = []
+    rc = diag.get("row_count", {})
+    empty = rc.get("got") == 0 and rc.get("expected")
+    if empty:  # the cause first: every other difference follows from it
+        out.append(f"0 rows, expected {rc['expected']}: no line of the statement was read as a "
+                   "transaction (its date or amounts did not match where the parser looks)")
     for key in ("missing_columns", "extra_columns", "renamed_columns"):
         if diag.get(key):
             out.append(f"{key.replace('_', ' ')}: {diag[key]}")
     for col, (want, got) in diag.get("dtype_differences", {}).items():
-        out.append(f"column {col!r} has dtype {got}, expected {want}")
-    rc = diag.get("row_count", {})
-    if rc and rc.get("expected") != rc.get("got"):
+        if not empty:  # an empty column's dtype is no finding of its own
+            out.append(f"column {col!r} has dtype {got}, expected {want}")
+    if rc and rc.get("expected") != rc.get("got") and not empty:
         out.append(f"{rc['got']} rows, expected {rc['expected']}")
     for d in diag.get("first_differences", []):
         out.append(f"row {d['row']} column {d['column']!r}: expected {d['expected']!r}, "
