@@ -1,8 +1,10 @@
-"""Opening PDFs: the only module that imports pdfplumber.
+"""Opening PDFs: the one door to PDF files.
 
 It turns every way a file can fail to be a readable PDF into a typed
 ``DocumentError`` and reads each page once into plain dataclasses (words with
-font and size, ruling lines, image boxes) that the rest of dua works on.
+font and size, ruling lines, image boxes) that the rest of dua works on. Words come
+from ``dua.words`` (pdfium's characters, pdfplumber's word rule, pdfplumber itself on
+the pages pdfium cannot map); lines, images and tables from pdfplumber when asked for.
 """
 from __future__ import annotations
 
@@ -46,6 +48,8 @@ class Page:
     v_rules: list = dataclasses.field(default_factory=list)  # (x, top, bottom) vertical edges
     images: list = dataclasses.field(default_factory=list)  # (x0, top, x1, bottom)
     tables: list = dataclasses.field(default_factory=list)  # [Table], when asked for
+    reader: str = "pdfplumber"  # who read the words: "pdfium" or "pdfplumber"
+    why: str = ""  # why pdfplumber read a page pdfium could not map
 
 
 @dataclasses.dataclass
@@ -131,29 +135,118 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
                   on_page=None, with_tables: bool = False) -> Document:
     """Read every page (or the 1-based ``pages``) once into a Document.
 
+    Ruling lines, images and the metadata are read by pdfplumber when first used (at
+    once with ``with_tables``), and only on the pages that draw lines, shapes or images.
+
     Raises:
         DocumentError (any subclass)
     """
-    with open_pdf(path, password) as pdf:
-        total = len(pdf.pages)
-        out = []
-        for n in pages or range(1, total + 1):
-            if not 1 <= n <= total:
-                continue
-            page = pdf.pages[n - 1]
-            out.append(read_page(page))
-            if with_tables:
-                out[-1].tables = read_tables(page)
-            page.close()  # frees pdfminer's layout cache: long documents stay flat in memory
-            if on_page:
-                on_page(n, total)
-        return Document(path, out, dict(pdf.metadata or {}))
+    from . import words  # lazy: keeps import dua fast
+
+    check_file(path)
+    with _translated(path, password):
+        try:
+            read = words.read_pages(path, password, pages)
+        except ImportError as exc:
+            # A missing pypdfium2 never gets here (the reader falls back to pdfplumber): the
+            # fallback's own import failed, and the message names the module that is missing.
+            missing = (exc.name or "").partition(".")[0]
+            if missing in ("", "pdfplumber"):
+                raise MissingDependencyError("pdfplumber is not installed") from exc
+            raise MissingDependencyError(f"{missing} is not installed (pdfplumber needs it)",
+                                         module=missing) from exc
+    graphics = _Graphics(path, password)
+    out = []
+    for p in read:
+        page = _LazyPage(p["number"], p["width"], p["height"], [Word(*w) for w in p["words"]],
+                         p["chars"], reader=p["reader"], why=p["why"])
+        graphics.add(page, p["graphics"])
+        out.append(page)
+        if on_page:
+            on_page(p["number"], p["of"])
+    doc = _LazyDocument(path, out)
+    del doc.__dict__["metadata"]  # read on first use
+    doc.graphics, graphics.doc = graphics, doc
+    if with_tables:
+        graphics.load(tables=True)
+    return doc
+
+
+class _LazyPage(Page):
+    """A Page whose ruling lines and images pdfplumber reads on first use."""
+
+    def __getattr__(self, name: str):
+        if name in ("h_rules", "v_rules", "images", "tables") and "_graphics" in self.__dict__:
+            self.__dict__.pop("_graphics").load()
+            return getattr(self, name)
+        raise AttributeError(name)
+
+
+class _LazyDocument(Document):
+    """A Document whose metadata pdfplumber reads on first use."""
+
+    def __getattr__(self, name: str):
+        if name == "metadata" and "graphics" in self.__dict__:
+            self.__dict__.pop("graphics").load()
+            return self.metadata
+        raise AttributeError(name)
+
+
+class _Graphics:
+    """Lines, images, tables and metadata of a document's pages, read in one pdfplumber pass."""
+
+    def __init__(self, path: str, password: str | None) -> None:
+        self.path, self.password, self.pages, self.doc = path, password, [], None
+
+    def add(self, page: Page, drawn: bool) -> None:
+        for name in ("h_rules", "v_rules", "images", "tables"):
+            del page.__dict__[name]  # read on first use
+        page.__dict__["_graphics"] = self
+        self.pages.append((page, drawn))
+
+    def load(self, tables: bool = False) -> None:
+        todo, self.pages = self.pages, []
+        for page, _ in todo:
+            page.__dict__.pop("_graphics", None)
+            page.h_rules, page.v_rules, page.images, page.tables = [], [], [], []
+        with open_pdf(self.path, self.password) as pdf:
+            for page, drawn in todo:
+                if drawn:
+                    found = pdf.pages[page.number - 1]
+                    page.h_rules, page.v_rules, page.images = _graphics(found)
+                    page.tables = read_tables(found) if tables else []
+                    found.close()  # frees pdfminer's layout cache
+            if self.doc is not None:
+                self.doc.metadata = dict(pdf.metadata or {})
+
+
+@contextlib.contextmanager
+def _translated(path: str, password: str | None) -> Iterator[None]:
+    """pdfminer's and pdfplumber's failures as typed DocumentErrors."""
+    try:
+        yield
+    except (AssertionError, KeyError, TypeError, ValueError, EOFError, IndexError) as exc:
+        if type(exc).__module__.startswith("dua"):
+            raise
+        raise _translate(exc, path, password) from exc
+    except Exception as exc:
+        if type(exc).__module__.startswith(("pdfminer", "pdfplumber")):
+            raise _translate(exc, path, password) from exc
+        raise
 
 
 def read_page(page) -> Page:
+    """One pdfplumber page read by pdfplumber alone (the reference reader)."""
     # Words are split on spacing only, never on a font or size change: OCR layers vary the
     # size glyph by glyph, and splitting there turns "neque" into "ne q ue".
     words = [_word(w) for w in page.extract_words(keep_blank_chars=False, return_chars=True)]
+    h_rules, v_rules, images = _graphics(page)
+    return Page(page.page_number, float(page.width), float(page.height), words,
+                len(page.chars), h_rules, v_rules, images)
+
+
+def _graphics(page) -> tuple:
+    """A pdfplumber page's horizontal and vertical edges and image boxes."""
     h_rules, v_rules = [], []
     for e in page.edges:
         if e["orientation"] == "h":
@@ -161,8 +254,7 @@ def read_page(page) -> Page:
         else:
             v_rules.append((e["x0"], e["top"], e["bottom"]))
     images = [(i["x0"], i["top"], i["x1"], i["bottom"]) for i in page.images]
-    return Page(page.page_number, float(page.width), float(page.height), words,
-                len(page.chars), h_rules, v_rules, images)
+    return h_rules, v_rules, images
 
 
 def _word(w: dict) -> Word:
