@@ -182,7 +182,7 @@ ELEMENT_FIELDS = {
     "page_number": {"text": str},
     "unclassified_text_block": {"text": str},
 }
-OPTIONAL_FIELDS = {"table": {"header": list}, "figure": {"caption": str, "text": str},
+OPTIONAL_FIELDS = {"table": {"header": list, "continued": list}, "figure": {"caption": str, "text": str},
                    "paragraph": {"continued": list}, "list": {"continued": list},
                    "unclassified_text_block": {"lines": list, "metadata": dict, "annotations": dict,
                                                "id": str}}

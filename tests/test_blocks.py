@@ -135,5 +135,152 @@ class SyntheticPageTest(unittest.TestCase):
         self.assertEqual(kinds.count("text"), 3)
 
 
+def words_of(x: float, top: float, text: str, size: float = 10.0, font: str = "Times-Roman",
+             space: float = 2.5) -> list:
+    """``dua.pdf.Word`` objects for one printed line: half an em a character, ``space`` apart."""
+    from dua.pdf import Word
+
+    out = []
+    for token in text.split():
+        width = 0.5 * size * len(token)
+        out.append(Word(token, x, x + width, top, top + size, font, size))
+        x += width + space
+    return out
+
+
+def justified(x: float, top: float, width: float, n: int = 12, size: float = 10.0) -> list:
+    """A full line of ``n`` words stretched to ``width`` points, as justified text is."""
+    from dua.pdf import Word
+
+    step = width / n
+    return [Word(f"w{i}", x + i * step, x + (i + 1) * step - 3, top, top + size, "Times-Roman", size)
+            for i in range(n)]
+
+
+class LayoutRulesTest(unittest.TestCase):
+    """Rules that cut and join blocks, on pages built from words (no producer in between)."""
+
+    def blocks(self, words: list, h_rules=(), v_rules=(), tables=(), width=612.0) -> list:
+        from dua.documents.blocks import page_blocks
+        from dua.pdf import Page
+
+        return page_blocks(Page(1, width, 792.0, words, 1, list(h_rules), list(v_rules)), list(tables))
+
+    def test_extra_leading_smaller_than_half_a_line_still_ends_a_paragraph(self):
+        words = justified(72, 100, 450) + justified(72, 112, 450) + words_of(72, 124, "end of one.")
+        words += justified(72, 139.6, 450) + words_of(72, 151.6, "end of two.")  # 15.6 pitch, not 12
+        self.assertEqual([len(b.lines) for b in self.blocks(words)], [3, 2])
+
+    def test_indented_full_line_after_a_short_line_starts_a_paragraph(self):
+        words = justified(72, 100, 450) + words_of(72, 112, "short last line.")
+        words += justified(90, 124, 432) + justified(72, 136, 450)
+        self.assertEqual([len(b.lines) for b in self.blocks(words)], [2, 2])
+
+    def test_line_starting_left_of_the_list_marker_ends_the_list(self):
+        words = words_of(61, 100, "1. First item") + words_of(61, 114, "2. Second item")
+        words += justified(57, 128, 450)
+        blocks = self.blocks(words)
+        self.assertEqual([len(b.lines) for b in blocks], [2, 1])
+
+    def test_flush_right_roman_markers_stay_one_list(self):
+        words = words_of(69, 100, "i) one item") + words_of(66.5, 114, "ii) two item")
+        words += words_of(64, 128, "iii) three item")
+        self.assertEqual([len(b.lines) for b in self.blocks(words)], [3])
+
+    def test_table_in_one_column_leaves_the_prose_beside_it_alone(self):
+        words = []
+        for i in range(8):
+            top = 100 + 12 * i
+            words += justified(72, top, 210, n=8)
+            if i < 4:
+                words += justified(320, top, 210, n=8)
+            else:  # a table in the right column, rows level with the left column's lines
+                for x, cell in ((320, "Name"), (420, f"{i}1"), (480, f"{i}2")):
+                    words += words_of(x, top, cell)
+        blocks = self.blocks(words)
+        table = next(b for b in blocks if b.metadata["source_block_type"] == "table")
+        self.assertEqual(table.metadata["rows"][0], ["Name", "41", "42"])
+        self.assertTrue(all(b.bbox[0] >= 320 for b in [table]))
+        left = next(b for b in blocks if b.metadata.get("column") == "left")
+        self.assertEqual(len(left.lines), 8)
+
+    def test_key_value_row_set_closer_than_a_cell_gap_joins_its_table(self):
+        words = []
+        for i, (key, value) in enumerate((("Owner", "Team A"), ("Budget", "EUR 4"),
+                                          ("Comparable capacity", "3 May"))):
+            # the last key ends 9.5 points before its value: no wider than a wide word space
+            words += words_of(60, 100 + 30 * i, key) + words_of(162, 100 + 30 * i, value)
+        blocks = self.blocks(words)
+        self.assertEqual([b.metadata["source_block_type"] for b in blocks], ["table"])
+        self.assertEqual(blocks[0].metadata["rows"][2], ["Comparable capacity", "3 May"])
+
+    def test_ruled_table_grows_over_the_column_its_row_rules_reach(self):
+        from dua.pdf import Table
+
+        rows = [[(100, 100, 200, 120), (200, 100, 300, 120)], [(100, 120, 200, 140), (200, 120, 300, 140)]]
+        words = words_of(105, 105, "Region") + words_of(205, 105, "FY1") + words_of(305, 105, "FY2")
+        words += words_of(105, 125, "North") + words_of(205, 125, "1.0") + words_of(305, 125, "2.0")
+        h_rules = [(100, 360, y) for y in (100, 120, 140)]  # the last vertical rule is missing
+        (block,) = self.blocks(words, h_rules=h_rules, tables=[Table((100, 100, 300, 140), rows)])
+        self.assertEqual(block.metadata["rows"], [["Region", "FY1", "FY2"], ["North", "1.0", "2.0"]])
+
+    def test_table_standing_right_under_a_table_with_as_many_columns_is_one_table(self):
+        from dua.pdf import Table
+
+        rows = [[(58, 100, 150, 118), (150, 100, 220, 118), (220, 100, 290, 118)]] * 2
+        rows = [rows[0], [(c[0], 118, c[2], 136) for c in rows[1]]]
+        words = []
+        for i, top in enumerate((104, 122, 140, 158)):
+            words += words_of(60, top, f"Row{i}") + words_of(160, top, f"{i}.1") + words_of(230, top, f"{i}.2")
+        blocks = self.blocks(words, tables=[Table((58, 100, 290, 136), rows)])
+        self.assertEqual([b.metadata["source_block_type"] for b in blocks], ["table"])
+        self.assertEqual(len(blocks[0].metadata["rows"]), 4)
+
+    def test_chart_on_a_panel_is_a_figure_with_its_small_labels_but_not_its_caption(self):
+        panel = [(50, 320, y) for y in (100, 300)]
+        v = [(50, 100, 300), (320, 100, 300), (90, 130, 270), (140, 200, 270), (200, 160, 270)]
+        h = panel + [(90, 300, 270)]
+        words = words_of(95, 275, "North South East West Centre", size=7)  # inside: labels
+        words += words_of(95, 305, "Q1 Q2 Q3 Q4 Q5 Q6", size=7)  # just under the panel
+        words += words_of(50, 312, "Figure 1: Sales by region", size=9)
+        words += justified(50, 340, 450) + justified(50, 352, 450)
+        blocks = self.blocks(words, h_rules=h, v_rules=v)
+        kinds = [b.metadata["source_block_type"] for b in blocks]
+        self.assertEqual(kinds, ["image", "text", "text"])
+        self.assertIn("Q6", blocks[0].text)
+        self.assertTrue(blocks[1].text.startswith("Figure 1:"))
+
+    def test_a_text_panel_with_two_underlines_is_no_figure(self):
+        h = [(50, 320, 100), (50, 320, 300), (51, 319, 101), (51, 319, 299), (60, 120, 160),
+             (60, 120, 172)]
+        v = [(50, 100, 300), (320, 100, 300), (51, 101, 299), (319, 101, 299)]
+        words = justified(60, 150, 250) + justified(60, 162, 250)
+        kinds = [b.metadata["source_block_type"] for b in self.blocks(words, h_rules=h, v_rules=v)]
+        self.assertEqual(kinds, ["text"])
+
+    def test_prose_running_into_a_spilled_panel_keeps_its_words(self):
+        h = [(50, 330, 100), (50, 330, 300), (90, 300, 270)]
+        v = [(50, 100, 300), (330, 100, 300), (90, 130, 270), (140, 200, 270)]
+        words = []
+        for i in range(10):
+            words += justified(60, 100 + 20 * i, 220, n=5) if i == 0 else []
+            words += justified(310, 100 + 12 * i, 250, n=8)  # the right column, from x 310
+        blocks = self.blocks(words, h_rules=h, v_rules=v)
+        figure = next(b for b in blocks if b.metadata["source_block_type"] == "image")
+        self.assertNotIn("w0", figure.text.split("\n")[-1:])
+        right = [b for b in blocks if b.bbox[0] >= 300]
+        self.assertEqual(sum(len(b.lines) for b in right), 10)
+
+    def test_heading_under_balanced_columns_is_read_after_both_columns(self):
+        words = []
+        for i in range(6):
+            words += justified(72, 100 + 12 * i, 210, n=8) + justified(320, 100 + 12 * i, 210, n=8)
+        words += words_of(72, 190, "3 Results", font="Times-Bold", size=12)
+        words += justified(72, 210, 460)
+        texts = [b.text for b in self.blocks(words)]
+        self.assertEqual(texts[2], "3 Results")
+        self.assertEqual([b.metadata.get("column") for b in self.blocks(words)][2], "full")
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,9 +2,14 @@
 
 A chart drawn as paths (bars, axes, a frame or a light panel behind it) leaves many short
 ruling edges packed in one place; a table leaves rules that run its full width. Words
-inside a figure's region are its labels and go with it, not to paragraphs.
+inside a figure's region, and the short runs of small words around it, are its labels and
+go with it, not to paragraphs.
 """
 from __future__ import annotations
+
+from ..schemas import Block
+from .lines import center_in, rows_of, split_row, words_block
+from .rules import CAPTION
 
 # A page-sized image is the scan under an OCR text layer, not a figure.
 BACKGROUND_AREA = 0.6
@@ -12,6 +17,11 @@ _TOUCH = 3.0  # points: paths this close belong to one drawing
 _MIN_SIDE = 30.0  # points: smaller clusters are bullets, underlines, icons
 _MIN_EDGES = 6
 _FULL_SPAN = 0.9  # a horizontal edge this wide of its cluster is a table rule or stripe
+_ON_FRAME = 2.0  # points: an edge this close to its cluster's box is the frame or panel
+_CONTENT_EDGES = 3  # a drawing has marks inside its frame (bars, axes, a plotted line)
+_LABEL_PAD = 16.0  # points around a drawing where its title, ticks and category names sit
+_LABEL_WORDS = 4  # a label is a short run of words; prose lines are longer
+_LABEL_SIZE = 0.85  # of the body size: tick and category labels are set smaller (captions less so)
 
 
 def figure_regions(page, tables: list = ()) -> list:
@@ -22,7 +32,7 @@ def figure_regions(page, tables: list = ()) -> list:
     edges = [(x0, y, x1, y, "h") for x0, x1, y in page.h_rules]
     edges += [(x, top, x, bottom, "v") for x, top, bottom in page.v_rules]
     edges = [e for e in edges if not any(_inside(e, t.bbox) for t in tables)]
-    regions = [_box(c) for c in _clusters(edges) if _is_drawing(c)]
+    regions = [_box(c) for c in _nested(_clusters(edges)) if _is_drawing(c)]
     regions += images
     return _merge(regions)
 
@@ -57,21 +67,53 @@ def _clusters(edges: list) -> list:
     return list(groups.values())
 
 
+def _nested(clusters: list) -> list:
+    """Clusters lying inside another cluster's box join it: a chart's axes and plotted line
+    drawn on a panel do not touch the panel's outline, but they are one figure."""
+    out: list = []
+    for c in sorted(clusters, key=lambda c: -_area(_box(c))):
+        box = _box(c)
+        host = next((o for o in out if _inside(box, _box(o))), None)
+        if host is None:
+            out.append(list(c))
+        else:
+            host.extend(c)
+    return out
+
+
+def _area(box: tuple) -> float:
+    return (box[2] - box[0]) * (box[3] - box[1])
+
+
 def _box(edges: list) -> tuple:
     return (min(e[0] for e in edges), min(e[1] for e in edges),
             max(e[2] for e in edges), max(e[3] for e in edges))
 
 
 def _is_drawing(edges: list) -> bool:
-    """Many edges both ways, in a box of some size, not all of them full-width rules."""
-    x0, top, x1, bottom = _box(edges)
+    """Many edges both ways, in a box of some size, with marks inside its frame that are not
+    all full-width rules. A panel's or frame's own outline spans the box too, but only on
+    its border; zebra stripes and ruled rows span it inside."""
+    box = _box(edges)
+    x0, top, x1, bottom = box
     if len(edges) < _MIN_EDGES or x1 - x0 < _MIN_SIDE or bottom - top < _MIN_SIDE:
         return False
     horizontal = [e for e in edges if e[4] == "h"]
     if not horizontal or len(horizontal) == len(edges):
         return False  # rules only one way: booktabs, underlines, separators
-    full = sum(1 for e in horizontal if e[2] - e[0] >= _FULL_SPAN * (x1 - x0))
-    return full < 0.8 * len(horizontal)  # zebra stripes and ruled rows span the table
+    inner = [e for e in edges if not _on_frame(e, box)]
+    if len(inner) < _CONTENT_EDGES:
+        return False  # an empty frame or a text panel
+    inner_h = [e for e in inner if e[4] == "h"]
+    full = sum(1 for e in inner_h if e[2] - e[0] >= _FULL_SPAN * (x1 - x0))
+    return full < 0.8 * len(inner_h) if inner_h else True
+
+
+def _on_frame(e, box) -> bool:
+    """The edge lies along one side of the box (a frame's or a panel's outline)."""
+    if e[4] == "h":
+        return min(abs(e[1] - box[1]), abs(e[1] - box[3])) <= _ON_FRAME
+    return min(abs(e[0] - box[0]), abs(e[0] - box[2])) <= _ON_FRAME
 
 
 def _merge(boxes: list) -> list:
@@ -85,3 +127,63 @@ def _merge(boxes: list) -> list:
         else:
             out.append(box)
     return out
+
+
+# --- the words of a figure ------------------------------------------------------------------
+
+
+def with_labels(box: tuple, words: list, body: float = 0.0) -> tuple:
+    """Grow a drawing's box over the runs of words just around it that are its labels (a
+    chart's title, axis ticks and category names sit outside its paths): short runs, or runs
+    set smaller than the page's body text, alone on their row."""
+    for _ in range(2):
+        pad = (box[0] - _LABEL_PAD, box[1] - _LABEL_PAD, box[2] + _LABEL_PAD, box[3] + _LABEL_PAD)
+        near = [w for w in words if center_in(w, pad)]
+        for seg in (s for row in rows_of(near) for s in split_row(row)):
+            small = seg.size <= _LABEL_SIZE * body
+            if CAPTION.match(" ".join(w.text for w in seg.words)):
+                continue  # "Figure 2: …" names the figure; it is the caption's, not a label
+            if (len(seg.words) <= _LABEL_WORDS or small) and _within(seg, pad) and _alone(seg, words):
+                box = (min(box[0], seg.x0), min(box[1], seg.top), max(box[2], seg.x1),
+                       max(box[3], seg.bottom))
+    return box
+
+
+def words_inside(box: tuple, words: list) -> list:
+    """The words a figure holds: those centered in its box, less the ones a prose line
+    outside it runs on from (a panel that spills into the next column overlaps its text)."""
+    inside = [w for w in words if center_in(w, box)]
+    ids = set(map(id, inside))
+    # Only words on the box's rows can run a line on into it.
+    outside = [w for w in words if id(w) not in ids and w.bottom >= box[1] and w.top <= box[3]]
+    changed = True
+    while changed:
+        changed = False
+        for w in list(inside):
+            if any(_runs_on(w, o) for o in outside):
+                inside.remove(w)
+                outside.append(w)
+                changed = True
+    return inside
+
+
+def _runs_on(w, o) -> bool:
+    """``o`` stands next to ``w`` on its row, a word space away."""
+    space = 0.6 * max(w.size, o.size, 1.0)
+    return abs(w.top - o.top) < 2 and (0 <= o.x0 - w.x1 < space or 0 <= w.x0 - o.x1 < space)
+
+
+def _within(seg, box) -> bool:
+    return seg.x0 >= box[0] and seg.x1 <= box[2] and seg.top >= box[1] and seg.bottom <= box[3]
+
+
+def _alone(seg, words: list) -> bool:
+    """No word of the page continues the run on its row (it is not the start of a prose line)."""
+    taken = set(map(id, seg.words))
+    return not any(id(w) not in taken and abs(w.top - seg.top) < 2 and
+                   (0 <= w.x0 - seg.x1 < 12 or 0 <= seg.x0 - w.x1 < 12) for w in words)
+
+
+def figure_block(box, words: list) -> Block:
+    """An image or drawing; the words inside it (a chart's labels) are its text."""
+    return words_block(box, words, {"source_block_type": "image"})

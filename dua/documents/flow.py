@@ -1,5 +1,6 @@
 """Elements that run on: a paragraph cut by a column or page break, a list cut by one, or
-split into runs of items by the spacing between them, becomes one element again.
+split into runs of items by the spacing between them, and a table cut by one (its parts
+keep its edges) become one element again.
 
 A paragraph runs on when its last line is full (a paragraph's last line is short unless
 the column ended it) and the next body element, at the top of the next column or page,
@@ -33,22 +34,39 @@ def join_continued(elements: list, blocks: list) -> list:
 
 
 def _runs_on(a: dict, b: dict, by_id: dict) -> bool:
-    if a["type"] != b["type"] or a["type"] not in ("paragraph", "list"):
+    if a["type"] != b["type"] or a["type"] not in ("paragraph", "list", "table"):
         return False
     first, last = by_id[b["block_ids"][0]], by_id[a["block_ids"][-1]]
     end = _last_part(a)
     moved_up = b["page_number"] != end[0] or b["bbox"][1] < end[1][1]
+    if a["type"] == "table":
+        # A header of its own that differs from the table's names another table.
+        other = b.get("header") and a.get("header") and b["header"] != a["header"]
+        return moved_up and not other and _same_edges(end[1], b["bbox"], _size(last))
     if a["type"] == "list":
         if moved_up:
             return True  # a list goes on in the next column or page
         gap = b["bbox"][1] - end[1][3]
-        return 0 <= gap < 1.6 * _size(last) and b["bbox"][0] >= end[1][0] - 2
+        # A marker set flush right ("iii)" under "i)") starts up to an em further left.
+        return 0 <= gap < 1.6 * _size(last) and b["bbox"][0] >= end[1][0] - _size(last)
     if not moved_up or abs(_size(first) - _size(last)) > 0.6:
         return False
     line = last.lines[-1]
     width = last.bbox[2] - last.bbox[0]
     return len(last.lines) >= 2 and line.bbox[2] - last.bbox[0] >= _FULL * width and \
-        not line.text.rstrip().endswith(":")
+        not line.text.rstrip().endswith(":") and not _indented(first)
+
+
+def _indented(block: Block) -> bool:
+    """The block's first line is set in from its others: it starts a paragraph."""
+    if len(block.lines) < 2:
+        return False
+    return block.lines[0].bbox[0] - block.bbox[0] > 0.5 * block.lines[0].size
+
+
+def _same_edges(a, b, size: float) -> bool:
+    """Two parts of a table cut by a page or column break keep its left and right edges."""
+    return abs(a[0] - b[0]) <= size / 2 and abs(a[2] - b[2]) <= size / 2
 
 
 def _size(block: Block) -> float:
@@ -65,6 +83,9 @@ def _last_part(el: dict) -> tuple:
 def _words(el: dict) -> int:
     if el["type"] == "list":
         return sum(len(f"{i.get('marker', '')} {i['text']}".split()) for i in el["items"])
+    if el["type"] == "table":
+        rows = ([el["header"]] if el.get("header") else []) + el["rows"]
+        return sum(len(str(c or "").split()) for row in rows for c in row)
     return len(el["text"].split())
 
 
@@ -84,6 +105,9 @@ def _append(a: dict, b: dict) -> None:
             {"page_number": b["page_number"], "bbox": list(b["bbox"]), "words": _words(b)})
     if a["type"] == "list":
         a["items"] = a["items"] + b["items"]
+    elif a["type"] == "table":
+        # The later part's first row is a row of the table, even when it looked like a header.
+        a["rows"] = a["rows"] + ([b["header"]] if b.get("header") else []) + b["rows"]
     else:
         a["text"] = f"{a['text']} {b['text']}"
     a["block_ids"] = a["block_ids"] + b["block_ids"]
