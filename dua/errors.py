@@ -22,6 +22,8 @@
     │   ├── TruncatedResponseError            finish_reason length / MAX_TOKENS
     │   ├── StreamInterruptedError            a stream that stopped without finishing
     │   └── UnusableAnswerError               answers that never held a usable parser
+    │       ├── RepeatedRequestError          the same request twice in one run: not sent
+    │       └── LLMBudgetSpentError           the run's total LLM deadline is spent
     ├── StructuredOutputError                 seed 003
     │   ├── MultipleStructuredOutputsError
     │   └── StructuredOutputValidationError (ValueError)
@@ -331,6 +333,20 @@ class UnusableAnswerError(ResponseError):
 
     error_code = "LLM_UNUSABLE_PARSER"
     hint = "Try a stronger model, --llm-mode settings, or --provider builtin."
+
+
+class RepeatedRequestError(UnusableAnswerError):
+    """The run was about to send a request it had already sent (the answer would repeat)."""
+
+    error_code = "LLM_REPEATED_REQUEST"
+    hint = "Nothing new to ask the model; the built-in writer's result stands."
+
+
+class LLMBudgetSpentError(UnusableAnswerError):
+    """The run's total LLM deadline is spent; no further request is sent."""
+
+    error_code = "LLM_BUDGET_SPENT"
+    hint = "Raise the run's LLM budget, or use --provider builtin."
 
 
 class ToolArgumentsError(ToolExecutionError, ValueError):

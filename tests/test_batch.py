@@ -299,19 +299,6 @@ class ExecutorTest(unittest.TestCase):
         self.assertIsNone(result.results[0].output_path)
         self.assertTrue(result.results[0].frame.equals(expected("a")))
 
-    def test_on_a_local_dask_cluster_through_get_executor(self):
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            self.skipTest("dask.distributed is not installed (optional: pip install 'dask[distributed]')")
-        tmp = make_workspace(self)
-        pdfs = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf")]
-        with LocalCluster(n_workers=2, threads_per_worker=1, processes=False) as cluster, \
-                Client(cluster) as client:
-            result = batch.run(PARSER, pdfs, executor=client.get_executor(), out_dir=tmp)
-        self.assertTrue(result.ok, [r.feedback for r in result.failed])
-        self.assertTrue(read_csv(os.path.join(tmp, "a.csv")).equals(expected("a")))
-
 
 class PlanningTest(unittest.TestCase):
     def test_colliding_names_get_distinct_outputs(self):
@@ -354,7 +341,8 @@ class PlanningTest(unittest.TestCase):
     def test_importing_the_batch_modules_loads_nothing_heavy(self):
         from tests.test_import import loaded_after
 
-        self.assertEqual(loaded_after("import dua.batch, dua.batch_worker, dua.commands.run"), [])
+        self.assertEqual(loaded_after("import dua.batch, dua.batch.worker, dua.batch.runner, "
+                                      "dua.commands.run"), [])
 
     def test_progress_line_names_done_total_rows_errors_rate_and_eta(self):
         line = batch.Progress(3, 10, 1234, 1, 2.0, 3).line()

@@ -81,6 +81,9 @@ class CliParseTest(unittest.TestCase):
         self.assertEqual(report["status"], "failed")
         self.assertIn("user_message", report["feedback"])
         self.assertIn("recovery_suggestions", report["feedback"])
+        advice = " ".join(report["feedback"]["recovery_suggestions"])
+        self.assertNotIn("Pass --expected", advice)  # it was passed: check it instead
+        self.assertIn("expected CSV", advice)
         # A failed run's rows are kept, named partial, never where a verified result goes.
         self.assertFalse(os.path.exists(out))
         self.assertEqual(report["output_path"], os.path.join(self.tmp, "card.partial.csv"))

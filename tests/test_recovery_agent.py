@@ -5,8 +5,9 @@ import random
 import unittest
 
 from dua import errors
-from dua.recovery.agent import RecoveryState, Services, build_graph
+from dua.recovery.agent import Services, build_graph, new_state
 from dua.recovery.handler import ErrorHandler
+from dua.recovery.record import record
 from dua.recovery.store import Store
 
 
@@ -32,11 +33,15 @@ OUTAGE = payload("query_engine", "system_error", "SERVICE_UNAVAILABLE",
 
 
 def run_graph(raw: dict, store: Store | None = None, **services) -> tuple:
-    """The final state and the names of the nodes that ran, in order."""
+    """The final state and the names of the nodes that ran, in order; what the graph decided
+    is recorded, as the handler does, in one transaction."""
     svc = Services(store or Store(), rng=random.Random(7), **services)
-    state, path = RecoveryState(raw=raw), []
-    for event, state in build_graph().stream(state, context=svc):
-        path.append(event.node)
+    state, path = new_state(raw), []
+    with svc.store.transaction():
+        for event, state in build_graph().stream(state, context=svc):
+            path.append(event.node)
+        if not state["duplicate"]:
+            record(state, svc)
     return state, path
 
 
@@ -45,7 +50,7 @@ class SeedScenarioTest(unittest.TestCase):
 
     def test_ambiguous_input_suggests_clarifying_prompts_and_awaits_user(self):
         state, path = run_graph(AMBIGUOUS)
-        fb = state.feedback
+        fb = state["feedback"]
         self.assertEqual(path, ["ingress", "classify", "analyze", "policy", "actions", "message",
                                 "format", "telemetry"])
         self.assertEqual((fb["error_type"], fb["next_action"]), ("input_error", "await_user"))
@@ -58,19 +63,19 @@ class SeedScenarioTest(unittest.TestCase):
         for key in ("user_input", "question", "prompt"):
             raw = payload("input_parser", "input_error", "AMBIGUOUS_INPUT", "Request ambiguous",
                           {key: "Show revenue"})
-            fb = run_graph(raw)[0].feedback
+            fb = run_graph(raw)[0]["feedback"]
             self.assertIn("Show revenue", fb["user_message"], key)
             self.assertEqual(fb["automated_actions"], ["ask_clarification:3"], key)
 
     def test_ambiguous_input_without_the_users_words_counts_the_one_generic_prompt(self):
         raw = payload("input_parser", "input_error", "AMBIGUOUS_INPUT", "Request ambiguous")
-        fb = run_graph(raw)[0].feedback
+        fb = run_graph(raw)[0]["feedback"]
         self.assertEqual(len(fb["recovery_suggestions"]), 1)
         self.assertEqual(fb["automated_actions"], ["ask_clarification:1"])
 
     def test_missing_field_with_a_synonym_is_mapped_and_resumes(self):
         state, path = run_graph(MISSING_FIELD)
-        fb = state.feedback
+        fb = state["feedback"]
         self.assertIn("analyze", path)
         self.assertEqual((fb["error_type"], fb["next_action"]), ("schema_error", "resume"))
         self.assertEqual(fb["automated_actions"], ["map_field:product_id->product_code"])
@@ -81,7 +86,7 @@ class SeedScenarioTest(unittest.TestCase):
     def test_missing_field_without_a_match_lists_fields_and_awaits_user(self):
         raw = payload("query_engine", "schema_error", "FIELD_NOT_FOUND", "product_id not found",
                       {"field": "product_id", "available_fields": ["region", "price"]})
-        fb = run_graph(raw)[0].feedback
+        fb = run_graph(raw)[0]["feedback"]
         self.assertEqual(fb["next_action"], "await_user")
         self.assertEqual(fb["recovery_suggestions"], ["Use region", "Use price"])
         self.assertIn("Available fields: region, price", fb["user_message"])
@@ -89,11 +94,11 @@ class SeedScenarioTest(unittest.TestCase):
     def test_close_misspelling_below_the_threshold_is_only_suggested(self):
         raw = payload("query_engine", "schema_error", "UNKNOWN_COLUMN", "column 'regon' not found",
                       {"available_fields": ["region", "price"]})
-        fb = run_graph(raw)[0].feedback
+        fb = run_graph(raw)[0]["feedback"]
         self.assertEqual(fb["next_action"], "resume")  # ratio 0.91: above the 0.85 auto-fix bar
         self.assertEqual(fb["automated_actions"], ["map_field:regon->region"])
         raw["data"]["context"]["available_fields"] = ["regional_total", "price"]
-        fb = run_graph(raw)[0].feedback
+        fb = run_graph(raw)[0]["feedback"]
         self.assertEqual(fb["next_action"], "await_user")
         self.assertEqual(fb["recovery_suggestions"][0], "Use regional_total")
 
@@ -101,7 +106,7 @@ class SeedScenarioTest(unittest.TestCase):
         store = Store()
         store.cache_put("query:q_456", {"rows": [1, 2, 3]})
         state, path = run_graph(DB_TIMEOUT, store, clock=lambda: 1000.0)
-        fb = state.feedback
+        fb = state["feedback"]
         self.assertEqual((fb["error_type"], fb["next_action"]), ("query_error", "resume"))
         self.assertEqual(fb["confidence"], 0.97)
         self.assertEqual(fb["automated_actions"],
@@ -113,7 +118,7 @@ class SeedScenarioTest(unittest.TestCase):
         self.assertTrue(1000.25 <= queued["due"] <= 1000.5, queued)
 
     def test_incompatible_chart_suggests_an_alternative_and_resumes(self):
-        fb = run_graph(CHART)[0].feedback
+        fb = run_graph(CHART)[0]["feedback"]
         self.assertEqual((fb["error_type"], fb["next_action"]), ("chart_error", "resume"))
         self.assertEqual(fb["automated_actions"], ["suggest_conversion:line"])
         self.assertEqual(fb["recovery_suggestions"],
@@ -124,7 +129,7 @@ class SeedScenarioTest(unittest.TestCase):
     def test_outage_escalates_through_the_ops_hook_and_says_temporarily_unavailable(self):
         calls = []
         state, path = run_graph(OUTAGE, notifier=calls.append)
-        fb = state.feedback
+        fb = state["feedback"]
         self.assertNotIn("analyze", path)  # no heuristics for an outage: the node is skipped
         self.assertEqual((fb["error_type"], fb["next_action"]), ("system_error", "escalate"))
         self.assertIn("temporarily unavailable", fb["user_message"])
@@ -133,7 +138,7 @@ class SeedScenarioTest(unittest.TestCase):
         self.assertEqual(fb["severity"], "high")
 
     def test_feedback_has_exactly_the_seed_fields_and_preserves_context(self):
-        fb = run_graph(CHART)[0].feedback
+        fb = run_graph(CHART)[0]["feedback"]
         for key in ("error_id", "error_type", "error_source", "severity", "confidence",
                     "user_message", "recovery_suggestions", "automated_actions",
                     "context_preserved", "query_id", "timestamp", "next_action"):
@@ -148,15 +153,15 @@ class SkippedNodeTest(unittest.TestCase):
         raw = errors.NoTextLayerError("No text layer in scan.pdf").to_payload("dua_parse", "q_1")
         state, path = run_graph(raw)
         self.assertEqual(path, ["ingress", "classify", "policy", "message", "format", "telemetry"])
-        self.assertEqual(state.feedback["next_action"], "await_user")
-        self.assertIn("ocrmypdf", state.feedback["recovery_suggestions"][0])
+        self.assertEqual(state["feedback"]["next_action"], "await_user")
+        self.assertIn("ocrmypdf", state["feedback"]["recovery_suggestions"][0])
 
     def test_a_duplicate_stops_after_ingress(self):
         store = Store()
         run_graph(CHART, store)
         state, path = run_graph(CHART, store)
         self.assertEqual(path, ["ingress"])
-        self.assertTrue(state.duplicate)
+        self.assertTrue(state["duplicate"])
 
 
 class DuaCodeTest(unittest.TestCase):

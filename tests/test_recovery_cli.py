@@ -163,6 +163,35 @@ class ServeCommandTest(unittest.TestCase):
         self.assertIn("Pick another --port", done.stderr)
         self.assertLess(time.perf_counter() - started, 20)
 
+    def test_serve_logs_one_json_line_per_new_error_and_none_for_a_duplicate(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            proc = subprocess.Popen([sys.executable, "-m", "dua", "serve", "--port", "0", "--json",
+                                     "--db", os.path.join(tmp, "r.sqlite3")],
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                    cwd=REPO, env=dict(os.environ, PYTHONPATH=REPO))
+            try:
+                port = json.loads(proc.stdout.readline())["port"]
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+                for body in (CHART, DB_TIMEOUT, CHART):
+                    conn.request("POST", "/v1/errors", json.dumps(body),
+                                 {"Content-Type": "application/json"})
+                    conn.getresponse().read()
+                conn.close()
+                proc.send_signal(signal.SIGTERM)
+                self.assertEqual(proc.wait(10), 0)
+                lines = [json.loads(line) for line in proc.stderr.read().splitlines()
+                         if line.startswith("{")]
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                proc.stdout.close()
+                proc.stderr.close()
+        # written by the logging thread, every one of them out by the time serve has stopped
+        self.assertEqual([(e["event"], e["error_code"]) for e in lines],
+                         [("error_handled", "INCOMPATIBLE_CHART_TYPE"),
+                          ("error_handled", "DB_TIMEOUT")])
+
     def test_a_failure_to_start_is_one_line_without_the_telemetry_log(self):
         with tempfile.TemporaryDirectory() as tmp:
             not_a_db = os.path.join(tmp, "notes.sqlite3")

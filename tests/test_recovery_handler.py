@@ -59,15 +59,60 @@ class IdempotencyTest(unittest.TestCase):
         self.assertEqual(second["automated_actions"][0], "retry:2")
         self.assertEqual(len(handler.store.retries("q_456")), 2)
 
-    def test_a_failed_handling_releases_its_claim(self):
+    def test_a_failed_handling_leaves_nothing_behind_and_the_retry_is_handled(self):
         handler = ErrorHandler()
-        original = handler.store.finish_error
-        handler.store.finish_error = lambda *a: (_ for _ in ()).throw(errors.StoreError("disk full"))
+        original = handler.store.record_event  # the last write of a run
+        handler.store.record_event = lambda *a: (_ for _ in ()).throw(errors.StoreError("disk full"))
         with self.assertRaises(errors.StoreError):
             handler.handle(DB_TIMEOUT)
         self.assertEqual(handler.store.count_errors(), 0)
-        handler.store.finish_error = original
-        self.assertTrue(handler.handle(DB_TIMEOUT)[1])
+        self.assertEqual(handler.store.retries(), [])  # its queued retry went with it
+        self.assertIsNone(handler.session("q_456"))
+        handler.store.record_event = original
+        feedback, created = handler.handle(DB_TIMEOUT)
+        self.assertTrue(created)
+        self.assertEqual(feedback["automated_actions"][0], "retry:1")  # not counted twice
+
+
+class PlanOutsideTheLockTest(unittest.TestCase):
+    def test_a_decision_whose_basis_another_writer_changed_is_made_again_under_the_lock(self):
+        # another connection (as another process has), and another thread on the same one
+        for where in ("another connection", "the same store"):
+            with self.subTest(where), tempfile.TemporaryDirectory() as tmp:
+                path = os.path.join(tmp, "r.sqlite3")
+                handler = ErrorHandler(Store(path))
+                other = ErrorHandler(Store(path) if where == "another connection" else handler.store)
+                earlier = copy.deepcopy(DB_TIMEOUT)
+                earlier["timestamp"] = "2025-08-08T11:59:00Z"  # the same problem, a moment before
+                open_transaction = handler.store.transaction
+                raced = []
+
+                def transaction():
+                    if not raced:  # the other records its error between our plan and commit
+                        raced.append(threading.Thread(target=lambda: raced.append(
+                            other.handle(earlier)[0])))
+                        raced[0].start()
+                        raced[0].join()
+                    return open_transaction()
+
+                handler.store.transaction = transaction
+                feedback, created = handler.handle(DB_TIMEOUT)
+                self.assertTrue(created)
+                self.assertEqual(raced[1]["automated_actions"][0], "retry:1")
+                self.assertEqual(feedback["automated_actions"][0], "retry:2")  # planned as 1
+                self.assertEqual(feedback["context"]["attempt"], 2)
+
+    def test_a_duplicate_is_answered_while_another_writer_holds_the_lock(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            handler = ErrorHandler(Store(os.path.join(tmp, "r.sqlite3")))
+            first, _ = handler.handle(DB_TIMEOUT)
+            answers = []
+            with handler.store.transaction():  # this thread writes, and keeps the lock
+                replay = threading.Thread(target=lambda: answers.append(handler.handle(DB_TIMEOUT)))
+                replay.start()
+                replay.join(30)
+                self.assertFalse(replay.is_alive())  # it did not wait for the lock
+        self.assertEqual(answers, [(first, False)])
 
 
 class InProcessContractTest(unittest.TestCase):
@@ -98,7 +143,7 @@ class InProcessContractTest(unittest.TestCase):
 
     def test_handle_in_process_answers_even_when_the_handler_breaks(self):
         handler = ErrorHandler()
-        handler.store.claim_error = None  # not callable: the graph fails inside
+        handler.store.prior = None  # not callable: the graph fails inside
         fb = handle_in_process(OUTAGE, handler)
         self.assertEqual(fb["next_action"], "escalate")
         self.assertIn("error handler itself failed", fb["user_message"])

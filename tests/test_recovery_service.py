@@ -5,11 +5,13 @@ from __future__ import annotations
 import copy
 import http.client
 import json
+import os
+import tempfile
 import threading
 import time
 import unittest
 
-from dua.recovery import ErrorHandler
+from dua.recovery import ErrorHandler, Store
 from dua.recovery.server import make_server
 from tests.test_recovery_agent import CHART, DB_TIMEOUT, OUTAGE
 
@@ -237,11 +239,35 @@ class IdempotencyKeyTest(ServiceCase):
         self.assertProblem(self.post(CHART, headers={"Idempotency-Key": "k2"}), 422,
                            "idempotency-key-reused")
 
-    def test_a_key_still_in_flight_is_409(self):
-        self.server.handler.store.claim_key("k3", __import__("hashlib").sha256(
-            json.dumps(OUTAGE).encode()).hexdigest())
-        self.assertProblem(self.post(OUTAGE, headers={"Idempotency-Key": "k3"}), 409,
-                           "idempotency-key-in-flight")
+    def test_a_key_still_in_flight_is_409_then_replays_once_answered(self):
+        entered, release = threading.Event(), threading.Event()
+
+        def slow_notifier(event):  # OUTAGE escalates: the first request waits in here
+            entered.set()
+            release.wait(10)
+
+        tmp = tempfile.TemporaryDirectory()
+        self.addCleanup(tmp.cleanup)
+        store = Store(os.path.join(tmp.name, "recovery.sqlite3"))  # as dua serve has: reads never wait
+        server = Server(ErrorHandler(store, notifier=slow_notifier))
+        self.addCleanup(server.stop)
+        first = []
+        thread = threading.Thread(target=lambda: first.append(
+            server.request("POST", "/v1/errors", OUTAGE, {"Idempotency-Key": "k3"})))
+        thread.start()
+        self.assertTrue(entered.wait(10))
+        try:
+            self.assertProblem(server.request("POST", "/v1/errors", OUTAGE, {"Idempotency-Key": "k3"}),
+                               409, "idempotency-key-in-flight")
+            self.assertProblem(server.request("POST", "/v1/errors", CHART, {"Idempotency-Key": "k3"}),
+                               422, "idempotency-key-reused")
+        finally:
+            release.set()
+            thread.join(10)
+        self.assertEqual(first[0][0], 201)
+        code, doc, resp = server.request("POST", "/v1/errors", OUTAGE, {"Idempotency-Key": "k3"})
+        self.assertEqual((code, doc, resp.getheader("Idempotent-Replayed")), (201, first[0][1], "true"))
+        self.assertEqual(server.handler.store.count_errors(), 1)
 
     def test_a_refused_request_does_not_burn_its_key(self):
         self.assertEqual(self.post(b"{", headers={"Idempotency-Key": "k4"})[0], 400)

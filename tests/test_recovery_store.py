@@ -38,7 +38,8 @@ class StoreTest(unittest.TestCase):
         store = Store(self.path)
         self.assertEqual(store.schema_version(), SCHEMA_VERSION)
         self.assertEqual(store.cache_get("k"), ([1], 1.0))
-        self.assertEqual(store.claim_key("key-1", "h"), ("new", None))  # table from migration 2
+        store.save_key("key-1", "h", 201, "{}")  # table from migration 2
+        self.assertEqual(store.find_key("key-1"), ("h", 201, "{}"))
 
     def test_a_newer_schema_is_refused_by_name(self):
         Store(self.path).close()
@@ -105,28 +106,64 @@ class StoreTest(unittest.TestCase):
         self.assertIn("txn_amount", store.synonyms("amount"))
 
 
-if __name__ == "__main__":
-    unittest.main()
+class BackgroundCheckpointTest(unittest.TestCase):
+    def log_pages(self, path: str, checkpointed: bool) -> int:
+        """Pages in the write-ahead log after one more write, with or without a round first."""
+        from unittest import mock
+
+        from dua.recovery import checkpoint
+
+        with mock.patch.object(checkpoint, "RESTART_PAGES", 40), \
+                mock.patch.object(checkpoint, "BACKSTOP_PAGES", 10 ** 6):  # no other checkpoint
+            store = Store(path, checkpoint_every=3600)  # its thread sleeps: the round is ours
+            for i in range(300):  # ~600 pages of log
+                store.cache_put(f"k{i}", "x" * 600)
+            own = sqlite3.connect(path)
+            if checkpointed:
+                checkpoint.checkpoint(own, store._write_lock)
+            store.cache_put("after", 1)  # the first write after a complete copy restarts the log
+            pages = own.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()[1]
+            own.close()
+            store.close()
+        return pages
+
+    def test_a_checkpoint_round_restarts_a_long_log_that_writes_keep_growing(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            grown = self.log_pages(os.path.join(tmp, "a.sqlite3"), checkpointed=False)
+            restarted = self.log_pages(os.path.join(tmp, "b.sqlite3"), checkpointed=True)
+        self.assertGreater(grown, 300)
+        self.assertLess(restarted, 40)
+
+    def test_the_store_checkpoints_on_a_thread_of_its_own_until_closed(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            before = set(threading.enumerate())
+            store = Store(os.path.join(tmp, "r.sqlite3"), checkpoint_every=0.01)
+            [thread] = [t for t in set(threading.enumerate()) - before
+                        if t.name == "dua-store-checkpoint"]
+            store.close()
+            thread.join(10)
+            self.assertFalse(thread.is_alive())
 
 
 class StaleClaimTest(unittest.TestCase):
-    def test_a_claim_abandoned_by_a_dead_process_is_taken_over(self):
+    def test_a_claim_left_pending_by_an_older_dua_is_taken_over(self):
         handler = ErrorHandler()
         from tests.test_recovery_agent import CHART
 
         handler.handle(CHART)
-        handler.store.query("UPDATE errors SET state = 'pending', created = 0")
+        handler.store.query("UPDATE errors SET state = 'pending', feedback = NULL")
         feedback, created = handler.handle(CHART)
         self.assertTrue(created)
         self.assertEqual(handler.store.count_errors(), 1)
         self.assertEqual(handler.error(feedback["error_id"])["state"], "done")
 
-    def test_an_idempotency_key_left_in_flight_is_claimed_afresh(self):
+    def test_an_idempotency_key_left_in_flight_by_an_older_dua_is_no_answer(self):
         store = Store()
-        self.assertEqual(store.claim_key("k", "h1")[0], "new")
-        self.assertEqual(store.claim_key("k", "h1")[0], "in_flight")
-        store.query("UPDATE idempotency SET created = 0")
-        self.assertEqual(store.claim_key("k", "h2"), ("new", None))
+        with store.transaction() as db:  # what dua before one-transaction requests left behind
+            db.execute("INSERT INTO idempotency VALUES ('k', 'h1', 'in_flight', NULL, NULL, 0)")
+        self.assertIsNone(store.find_key("k"))
+        store.save_key("k", "h2", 201, '{"error_id": "e"}')
+        self.assertEqual(store.find_key("k"), ("h2", 201, '{"error_id": "e"}'))
 
 
 class StoreErrorTest(unittest.TestCase):
@@ -139,3 +176,7 @@ class StoreErrorTest(unittest.TestCase):
                 db.execute("INSERT INTO no_such_table VALUES (1)")
         store.cache_put("still", "usable")  # the failed transaction was rolled back
         self.assertEqual(store.cache_get("still")[0], "usable")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,6 +1,7 @@
 """The LLM writer against the fake server: scripted answers, refinement, fallback."""
 from __future__ import annotations
 
+import copy
 import json
 import os
 import shutil
@@ -13,22 +14,30 @@ from dua.config import Settings
 from dua.llm.openai_compat import OpenAICompatProvider
 from dua.llm.transport import RetryPolicy
 from dua.pdf import read_document
-from dua.statements import agent, analysis, writer
+from dua.statements import agent, analysis, verify, writer
 from dua.statements.llm_writer import LLMWriter, extract_code
-from tests.llm_server import LLMServer, Turn, free_port
+from tests.llm_server import Fail, LLMServer, Turn, free_port
 
 from .support import FIXTURES, run_dua
 
 FOLDER = os.path.join(FIXTURES, "statements", "card_parens")
 PDF, CSV = os.path.join(FOLDER, "a.pdf"), os.path.join(FOLDER, "a.csv")
 CRASH = "```python\ndef parse(pdf_path, password=None):\n    raise ValueError('no table')\n```"
+CRASH2 = "```python\ndef parse(pdf_path, password=None):\n    raise KeyError('Date')\n```"
 
 
 def fenced(code: str) -> str:
     return f"Here is the parser:\n```python\n{code}```\n"
 
 
-class LLMWriterTest(unittest.TestCase):
+def bodies(server) -> list:
+    """Every request's body as sent, for checking that none went twice."""
+    return [json.dumps(r.body, sort_keys=True) for r in server.requests]
+
+
+class LLMRunCase(unittest.TestCase):
+    """A statement run against the test server, with the answers a test scripts."""
+
     @classmethod
     def setUpClass(cls):
         pages = analysis.pages_from_document(read_document(PDF))
@@ -41,14 +50,18 @@ class LLMWriterTest(unittest.TestCase):
         self.tmp = tempfile.mkdtemp(prefix="dua-llm-")
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
-    def run_with(self, url, mode="code", **kw):
+    def run_with(self, url, mode="code", found=None, search=None, budget=None, retries=0, **kw):
+        """A run of the agent with an LLM writer; ``found`` replaces the analysis (a wrong
+        guess) and ``search`` the built-in search budget, to stand for a layout it fails on."""
         settings = Settings(provider="openai", model="coder", base_url=url, timeout=5)
 
         def make(ctx, state):
-            provider = OpenAICompatProvider(settings, retry=RetryPolicy(max_retries=0))
-            builtin = writer.BuiltinWriter(ctx.pages, ctx.analysis, ctx.expected)
-            return LLMWriter(settings, ctx.analysis, ctx.expected, builtin, mode=mode,
-                             provider=provider)
+            provider = OpenAICompatProvider(settings, retry=RetryPolicy(max_retries=retries))
+            analysed = found(ctx.analysis) if found else ctx.analysis
+            builtin = writer.BuiltinWriter(ctx.pages, analysed, ctx.expected,
+                                           **({} if search is None else {"budget": search}))
+            return LLMWriter(settings, analysed, ctx.expected, builtin, mode=mode,
+                             provider=provider, budget=budget)
 
         kw.setdefault("expected", CSV)
         return agent.run_agent(PDF, "card", parsers_dir=self.tmp, settings=settings,
@@ -57,13 +70,17 @@ class LLMWriterTest(unittest.TestCase):
     def user_text(self, request) -> str:
         return request.body["messages"][-1]["content"]
 
+
+class LLMWriterTest(LLMRunCase):
+
     def test_good_code_at_once_passes_with_one_llm_call(self):
         with LLMServer([Turn(text=fenced(self.good), usage=(900, 700))]) as server:
             state = self.run_with(server.url + "/v1")
         self.assertEqual((state.final_status, state.llm_calls, state.tokens), ("passed", 1, 1600))
         self.assertEqual(state.writer, "llm-code")
         prompt = self.user_text(server.requests[0])
-        for fact in ("'Amount': float64", "parse(pdf_path", "Sample rows", "never import dua"):
+        for fact in ("'Amount': float64", "parse(pdf_path", "Rows as the guessed columns split them",
+                     "never import dua"):
             self.assertIn(fact, prompt)
 
     def test_a_syntax_error_is_sent_back_and_the_next_answer_passes(self):
@@ -93,7 +110,7 @@ class LLMWriterTest(unittest.TestCase):
         self.assertIn("safety policy", self.user_text(server.requests[1]))
 
     def test_retries_exhausted_fail_and_keep_the_best_attempt(self):
-        script = [Turn(text=fenced(self.wrong_dtype)), Turn(text=CRASH), Turn(text=CRASH)]
+        script = [Turn(text=fenced(self.wrong_dtype)), Turn(text=CRASH), Turn(text=CRASH2)]
         with LLMServer(script) as server:
             state = self.run_with(server.url + "/v1", max_retries=2)
         self.assertEqual((state.final_status, state.retry_count, server.count), ("failed", 2, 3))
@@ -120,20 +137,123 @@ class LLMWriterTest(unittest.TestCase):
         (record,) = state.recovery  # no point asking again: the handler says fall back at once
         self.assertEqual((record["error_code"], record["step"]), ("LLM_UNUSABLE_PARSER", "fallback"))
 
-    def test_settings_mode_answers_json_and_the_engine_emits_the_code(self):
-        s = self.found.settings
-        answer = {"columns": [{"name": c["name"], "x0": c["x0"], "kind": c["kind"]} for c in s["columns"]],
-                  "date_column": s["date_column"], "date_pattern": s["date_pattern"],
-                  "require_header": s["require_header"], "skip_patterns": s["skip_patterns"],
-                  "parens_negative": False, "trailing_minus_negative": True, "dr_negative": True}
-        fixed = dict(answer, parens_negative=True)
-        with LLMServer([Turn(text=json.dumps(answer)), Turn(text=json.dumps(fixed))]) as server:
-            state = self.run_with(server.url + "/v1", mode="settings")
-        self.assertEqual((state.final_status, state.llm_calls, state.writer),
-                         ("passed", 2, "llm-settings"))
-        self.assertEqual(server.requests[0].body["response_format"], {"type": "json_object"})
-        self.assertIn("expected", self.user_text(server.requests[1]))
+    def test_refine_history_is_the_answer_then_the_feedback_on_it(self):
+        script = [Turn(text="```python\ndef parse(pdf_path:\n    return 1\n```"),
+                  Turn(text=fenced(self.wrong_dtype)), Turn(text=fenced(self.good))]
+        with LLMServer(script) as server:
+            state = self.run_with(server.url + "/v1")
+        self.assertEqual(state.final_status, "passed")
+        messages = server.requests[2].body["messages"]
+        self.assertEqual([m["role"] for m in messages], ["system", "user", "assistant", "user"])
+        self.assertEqual(messages[2]["content"], fenced(self.wrong_dtype))  # the answer judged
+        self.assertIn("has dtype", messages[3]["content"])
+        self.assertEqual(len(set(bodies(server))), server.count)
+
+    def test_code_prompt_labels_the_analysis_as_guesses_and_shows_x_positions(self):
+        with LLMServer([Turn(text=fenced(self.good))]) as server:
+            self.run_with(server.url + "/v1")
+        prompt = self.user_text(server.requests[0])
+        self.assertIn("GUESSED", prompt)
+        self.assertNotIn("Transactions start with a date matching", prompt)
+        self.assertRegex(prompt, r"\|0 +\|\d+")  # the x ruler over the fixed-pitch lines
+        self.assertRegex(prompt, r"'Date' x=\d+-\d+")
+        self.assertEqual(server.requests[0].body["max_tokens"], 4096)
+
+    def test_the_same_module_answered_again_is_not_run_again_and_the_builtin_takes_over(self):
+        script = [Turn(text=fenced(self.wrong_dtype)), Turn(text=fenced(self.wrong_dtype))]
+        with LLMServer(script) as server:
+            state = self.run_with(server.url + "/v1")
+        self.assertEqual((state.final_status, state.writer, server.count), ("passed", "builtin", 2))
+        self.assertIn("RepeatedRequestError", state.fallback_reason)
+        self.assertEqual([a["writer"] for a in state.attempts], ["llm-code", "builtin"])
+
+
+def wrong_dates(found):
+    """The analysis with a date pattern no row matches and no answer-key evidence."""
+    found = copy.copy(found)
+    found.settings = dict(found.settings, date_pattern=r"\d{4}-\d{2}-\d{2}")
+    found.learned = None
+    return found
+
+
+class SettingsPatchTest(LLMRunCase):
+    """Settings mode: the model sends a patch; the best verified candidate wins."""
+
+    def test_a_patch_fixing_the_date_pattern_passes_in_one_request(self):
+        patch = {"date_pattern": r"\d{2}/\d{2}/\d{2}"}
+        with LLMServer([Turn(text=json.dumps(patch), usage=(800, 20))]) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0)
+        self.assertEqual((state.final_status, state.llm_calls, state.tokens, server.count),
+                         ("passed", 1, 820, 1))
+        self.assertEqual(state.writer_settings["date_pattern"], patch["date_pattern"])
+        body = server.requests[0].body
+        self.assertEqual((body["max_tokens"], body["response_format"]), (600, {"type": "json_object"}))
+        prompt = self.user_text(server.requests[0])
+        self.assertIn("0 rows: no line's date cell matched the date pattern", prompt)
+        self.assertIn("'02/08/24 ATM WDL Austin 222806 50.44' -> date cell '02/08/24'", prompt)
+        self.assertIn("GUESSED", prompt)
+        self.assertIn('"decimal"', prompt)
+
+    def test_a_harmful_patch_loses_to_the_builtin_candidate(self):
+        patch = {"decimal": ",", "parens_negative": False}
+        with LLMServer([Turn(text=json.dumps(patch))]) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=40)
+        self.assertEqual(state.final_status, "passed")  # the built-in search found it anyway
+        self.assertEqual(state.writer_settings["decimal"], ".")
         self.assertTrue(state.writer_settings["parens_negative"])
+
+    def test_a_verified_builtin_candidate_means_no_request_at_all(self):
+        with LLMServer([]) as server:
+            state = self.run_with(server.url + "/v1", mode="settings")
+        self.assertEqual((state.final_status, state.llm_calls, server.count), ("passed", 0, 0))
+        self.assertIn("the LLM was not asked", state.attempts[0]["note"])
+
+    def test_a_patch_that_changes_nothing_ends_the_llm_path(self):
+        with LLMServer([Turn(text="{}"), Turn(text="{}")]) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0,
+                                  max_retries=2)
+        self.assertEqual(server.count, 1)  # never asked again after an answer with nothing new
+        self.assertEqual(state.final_status, "failed")
+        self.assertEqual(len(set(bodies(server))), server.count)
+
+    def test_the_run_budget_spent_sends_no_request_and_falls_back(self):
+        with LLMServer([Turn(text="{}")]) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0,
+                                  budget=0)
+        self.assertEqual((server.count, state.llm_calls, state.writer), (0, 0, "builtin"))
+        self.assertIn("LLMBudgetSpentError", state.fallback_reason)
+        # Not a failure to ask the Error Handler about: no request was sent.
+        self.assertNotIn("generate_llm", [r["node"] for r in state.recovery])
+
+    def test_calls_and_tokens_count_every_http_request_and_the_servers_usage(self):
+        patch = {"date_pattern": r"\d{2}/\d{2}/\d{2}"}
+        script = [Fail("server"), Turn(text=json.dumps(patch), usage=(700, 30))]
+        with LLMServer(script) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0,
+                                  retries=1)
+        self.assertEqual((server.count, state.llm_calls, state.tokens), (2, 2, 730))
+        self.assertEqual(state.final_status, "passed")
+
+    def test_a_schema_miss_is_fed_back_as_a_new_turn_not_resent(self):
+        patch = {"date_pattern": r"\d{2}/\d{2}/\d{2}"}
+        script = [Turn(text='{"decimal": "comma"}'), Turn(text=json.dumps(patch))]
+        with LLMServer(script) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0)
+        self.assertEqual((state.final_status, server.count), ("passed", 2))
+        roles = [m["role"] for m in server.requests[1].body["messages"]]
+        self.assertEqual(roles, ["system", "user", "assistant", "user"])
+        self.assertEqual(len(set(bodies(server))), server.count)
+
+    def test_columns_beyond_the_page_edge_are_refused_and_the_reason_told(self):
+        bad = {"columns": [{"name": "Date", "x0": 0, "kind": "date"},
+                           {"name": "Description", "x0": 90, "kind": "text"},
+                           {"name": "Amount", "x0": 2400, "kind": "amount"}]}
+        good = {"date_pattern": r"\d{2}/\d{2}/\d{2}"}
+        with LLMServer([Turn(text=json.dumps(bad)), Turn(text=json.dumps(good))]) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0)
+        self.assertEqual((state.final_status, server.count), ("passed", 2))
+        self.assertIn("Your last patch was refused: every x0 must lie on the page (0 to 557)",
+                      self.user_text(server.requests[1]))
 
 
 class CliLLMTest(unittest.TestCase):

@@ -176,7 +176,7 @@ class LLMRecoveryTest(TempDirCase):
         settings = Settings(provider="openai", model="coder", base_url="http://127.0.0.1:9/v1")
         found = mock.Mock(settings={})
         writer = LLMWriter(settings, found, None, fallback=None)
-        self.assertEqual(writer.provider.transport.retry.max_retries, 1)
+        self.assertEqual(writer.provider.provider.transport.retry.max_retries, 1)  # in its Session
 
     def test_dua_parse_says_the_handlers_message_when_the_key_is_refused(self):
         with LLMServer(handler=lambda request: Fail("auth")) as server:

@@ -39,17 +39,20 @@ def run(args, settings) -> int:
         raise UsageError("--token is empty", hint="Pass a non-empty token, or leave --token out.")
     if args.max_body < 1:
         raise UsageError(f"--max-body must be positive, got {args.max_body}")
-    store = Store(args.db) if args.db else Store.for_home(settings.home)
+    # Checkpoints in the background: a request never waits on their fsyncs.
+    store = Store(args.db, checkpoint_every=0.25) if args.db else \
+        Store.for_home(settings.home, checkpoint_every=0.25)
     db = store.path or ":memory:"
     try:
         server = make_server(ErrorHandler(store), args.host, args.port, args.token, args.max_body)
     except OSError as exc:
         raise UsageError(f"Cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
                          hint=_bind_hint(exc)) from None
+    listener = None
     if not args.quiet:
         # One JSON line per handled error on stderr (the telemetry log). Only once serving:
         # a failure to start is one error line, not the log of the handler explaining it.
-        logging.basicConfig(level=logging.DEBUG if args.debug else logging.INFO, format="%(message)s")
+        listener = _log_in_background(logging.DEBUG if args.debug else logging.INFO)
     host, port = server.server_address[:2]
     if not args.token and host not in ("127.0.0.1", "::1", "localhost"):
         print(f"dua serve: warning: listening on {host} without --token; anyone who can reach "
@@ -61,9 +64,30 @@ def run(args, settings) -> int:
 
         print(json.dumps({"url": f"http://{host}:{port}", "host": host, "port": port,
                           "store": db}), flush=True)
-    serve_until_signalled(server)
+    try:
+        serve_until_signalled(server)
+    finally:
+        store.close()
+        if listener is not None:
+            listener.stop()  # writes out what is still queued
     print("dua serve: stopped", file=sys.stderr, flush=True)
     return EXIT_OK
+
+
+def _log_in_background(level: int):
+    """Log lines go to stderr from a thread of their own: a request only queues its line,
+    and never waits on a slow terminal or pipe."""
+    import logging  # lazy: keeps the command module light
+    import logging.handlers
+    import queue
+
+    lines: queue.SimpleQueue = queue.SimpleQueue()
+    # The queue carries finished lines (QueueHandler formats before queueing).
+    logging.basicConfig(level=level, format="%(message)s",
+                        handlers=[logging.handlers.QueueHandler(lines)])
+    listener = logging.handlers.QueueListener(lines, logging.StreamHandler())
+    listener.start()
+    return listener
 
 
 def _bind_hint(exc: OSError) -> str:

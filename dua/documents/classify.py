@@ -1,10 +1,11 @@
 """Seed 000's ``analyze_structure_and_visuals`` node: blocks -> typed elements.
 
 The node runs a small graph (profile -> rules | llm -> END) with two interchangeable
-classifiers: the built-in rules (default, no network) and the LLM, which sends blocks
-in batches keyed by block id, validates every answer, retries a failed batch block by
-block, and keeps each block it still cannot classify as an ``unclassified_text_block``.
-When a call fails, the Error Handler (dua.recovery) says whether to retry or fall back.
+classifiers: the built-in rules (default, no network) and the rules checked by an LLM,
+which is asked only about the blocks the rules are unsure of, in batches keyed by block
+id, for their type (and a heading's level), never their text; a block whose answer is
+unusable keeps the rules' type with the error attached. When a call fails, the Error
+Handler (dua.recovery) says whether to retry or fall back.
 """
 from __future__ import annotations
 
@@ -13,42 +14,27 @@ import json
 import time
 from typing import Any, Callable
 
-from ..errors import BadRequestError, EmptyResponseError, TruncatedResponseError
+from ..errors import (BadRequestError, EmptyResponseError, LLMBudgetSpentError,
+                      RepeatedRequestError, TruncatedResponseError)
 from ..graph import END, START, Graph
-from ..node_recovery import NodeRecovery
+from ..recovery.node import NodeRecovery
 from ..schemas import unclassified_text_block
-from .rules import Profile, build_element, classify_with_rules, rule_type
+from .rules import (PAGE_NUMBER, PAGE_OF, SECTION_NUMBER, Profile, build_element,
+                    classify_with_rules, is_bold, rule_type)
 
 BATCH_SIZE = 20
-_PROMPT_TEXT_LIMIT = 1500  # characters of a block shown to the model; the element keeps all
+_PROMPT_TEXT_LIMIT = 240  # characters of a block shown to the model: enough to judge its type
+ASKED_TYPES = ("heading", "paragraph", "list", "caption", "header", "footer", "page_number")
+# What one block's answer costs: '"p1-b12": {"type": "paragraph"},' is about 12 tokens.
+TOKENS_PER_BLOCK = 16
 
-# type -> required keys, as the model must answer them (seed 000's element types)
-ANSWER_SHAPES = {
-    "heading": {"text": str, "level": int},
-    "paragraph": {"text": str},
-    "list": {"items": [{"text": str}]},
-    "table": {"rows": [[(str, int, float, type(None))]], "header?": [(str, int, float, type(None))]},
-    "figure": {"caption?": str},
-    "caption": {"text": str},
-    "header": {"text": str},
-    "footer": {"text": str},
-    "page_number": {"text": str},
-}
-
-SYSTEM_PROMPT = """You classify blocks of a PDF page into document elements.
-Answer with one JSON object and nothing else. Its keys are the block ids you were given;
-each value is the element for that block, one of:
-  {"type": "heading", "text": str, "level": 1-6}
-  {"type": "paragraph", "text": str}
-  {"type": "list", "items": [{"text": str}, ...]}
-  {"type": "table", "rows": [[cell, ...], ...], "header": [cell, ...] (optional)}
-  {"type": "figure", "caption": str (optional)}
-  {"type": "caption", "text": str}
-  {"type": "header", "text": str}   (running header repeated on pages)
-  {"type": "footer", "text": str}
-  {"type": "page_number", "text": str}
-Copy the block's text exactly; never summarise or drop words."""
-SINGLE_PROMPT = """Answer with the JSON element for this one block (no wrapper object)."""
+SYSTEM_PROMPT = """You check the types a rule classifier gave to blocks of a PDF document.
+You see each block's id, page, position (x, y from the page's top-left, in points), font
+size, whether it is bold, its line count, the start of its text, and the rules' guess.
+Answer with one JSON object and nothing else: each key is a block id you were given, each
+value {"type": T} with T one of heading, paragraph, list, caption, header, footer,
+page_number; a heading also gets "level": 1-6 (1 = the document's title level).
+Never copy the block's text into the answer."""
 
 
 @dataclasses.dataclass
@@ -61,6 +47,7 @@ class Services:
     on_progress: Callable[[str], None] | None = None
     sleep: Callable[[float], None] = time.sleep  # tests pass a recorder: no real waiting
     run_id: str | None = None  # None: a fresh id, so each run has its own retry budget
+    llm_budget: float | None = None  # the run's total LLM seconds (None: per-call limits only)
 
 
 @dataclasses.dataclass
@@ -119,66 +106,73 @@ def analyze_structure_and_visuals(blocks: list, page_sizes: dict, services: Serv
 
 
 class LLMClassifier:
-    """Batches of text blocks in one call each; tables and images keep their finder's type.
+    """The rules decide; the model is asked only about the text blocks they are unsure of.
 
-    A failed batch goes to the Error Handler and its answer is followed: retry the batch's
-    unanswered blocks after the handler's delay, fall back to the rules for every block
-    left, or stop (the failure is raised, its feedback kept in ``stats["recovery"]``).
+    One call per batch of unsure blocks, keyed by block id, asking for the type (and a
+    heading's level), never the text. A confident rule signal (a running header repeated
+    across pages, a page number, a numbered caption, a list marker, a table or image from
+    its finder) is never put to the model. An answer that is missing or invalid for a block
+    leaves the rules' element, with the error attached as an annotation. A failed call goes
+    to the Error Handler: retry the batch after its delay, fall back to the rules for every
+    block left, or stop (the failure is raised, its feedback kept in ``stats["recovery"]``).
     """
 
     def __init__(self, services: Services):
-        from ..llm.schema import as_schema, tagged  # lazy: the LLM layer loads only when used
+        from ..llm.session import Session  # lazy: the LLM layer loads only when used
 
-        self.provider, self.on_progress = services.provider, services.on_progress
+        self.provider = Session(services.provider, services.llm_budget)
+        self.on_progress = services.on_progress
         self.batch_size = max(1, services.batch_size)
         self.recovery = NodeRecovery("extract_pipeline", services.run_id, sleep=services.sleep,
                                      on_progress=services.on_progress)
-        self.schema = as_schema(tagged("type", ANSWER_SHAPES))
         self.response_format: dict | None = {"type": "json_object"}  # JSON mode where served
         self.stats = {"classifier": "llm", "llm_calls": 0, "llm_batches": 0, "llm_retried_blocks": 0,
-                      "llm_errors": {}, "llm_down": None, "json_mode": True,
-                      "recovery": self.recovery.records}
+                      "llm_asked_blocks": 0, "llm_changed_blocks": 0, "llm_errors": {},
+                      "llm_down": None, "json_mode": True, "recovery": self.recovery.records}
 
     def classify(self, blocks: list, profile: Profile) -> list:
-        answers: dict = {}  # block id -> parse result; filled as calls return, so a failure
-        # half-way through a batch keeps what was already answered
-        todo = [b for b in blocks if b.metadata.get("source_block_type", "text") == "text"]
-        batches = -(-len(todo) // self.batch_size)
-        for n, start in enumerate(range(0, len(todo), self.batch_size), 1):
-            if not self._follow(todo[start:start + self.batch_size], answers, f"{n}/{batches}"):
+        decided = {b.id: rule_type(b, profile) for b in blocks}
+        unsure = [b for b in blocks if not confident(b, profile, *decided[b.id])]
+        self.stats["llm_asked_blocks"] = len(unsure)
+        answers: dict = {}  # block id -> parse result; filled as calls return
+        batches = -(-len(unsure) // self.batch_size)
+        before = self.provider.usage
+        for n, start in enumerate(range(0, len(unsure), self.batch_size), 1):
+            batch = unsure[start:start + self.batch_size]
+            if not self._follow(batch, answers, f"{n}/{batches}", profile, decided):
                 break
             if self.on_progress:
                 self.on_progress(f"LLM batch {n}/{batches} classified")
-        elements = []
-        for block in blocks:
-            answer = answers.get(block.id)
-            if answer is None:  # table, image, or the LLM gave up: the rules decide
-                kind, level = rule_type(block, profile)
-                elements.append(build_element(block, kind, level))
-            else:
-                elements.append(self._element(block, answer))
-        return elements
+        used = self.provider.usage
+        self.stats["llm_calls"] = used.calls - before.calls
+        self.stats["tokens"] = (used.input_tokens + used.output_tokens
+                                - before.input_tokens - before.output_tokens)
+        return [self._element(block, profile, decided[block.id], answers.get(block.id))
+                for block in blocks]
 
-    def _follow(self, batch: list, answers: dict, label: str) -> bool:
+    def _follow(self, batch: list, answers: dict, label: str, profile, decided: dict) -> bool:
         """Classify one batch, doing what the Error Handler says after each failure.
 
-        Returns False when the LLM is given up (the rules classify every block left).
+        Returns False when the LLM is given up (the rules keep every block left).
 
         Raises:
             Exception: the failure itself, when the handler says to stop or ask the user.
         """
         while True:
-            left = [b for b in batch if b.id not in answers]
-            if not left:
-                return True
             try:
-                self._batch(left, answers)
+                self._batch(batch, answers, profile, decided)
                 return True
+            except (RepeatedRequestError, LLMBudgetSpentError) as exc:
+                # Nothing was sent: the rules keep the rest, no handler needed to say so.
+                self.stats["llm_down"] = {"error_code": exc.error_code, "message": exc.message,
+                                          "fallback": "rules", "user_message": exc.user_message,
+                                          "recovery_suggestions": []}
+                return False
             except Exception as exc:  # any failure: the handler decides, not this code
                 step, record = self.recovery.decide(exc, "classify_llm", batch=label)
                 if step in ("retry", "refine"):  # bounded by the handler's retry budget
                     continue
-                if step == "resume":  # dealt with: the rules take this batch's blocks
+                if step == "resume":  # dealt with: the rules keep this batch's blocks
                     return True
                 if step != "fallback":  # ask or stop: the run ends with this failure
                     raise
@@ -188,8 +182,8 @@ class LLMClassifier:
                     "recovery_suggestions": record["recovery_suggestions"]}
                 return False
 
-    def _batch(self, batch: list, answers: dict) -> None:
-        """Valid answers from one batch call, then one call for each block still unanswered.
+    def _batch(self, batch: list, answers: dict, profile, decided: dict) -> None:
+        """The model's answers for one batch of unsure blocks (one call).
 
         Raises:
             TransportError: the LLM cannot be reached (the caller asks the Error Handler).
@@ -197,46 +191,105 @@ class LLMClassifier:
         from ..llm.parsing import parse_llm_response  # lazy: the LLM layer loads only when used
 
         self.stats["llm_batches"] += 1
-        parsed = parse_llm_response(self._call(_batch_prompt(batch)))
+        raw = self._call(_batch_prompt(batch, profile, decided), len(batch))
+        parsed = parse_llm_response(raw)
         by_id = _by_id(parsed["data"]) if parsed["status"] == "success" else {}
         for block in batch:
             answer = by_id.get(block.id)
-            if answer is not None and not self.schema.validate(answer):
-                answers[block.id] = {"status": "success", "data": answer}
-        for block in batch:
-            if block.id not in answers:
-                self.stats["llm_retried_blocks"] += 1
-                raw = self._call(_single_prompt(block))
-                answers[block.id] = parse_llm_response(raw, self.schema)
+            if parsed["status"] != "success":
+                answers[block.id] = parsed
+            elif answer is None:
+                answers[block.id] = _error("SchemaValidationError",
+                                           f"the answer has no entry for block {block.id}", raw)
+            else:
+                answers[block.id] = _checked(answer, raw)
 
-    def _call(self, messages: list) -> str | None:
-        self.stats["llm_calls"] += 1
+    def _call(self, messages: list, blocks: int) -> str | None:
+        limit = 40 + TOKENS_PER_BLOCK * blocks
         try:
-            return self.provider.complete(messages, response_format=self.response_format).text
+            return self.provider.complete(messages, response_format=self.response_format,
+                                          max_tokens=limit).text
         except BadRequestError:
             if self.response_format is None:
                 raise
             # Some compatible servers refuse JSON mode: ask once more without it, and stop asking.
             self.response_format, self.stats["json_mode"] = None, False
-            return self._call(messages)
+            return self._call(messages, blocks)
         except (EmptyResponseError, TruncatedResponseError) as exc:
             # The model answered, but with nothing usable: the parser names it (EmptyLLMResponse…).
             # Anything else (an HTML page, a broken wire format) is not the model's answer and
             # goes to the Error Handler like a transport failure.
             return getattr(exc, "text", None) or ""
 
-    def _element(self, block, answer: dict) -> dict:
+    def _element(self, block, profile, decided: tuple, answer: dict | None) -> dict:
+        kind, level = decided
+        if answer is None:  # confident, not asked, or the LLM was given up: the rules decide
+            return build_element(block, kind, level)
+        error_type = answer.get("error_type")
         if answer["status"] == "success":
             data = answer["data"]
-            try:
-                return build_element(block, data["type"], _level(data.get("level")))
-            except ValueError as exc:
-                answer = {"status": "error", "error_type": "SchemaValidationError",
-                          "message": str(exc), "original_content": json.dumps(data),
-                          "cleaned_content": json.dumps(data)}
-        kind = answer["error_type"]
-        self.stats["llm_errors"][kind] = self.stats["llm_errors"].get(kind, 0) + 1
+            new_kind = data["type"]
+            if plausible(block, profile, new_kind):
+                new_level = _level(data.get("level"), level if kind == "heading" else
+                                   profile.level(block.lines[0].size))
+                if (new_kind, new_level if new_kind == "heading" else None) != (kind, level):
+                    self.stats["llm_changed_blocks"] += 1
+                return build_element(block, new_kind, new_level)
+            # A well-formed answer the page cannot bear: the rules' element stands (the
+            # model may only help) and the refused answer stays visible.
+            self.stats["llm_refused"] = self.stats.get("llm_refused", 0) + 1
+            element = build_element(block, kind, level)
+            element.setdefault("annotations", {})["llm_refused"] = {
+                "type": new_kind, "reason": "not where or how such an element is printed"}
+            return element
+        # An answer that cannot be parsed or validated: seed 000's unclassified_text_block,
+        # the block's text kept with the error for reprocessing.
+        self.stats["llm_errors"][error_type] = self.stats["llm_errors"].get(error_type, 0) + 1
         return unclassified_text_block(block, answer)
+
+
+def confident(block, profile: Profile, kind: str, level: int | None) -> bool:
+    """Whether the rules' type for ``block`` rests on a signal the model must not overrule."""
+    if block.metadata.get("source_block_type", "text") != "text" or not block.lines:
+        return True
+    text = " ".join(block.text.split())
+    words = len(text.split())
+    if kind in ("page_number", "caption", "list"):
+        return True  # a page-number pattern in the margin, "Figure 3:", a list marker
+    if kind in ("header", "footer"):
+        return block.id in profile.repeated  # repeated on pages, not just small and low
+    if kind == "heading":
+        size = block.lines[0].size
+        return size > profile.body_size + 0.5 or bool(SECTION_NUMBER.match(text))
+    # Prose of two lines or more is prose; a short line could be a heading, a label or a
+    # caption the rules missed, which is what a model can judge from its wording.
+    return len(block.lines) >= 2 or words > 12
+
+
+def plausible(block, profile: Profile, kind: str) -> bool:
+    """A model's type that the page can bear: furniture only in the margins, page numbers
+    only where one is printed, headings short."""
+    text = " ".join(block.text.split())
+    if kind in ("header", "footer"):
+        return bool(profile.band(block))
+    if kind == "page_number":
+        return bool(PAGE_NUMBER.match(text) or PAGE_OF.search(text))
+    if kind == "heading":
+        return len(text.split()) <= 12 and len(block.lines) <= 2
+    return kind in ASKED_TYPES
+
+
+def _checked(answer: Any, raw: str | None) -> dict:
+    if not isinstance(answer, dict) or answer.get("type") not in ASKED_TYPES:
+        got = answer.get("type") if isinstance(answer, dict) else answer
+        return _error("SchemaValidationError", f"type must be one of {', '.join(ASKED_TYPES)}, "
+                      f"got {got!r}", raw)
+    return {"status": "success", "data": answer}
+
+
+def _error(error_type: str, message: str, raw: str | None) -> dict:
+    return {"status": "error", "error_type": error_type, "message": message,
+            "original_content": raw, "cleaned_content": raw}
 
 
 def _by_id(data: Any) -> dict:
@@ -249,24 +302,26 @@ def _by_id(data: Any) -> dict:
     return {}
 
 
-def _level(value: Any) -> int:
-    return min(max(int(value), 1), 6) if isinstance(value, int) else 1
+def _level(value: Any, default: int | None) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return min(max(value, 1), 6)
+    return int(default or 1)  # no level given: the font-size ranking's level
 
 
-def _block_view(block) -> dict:
-    first = block.lines[0] if block.lines else None
-    return {"id": block.id, "page": block.page_number, "bbox": [round(v) for v in block.bbox],
-            "font": first.font if first else "", "size": first.size if first else 0,
-            "lines": len(block.lines), "text": block.text[:_PROMPT_TEXT_LIMIT]}
+def _block_view(block, profile: Profile, decided: tuple) -> dict:
+    first = block.lines[0]
+    kind, level = decided
+    return {"id": block.id, "page": block.page_number,
+            "x": round(block.bbox[0]), "y": round(block.bbox[1]), "size": round(first.size, 1),
+            "bold": is_bold(first.font), "lines": len(block.lines),
+            "text": block.text[:_PROMPT_TEXT_LIMIT],
+            "rules_guess": kind + (f" level {level}" if kind == "heading" else "")}
 
 
-def _batch_prompt(batch: list) -> list:
-    blocks = json.dumps([_block_view(b) for b in batch], ensure_ascii=False)
-    return [{"role": "system", "content": SYSTEM_PROMPT},
+def _batch_prompt(batch: list, profile: Profile, decided: dict) -> list:
+    blocks = json.dumps([_block_view(b, profile, decided[b.id]) for b in batch],
+                        ensure_ascii=False)
+    system = (f"{SYSTEM_PROMPT}\nBody text is {profile.body_size:g} pt; heading sizes in use: "
+              f"{', '.join(f'{s:g}' for s in profile.heading_sizes) or 'none'} pt.")
+    return [{"role": "system", "content": system},
             {"role": "user", "content": f"Blocks:\n{blocks}"}]
-
-
-def _single_prompt(block) -> list:
-    view = json.dumps(_block_view(block), ensure_ascii=False)
-    return [{"role": "system", "content": SYSTEM_PROMPT + "\n" + SINGLE_PROMPT},
-            {"role": "user", "content": f"Block:\n{view}"}]

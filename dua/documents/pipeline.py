@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..errors import CoverageError, SchemaError, UnexpectedError, UsageError
 from ..graph import END, START, Graph
-from ..node_recovery import new_run_id
+from ..recovery.node import new_run_id
 from ..pdf import read_layout, require_text_layer
 from ..schemas import Element
 from .blocks import document_blocks

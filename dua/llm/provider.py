@@ -17,6 +17,9 @@ from .sse import DONE, iter_events
 from .transport import RetryPolicy, Transport, is_timeout
 
 _READ_SIZE = 65536
+# Sent when the caller names no limit: llama.cpp reads a missing max_tokens as "up to the
+# context window", and a small model then runs for minutes (shared/notes/llm_wire.md).
+DEFAULT_MAX_TOKENS = 2048
 
 
 class Provider:
@@ -56,6 +59,8 @@ class Provider:
             ResponseError: the server answered, but not usefully (seed 002).
         """
         check_request(messages, tools, tool_choice, response_format)
+        if max_tokens is None:
+            max_tokens = DEFAULT_MAX_TOKENS
         body = self.build_body(messages, tools, response_format, stream, tool_choice,
                                max_tokens, temperature)
         reader = self._read_stream if stream else self._read_whole
@@ -67,16 +72,24 @@ class Provider:
                                       require_tool=tool_choice not in (None, "auto", "none"))
             return reader(handler, resp, deadline)
 
+        sent = self.transport.requests_sent
         try:
             response = self.transport.post(self.endpoint(stream), self.headers(), body, read,
                                            on_status=on_status, provider=self.name,
                                            model=self.model)
         except Exception as exc:
             usage = getattr(exc, "usage", None)
-            self.usage = self.usage + (usage if isinstance(usage, Usage) else Usage(calls=1))
+            self._count(usage if isinstance(usage, Usage) else Usage(), sent)
             raise
-        self.usage = self.usage + response.usage
+        self._count(response.usage, sent)
         return response
+
+    def _count(self, usage: Usage, sent: int) -> None:
+        """Add one call's tokens, and every HTTP request it took (the transport's retries
+        included: each costs the server a prompt evaluation), to ``self.usage``."""
+        requests = self.transport.requests_sent - sent
+        self.usage = self.usage + Usage(usage.input_tokens, usage.output_tokens,
+                                        requests)
 
     # Provider hooks, defined by each subclass: endpoint(stream) -> url, headers() -> dict,
     # build_body(messages, tools, response_format, stream, tool_choice, max_tokens,

@@ -62,6 +62,9 @@ class Transport:
         self.rng = rng or random.random
         self.secrets = tuple(s for s in secrets if s)
         self.requests_sent = 0
+        # The run's total LLM deadline (a ``clock()`` value) or None; it bounds every
+        # attempt, wait and socket read of every call (dua.llm.session sets it).
+        self.deadline: float | None = None
         self._opener = None
 
     def __repr__(self) -> str:
@@ -81,6 +84,8 @@ class Transport:
         """
         data = json.dumps(body, separators=(",", ":")).encode("utf-8")
         deadline = self.clock() + self.budget
+        if self.deadline is not None:
+            deadline = min(deadline, self.deadline)
         failures: list = []
         attempt = 0
         while True:
@@ -151,8 +156,14 @@ class Transport:
 
     def _get_opener(self):
         if self._opener is None:
-            self._opener = build_opener(self.connect_timeout, self.read_timeout)
+            self._opener = build_opener(self.connect_timeout, self._read_timeout)
         return self._opener
+
+    def _read_timeout(self) -> float:
+        """The socket read timeout: the configured one, cut to what the run deadline leaves."""
+        if self.deadline is None:
+            return self.read_timeout
+        return max(0.05, min(self.read_timeout, self.deadline - self.clock()))
 
 
 def build_opener(connect_timeout: float, read_timeout: float):
@@ -167,7 +178,8 @@ def build_opener(connect_timeout: float, read_timeout: float):
     def _connected(conn, connect):
         conn.timeout = connect_timeout
         connect(conn)
-        conn.sock.settimeout(read_timeout)  # urllib's timeout would be idle-per-read for both
+        # urllib's timeout would be idle-per-read for both; a callable is asked per request.
+        conn.sock.settimeout(read_timeout() if callable(read_timeout) else read_timeout)
 
     class _HTTP(http.client.HTTPConnection):
         def connect(self):

@@ -2,12 +2,28 @@
 
 ``handle_in_process(payload)`` answers one payload with the feedback dict (never raises);
 ``recover(exc, agent_id, …)`` is what dua's own agents call when a node fails, and
-``next_step(feedback)`` says how to follow it. The HTTP service (``server``, ``service``) is
-imported only by ``dua serve``.
+``next_step(feedback)`` says how to follow it; ``NodeRecovery`` (``node``) is a pipeline run's
+side of that conversation. The HTTP service (``server``, ``service``) is imported only by
+``dua serve``.
+
+The names load on first use, so that a pipeline importing ``dua.recovery.node`` pays for the
+handler only when one of its nodes fails.
 """
 from __future__ import annotations
 
-from .handler import ErrorHandler, default_handler, handle_in_process, next_step, recover
-from .store import Store
+__all__ = ("ErrorHandler", "NodeRecovery", "Store", "default_handler", "handle_in_process",
+           "new_run_id", "next_step", "recover")
 
-__all__ = ("ErrorHandler", "Store", "default_handler", "handle_in_process", "next_step", "recover")
+_LAZY = {"ErrorHandler": ".handler", "default_handler": ".handler",
+         "handle_in_process": ".handler", "next_step": ".handler", "recover": ".handler",
+         "NodeRecovery": ".node", "new_run_id": ".node", "Store": ".store"}
+
+
+def __getattr__(name: str):
+    if name not in _LAZY:
+        raise AttributeError(f"module 'dua.recovery' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
+    globals()[name] = value
+    return value

@@ -1,8 +1,9 @@
 """The automated action executor: runs the policy's safe actions against the store.
 
 Actions are strings ``kind:argument`` (``retry:2``, ``use_cache:true``, ``map_field:a->b``…).
-Nothing here is irreversible: retries are queued, mappings and scopes are written to the
-session context for the pipeline to apply, and escalation calls the ops notifier hook.
+Nothing here is irreversible, and nothing here writes the store: a retry is handed back to be
+queued when the error is recorded, mappings and scopes go into the session context for the
+pipeline to apply, and escalation calls the ops notifier hook (under the write lock only).
 """
 from __future__ import annotations
 
@@ -78,37 +79,46 @@ def log_notifier(event: dict) -> None:
     OPS_LOG.warning("escalation %s", event)
 
 
+class NeedsLock(Exception):
+    """An action with an effect outside the store was reached while planning without the
+    write lock: the handler runs the error again under it, so that the effect happens once."""
+
+
 def execute(actions: list, state: Any, services: Any) -> tuple:
-    """Run each action; returns (actions actually run, session context updates, details)."""
-    done, session, details = [], {}, {}
+    """Run each action; returns (actions actually run, session context updates, details,
+    store writes to make when the error is recorded).
+
+    Raises:
+        NeedsLock: an outside effect (the ops notifier) while ``services.planning``.
+    """
+    done, session, details, writes = [], {}, {}, []
     for action in actions:
         kind, _, arg = action.partition(":")
         # Advisory actions (suggest_conversion, ask_clarification, fallback, refine, list_fields)
         # are performed by the pipeline; recording them is the whole of our part.
         runner = RUNNERS.get(kind)
-        result = runner(arg, state, services, session, details) if runner else action
+        result = runner(arg, state, services, session, details, writes) if runner else action
         if result:
             done.append(result)
-            services.telemetry.count("dua_recovery_actions_total", kind=kind)
-    return done, session, details
+    return done, session, details, writes
 
 
-def _retry(arg, state, services, session, details):
+def _retry(arg, state, services, session, details, writes):
     attempt = int(arg)
-    ctx = state.error["context"]
+    ctx = state["error"]["context"]
     after = ctx.get("retry_after")
     delay = float(after) if isinstance(after, (int, float)) and after >= 0 else backoff_delay(
         attempt, services.backoff_base, services.backoff_cap, services.rng)
-    due = services.clock() + delay
-    retry_id = services.store.enqueue_retry(state.error_id, state.error["query_id"], attempt, due)
-    details["retry"] = {"id": retry_id, "attempt": attempt, "delay_s": round(delay, 3),
+    writes.append(("retry", attempt, services.clock() + delay))
+    # "id" is the queue's, known once the retry is queued (see record.py).
+    details["retry"] = {"id": None, "attempt": attempt, "delay_s": round(delay, 3),
                         "max_attempts": services.limits.get("max_retries", MAX_RETRIES)}
     return f"retry:{attempt}"
 
 
-def _use_cache(arg, state, services, session, details):
-    ctx = state.error["context"]
-    key = str(ctx.get("cache_key") or f"query:{state.error['query_id']}")
+def _use_cache(arg, state, services, session, details, writes):
+    ctx = state["error"]["context"]
+    key = str(ctx.get("cache_key") or f"query:{state['error']['query_id']}")
     hit = services.store.cache_get(key)
     if hit is None:
         details["cache"] = {"key": key, "hit": False}
@@ -118,22 +128,24 @@ def _use_cache(arg, state, services, session, details):
     return "use_cache:true"
 
 
-def _reduce_scope(arg, state, services, session, details):
+def _reduce_scope(arg, state, services, session, details, writes):
     session["scope"] = arg
     return f"reduce_scope:{arg}"
 
 
-def _map_field(arg, state, services, session, details):
+def _map_field(arg, state, services, session, details, writes):
     field, _, target = arg.partition("->")
-    mapping = dict(state.session.get("field_map") or {})
+    mapping = dict(state["session"].get("field_map") or {})
     mapping[field] = target
     session["field_map"] = mapping
     return f"map_field:{arg}"
 
 
-def _notify_ops(arg, state, services, session, details):
-    event = {"error_id": state.error_id, "query_id": state.error["query_id"], "service": arg,
-             "error_code": state.error["error_code"], "message": state.error["message"]}
+def _notify_ops(arg, state, services, session, details, writes):
+    if services.planning:
+        raise NeedsLock("notify_ops")
+    event = {"error_id": state["error_id"], "query_id": state["error"]["query_id"], "service": arg,
+             "error_code": state["error"]["error_code"], "message": state["error"]["message"]}
     try:
         services.notifier(event)
     except Exception as exc:  # a broken hook must not break the answer to the pipeline

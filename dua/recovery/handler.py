@@ -1,35 +1,57 @@
 """ErrorHandler: runs the agent graph once per distinct error and replays the answer to duplicates.
 
 Identical submissions, even concurrent ones in several threads or processes, get the same
-``error_id`` and feedback, and the automated actions run once: the first claims the error in
-the store, the others wait for its feedback.
+``error_id`` and feedback, and the automated actions run once. The graph first runs without
+the write lock, reading the store: a duplicate is answered there and then. A new error is then
+recorded in one write transaction, which first makes sure the store is still what the decision
+rested on (the event, the attempts, the session): nothing committed since the read, or else
+the same on a second read. If not, or if the plan has an effect outside the store (the ops
+notifier), the graph runs again under the lock, where it sees the latest state and runs that
+effect once.
 """
 from __future__ import annotations
 
+import dataclasses
+import json
 import os
 import random
 import threading
 import time
 from typing import Any, Callable
 
-from ..errors import StoreError, payload_from_exception, utc_now
+from ..errors import payload_from_exception, utc_now
 from ..schemas import Feedback
 from . import actions as _actions
-from .agent import RecoveryState, Services, build_graph, fingerprint, normalise
-from .store import STALE_SECONDS, Store
+from .actions import NeedsLock
+from .agent import Services, admit, build_graph, fingerprint, new_state, normalise
+from .record import announce, record
+from .store import Store
 from .telemetry import Telemetry
 
 _GRAPH = None
 _GRAPH_LOCK = threading.Lock()
-WAIT_SECONDS = 30.0
 
 
 def _graph():
     global _GRAPH
-    with _GRAPH_LOCK:
-        if _GRAPH is None:
-            _GRAPH = build_graph()
-        return _GRAPH
+    if _GRAPH is None:  # built once per process; the lock only guards the first build
+        with _GRAPH_LOCK:
+            if _GRAPH is None:
+                _GRAPH = build_graph()
+    return _GRAPH
+
+
+@dataclasses.dataclass(frozen=True)
+class Outcome:
+    """One submission's answer: the feedback exactly as stored, and whether this call made it."""
+
+    error_id: str
+    feedback_json: str
+    created: bool
+
+    @property
+    def feedback(self) -> dict:
+        return json.loads(self.feedback_json)
 
 
 class ErrorHandler:
@@ -40,57 +62,68 @@ class ErrorHandler:
                  notifier: Callable[[dict], None] = _actions.log_notifier,
                  limits: dict | None = None, backoff: tuple = (_actions.BACKOFF_BASE,
                                                                _actions.BACKOFF_CAP)):
+        """``notifier`` runs inside the write transaction of an escalated error: keep it quick
+        (hand the event to a queue), or every new error waits for it."""
         self.store = store if store is not None else Store()
         self.telemetry = telemetry or Telemetry()
         self.services = Services(self.store, self.telemetry, clock, rng or random.Random(),
                                  notifier, dict(limits or {}), backoff[0], backoff[1])
-        self._done = threading.Condition()
+
+    def submit(self, raw: Any, strict: bool = True) -> Outcome:
+        """Handle one payload, or replay the answer already recorded for it.
+
+        Raises:
+            PayloadValidationError: strict and the payload is malformed or its query unknown.
+            StoreError: the store is unusable.
+        """
+        admitted = admit(raw, strict)  # a bad payload takes no lock
+        services = self.services.for_run(planning=True)
+        state = self._run(new_state(raw, strict, **admitted), services)
+        if state is not None and state["duplicate"]:
+            return self._replay(state["error_id"], state["feedback_json"])
+        with self.store.transaction():
+            if state is None or not self._still_valid(state):
+                services = self.services.for_run()
+                state = self._run(new_state(raw, strict, **admitted), services)
+            if not state["duplicate"]:
+                feedback_json, event_json = record(state, services)
+        if state["duplicate"]:
+            return self._replay(state["error_id"], state["feedback_json"])
+        announce(state, services, event_json)
+        return Outcome(state["error_id"], feedback_json, True)
+
+    @staticmethod
+    def _run(state: dict, services: Services) -> dict | None:
+        """The decided state; None when planning reached an effect that needs the lock."""
+        try:
+            return _graph().invoke(state, context=services, step_limit=20,
+                                   on_event=services.note_event)
+        except NeedsLock:
+            return None
+
+    def _still_valid(self, state: dict) -> bool:
+        """Inside the transaction: is the store still what the plan was decided on?"""
+        prior = state["prior"]
+        if self.store.unchanged_since(prior.version):  # nothing committed since: no re-read
+            return True
+        error = state["error"]
+        now = self.store.prior(state["event_key"], error["query_id"], error["error_code"],
+                               state["fingerprint"])
+        return now[:5] == prior[:5]  # the content, not when or where it was read
+
+    def _replay(self, error_id: str, feedback_json: str) -> Outcome:
+        self.telemetry.count("dua_recovery_duplicates_total")
+        return Outcome(error_id, feedback_json, False)
 
     def handle(self, raw: Any, strict: bool = True) -> tuple:
         """Handle one payload; returns (feedback dict, True when this call created the error).
 
         Raises:
             PayloadValidationError: strict and the payload is malformed or its query unknown.
-            StoreError: the store is unusable, or a duplicate's original never finished.
+            StoreError: the store is unusable.
         """
-        deadline = time.monotonic() + WAIT_SECONDS
-        while True:
-            state, services = RecoveryState(raw=raw, strict=strict), self.services.for_run()
-            try:
-                # stream, not invoke: a failing node still leaves us the claimed error_id.
-                for _, state in _graph().stream(state, context=services, step_limit=20,
-                                                on_event=services.record):
-                    pass
-            except BaseException:
-                if state.error_id and not state.duplicate:
-                    self.store.release_error(state.error_id)
-                raise
-            finally:
-                with self._done:
-                    self._done.notify_all()
-            if state.error_id == "" or not state.duplicate:
-                return state.feedback, True
-            feedback = self._wait_for(state.error_id, deadline)
-            if feedback is not None:
-                self.telemetry.count("dua_recovery_duplicates_total")
-                return feedback, False
-            # The original failed and released its claim: handle the error ourselves.
-
-    def _wait_for(self, error_id: str, deadline: float) -> dict | None:
-        while True:
-            record = self.store.error(error_id)
-            if record is None:
-                return None
-            if record["state"] == "done":
-                return record["feedback"]
-            if record["created"] < time.time() - STALE_SECONDS:
-                return None  # its owner died: the next round takes the claim over
-            if time.monotonic() > deadline:
-                raise StoreError(f"Error {error_id} is still being handled elsewhere",
-                                 hint="Retry the request later.")
-            # Same-process owners notify; other processes are noticed by the short poll.
-            with self._done:
-                self._done.wait(0.02)
+        outcome = self.submit(raw, strict)
+        return outcome.feedback, outcome.created
 
     def error(self, error_id: str) -> dict | None:
         return self.store.error(error_id)

@@ -60,8 +60,7 @@ def _ambiguous_input(rca, error, plan, done):
 
 
 def _outage(rca, error, plan, done):
-    return ("This service is temporarily unavailable. The operators have been notified; "
-            "please try again in a few minutes.")
+    return "This service is temporarily unavailable; please try again in a few minutes."
 
 
 def _llm_transient(rca, error, plan, done):
@@ -94,8 +93,10 @@ def _bad_request(rca, error, plan, done):
 
 
 def _internal(rca, error, plan, done):
-    return ("Something went wrong on our side and the operators have been notified. "
-            f"{error['message'].rstrip('.')}.{_hint(error)}")
+    # Nothing is reported anywhere by itself: say so, and what a useful report holds.
+    return (f"This is a bug in dua: {error['message'].rstrip('.')}. Nothing has been reported; "
+            "please report it with the command, `python -m dua --version`, the output of the "
+            "same command with --debug, and the input file if you can share it.")
 
 
 def _store_unusable(rca, error, plan, done):

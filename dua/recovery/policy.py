@@ -62,7 +62,8 @@ _LLM_TRANSIENT = ("LLM_TIMEOUT", "LLM_CONNECTION_FAILED", "LLM_RATE_LIMITED", "L
                   "LLM_TOOL_ERROR", "LLM_TOOL_NOT_FOUND", "LLM_TOOL_FAILED", "LLM_RESPONSE_ERROR",
                   "LLM_TRANSPORT_ERROR")
 _LLM_UNUSABLE = ("LLM_AUTH_FAILED", "LLM_QUOTA_EXCEEDED", "LLM_CONTENT_FILTERED", "LLM_TRUNCATED",
-                 "LLM_UNUSABLE_PARSER")  # answers that never held a parser: asking again won't help
+                 "LLM_UNUSABLE_PARSER",  # answers that never held a parser: asking again won't help
+                 "LLM_REPEATED_REQUEST", "LLM_BUDGET_SPENT")  # the run's own limits: fall back
 CODE_RULES.update({c: ("system_error", 0.95, "medium", "llm_transient") for c in _LLM_TRANSIENT})
 CODE_RULES.update({c: ("system_error", 0.95, "medium", "llm_unusable") for c in _LLM_UNUSABLE})
 CODE_RULES.update({c: ("schema_error", 0.93, "medium", "llm_transient") for c in (
@@ -307,6 +308,10 @@ def _p_parser_failed(verdict, rca, error, attempt, limits):
     if error["context"].get("agent") is False:  # dua run: no agent, no --expected to pass
         return _plan("ask_user", [], ["Check that the statement is from the parser's bank and "
                                       "layout"], "await_user")
+    if error["context"].get("expected"):  # the answer key was given: check it, not ask for it
+        return _plan("ask_user", [], ["Check that the expected CSV is this statement's "
+                                      "transactions, in its column names", "Check that the "
+                                      "statement layout is supported"], "await_user")
     return _plan("ask_user", [], ["Pass --expected with a known-good CSV",
                                   "Check that the statement layout is supported"], "await_user")
 

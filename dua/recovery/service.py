@@ -76,7 +76,9 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.wfile.write(body)
 
     def log_message(self, fmt: str, *args) -> None:
-        LOG.debug("%s %s", self.address_string(), fmt % args)
+        # Called for every request: format nothing unless someone reads the debug log.
+        if LOG.isEnabledFor(logging.DEBUG):
+            LOG.debug("%s %s", self.address_string(), fmt % args)
 
     def do_GET(self) -> None:
         self._dispatch("GET")
@@ -232,43 +234,50 @@ class RequestHandler(BaseHTTPRequestHandler):
     def post_error(self) -> int:
         body = self._body()
         key = self.headers.get("Idempotency-Key")
-        if key is None:
-            status, doc, headers = self._handle(body)
-            return self._json(status, doc, headers)
-        return self._keyed(key.strip(), body)
+        if key is not None:
+            return self._keyed(key.strip(), body)
+        raw = _parse_json(body)
+        with self.server.submissions:  # type: ignore[attr-defined]
+            outcome = self.server.error_handler.submit(raw)  # type: ignore[attr-defined]
+        return self._answer(outcome)
+
+    def _answer(self, outcome) -> int:
+        # The feedback goes out as the very bytes stored: no second encoding.
+        return self._send(201 if outcome.created else 200, outcome.feedback_json.encode(),
+                          "application/json", {"Location": f"/v1/errors/{outcome.error_id}"})
 
     def _keyed(self, key: str, body: bytes) -> int:
+        """The request and its recorded answer commit together, so a key never outlives a crash
+        half-used: after a restart the retry either replays the answer or is handled afresh."""
         if not 0 < len(key) <= 255:
             raise Problem(400, "invalid-idempotency-key", "Invalid Idempotency-Key",
                           "The Idempotency-Key header must be 1 to 255 characters")
-        store = self.server.error_handler.store  # type: ignore[attr-defined]
-        digest = hashlib.sha256(body).hexdigest()
-        state, stored = store.claim_key(key, digest)
-        if state != "new":
-            if stored[0] != digest:
-                raise Problem(422, "idempotency-key-reused", "Idempotency-Key reused",
-                              "This Idempotency-Key was used with a different request body")
-            if state == "in_flight":
-                raise Problem(409, "idempotency-key-in-flight", "Request in progress",
-                              "The first request with this Idempotency-Key has not finished; retry later")
-            replayed = {"Idempotent-Replayed": "true"}
-            error_id = json.loads(stored[2]).get("error_id")
-            if error_id:
-                replayed["Location"] = f"/v1/errors/{error_id}"
-            return self._send(stored[1], stored[2].encode(), "application/json", replayed)
+        server, digest = self.server, hashlib.sha256(body).hexdigest()
+        store = server.error_handler.store  # type: ignore[attr-defined]
+        holder = server.hold_key(key, digest)  # type: ignore[attr-defined]
+        if holder is not None:
+            _check_same_body(holder, digest)
+            raise Problem(409, "idempotency-key-in-flight", "Request in progress",
+                          "The first request with this Idempotency-Key has not finished; retry later")
+        outcome = None
         try:
-            status, doc, headers = self._handle(body)
-        except BaseException:
-            store.release_key(key)  # a refused or failed request did nothing; the key stays free
-            raise
-        store.finish_key(key, status, json.dumps(doc))
-        return self._json(status, doc, headers)
-
-    def _handle(self, body: bytes) -> tuple:
-        raw = _parse_json(body)
-        feedback, created = self.server.error_handler.handle(raw, strict=True)  # type: ignore
-        headers = {"Location": f"/v1/errors/{feedback['error_id']}"}
-        return (201 if created else 200), feedback, headers
+            raw = _parse_json(body)
+            with server.submissions, store.transaction():  # type: ignore[attr-defined]
+                stored = store.find_key(key)
+                if stored is None:
+                    outcome = server.error_handler.submit(raw)  # type: ignore[attr-defined]
+                    store.save_key(key, digest, 201 if outcome.created else 200,
+                                   outcome.feedback_json)
+        finally:
+            server.drop_key(key)  # type: ignore[attr-defined]
+        if outcome is not None:  # answered only now that it is committed
+            return self._answer(outcome)
+        _check_same_body(stored[0], digest)
+        replayed = {"Idempotent-Replayed": "true"}
+        error_id = json.loads(stored[2]).get("error_id")
+        if error_id:
+            replayed["Location"] = f"/v1/errors/{error_id}"
+        return self._send(stored[1], stored[2].encode(), "application/json", replayed)
 
     def get_error(self, error_id: str) -> int:
         record = self.server.error_handler.error(error_id)  # type: ignore[attr-defined]
@@ -305,6 +314,12 @@ class RequestHandler(BaseHTTPRequestHandler):
     def get_metrics(self) -> int:
         text = self.server.error_handler.telemetry.render()  # type: ignore[attr-defined]
         return self._send(200, text.encode(), "text/plain; version=0.0.4; charset=utf-8")
+
+
+def _check_same_body(first_digest: str, digest: str) -> None:
+    if first_digest != digest:
+        raise Problem(422, "idempotency-key-reused", "Idempotency-Key reused",
+                      "This Idempotency-Key was used with a different request body")
 
 
 def _parse_json(body: bytes) -> object:

@@ -6,7 +6,6 @@ Thread-safe; keeps no reference to the store (the agent persists events itself).
 from __future__ import annotations
 
 import bisect
-import json
 import logging
 import threading
 
@@ -54,10 +53,10 @@ class Telemetry:
         with self._lock:
             return self._counters.get((name, tuple(sorted(labels.items()))), 0)
 
-    def log(self, event: dict) -> None:
+    def log(self, line: str) -> None:
         """One JSON line per event; the CLI or the service decides where it goes."""
         if self.logger.isEnabledFor(logging.INFO):
-            self.logger.info(json.dumps(event, sort_keys=True, default=str))
+            self.logger.info(line)
 
     def render(self) -> str:
         """The Prometheus text format: HELP and TYPE once per metric, then its samples."""

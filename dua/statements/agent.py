@@ -14,7 +14,7 @@ import time
 
 from ..errors import GeneratedCodeError, UsageError, VerificationError
 from ..graph import END, START, Graph
-from ..node_recovery import NodeRecovery, new_run_id
+from ..recovery.node import NodeRecovery, new_run_id
 from ..outputs import check_file, check_folder, check_not_an_input, write_atomically
 from ..schemas import StatementState
 from . import recovery

@@ -1,10 +1,13 @@
 """The LLM parser writer, in two modes, with the built-in writer as its fallback.
 
-``code`` mode asks for a whole parser module (extracted from the answer and
-syntax-checked before it is saved); ``settings`` mode asks for the built-in engine's
-settings as JSON and lets the engine emit the code, which small local models manage.
-A failed LLM call goes to the Error Handler, whose answer is followed: retry after its
-delay, fall back to the built-in writer, or stop the run with its feedback attached.
+``settings`` mode never lets the model make things worse: the built-in writer searches
+first; only when its best candidate is not verified is the model asked for a *patch* (the
+settings keys to change), which is applied to the built-in start, searched from, and
+ranked with every built-in candidate by the same verification, so the best one wins.
+``code`` mode asks for a whole parser module (extracted from the answer and syntax-checked
+before it is saved). Every request goes through one ``dua.llm.session.Session``: a total
+deadline, never the same request twice, every HTTP request and token counted. A failed LLM
+call goes to the Error Handler, whose answer is followed: retry, fall back, or stop.
 """
 from __future__ import annotations
 
@@ -12,23 +15,18 @@ import ast
 import copy
 import re
 
-from ..errors import (DuaError, ResponseError, StructuredOutputError, TransportError,
-                      UnusableAnswerError, UsageError, excerpt)
+from ..errors import (DuaError, LLMBudgetSpentError, RepeatedRequestError, ResponseError,
+                      StructuredOutputError, TransportError, UnusableAnswerError, UsageError,
+                      excerpt)
 from . import prompts
-from .writer import Draft, Writer, align, emit_source
+from .writer import Draft, Writer, _key, align
 
 MODES = ("code", "settings")
 _PY_BLOCK = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S | re.I)
-SETTINGS_SCHEMA = {
-    "columns": [{"name": str, "x0": float, "kind": ("date", "text", "amount")}],
-    "date_column": int,
-    "date_pattern": str,
-    "require_header": bool,
-    "skip_patterns": [str],
-    "parens_negative": bool,
-    "trailing_minus_negative": bool,
-    "dr_negative": bool,
-}
+CODE_MAX_TOKENS = 4096
+PATCH_MAX_TOKENS = 600  # a patch is a handful of keys; a cap keeps a rambling model short
+BUDGET_PER_TIMEOUT = 10  # the run's total LLM time, in --llm-timeout units, when not given
+_ENDS_PATH = (RepeatedRequestError, LLMBudgetSpentError)  # nothing new to gain from the LLM
 
 
 def extract_code(text: str) -> tuple:
@@ -53,14 +51,20 @@ def extract_code(text: str) -> tuple:
     return code.strip() + "\n", None
 
 
-def settings_schema():
-    """SETTINGS_SCHEMA as a dua.llm schema, with the column kind as an enum."""
-    from ..llm.schema import Object, String, as_schema  # lazy: the LLM layer loads on demand
+def patch_schema():
+    """The settings patch as a dua.llm schema: every key optional, enums where the engine has them."""
+    from ..llm.schema import String, as_schema  # lazy: the LLM layer loads on demand
 
-    spec = copy.deepcopy(SETTINGS_SCHEMA)
-    spec["columns"] = [Object({"name": str, "x0": float,
-                               "kind": String(enum=["date", "text", "amount"])})]
-    return as_schema(spec)
+    return as_schema({
+        "date_pattern?": str, "decimal?": String(enum=[".", ","]),
+        "columns?": [{"name": str, "x0": float,
+                      "kind": String(enum=["date", "text", "amount"])}],
+        "date_column?": int, "require_header?": bool, "header_once?": bool,
+        "skip_patterns_add?": [str], "parens_negative?": bool, "trailing_minus_negative?": bool,
+        "dr_negative?": bool, "cr_negative?": bool, "negative_columns?": [str],
+        "anchor?": String(enum=["date", "amount"]),
+        "continuation?": String(enum=["nearest", "below"]),
+    })
 
 
 class LLMWriter(Writer):
@@ -69,7 +73,10 @@ class LLMWriter(Writer):
     name = "llm"
 
     def __init__(self, settings, found, expected, fallback, *, mode: str = "code",
-                 provider=None, answer_attempts: int = 2, recovery=None):
+                 provider=None, answer_attempts: int = 2, recovery=None,
+                 budget: float | None = None):
+        from ..llm.session import Session  # lazy: the LLM layer loads on demand
+
         if mode not in MODES:
             raise UsageError(f"--llm-mode must be one of {', '.join(MODES)}, got {mode!r}")
         if provider is None:
@@ -78,37 +85,56 @@ class LLMWriter(Writer):
 
             # One transport retry per call: the Error Handler retries the call after that.
             provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
+        if budget is None:
+            budget = BUDGET_PER_TIMEOUT * getattr(settings, "timeout", 60.0)
         self.recovery = recovery  # NodeRecovery of the run; the agent sets it when None
-        self.provider, self.found, self.expected = provider, found, expected
+        self.provider = Session(provider, budget)
+        self.found, self.expected = found, expected
         self.fallback, self.mode, self.answer_attempts = fallback, mode, answer_attempts
         self.active, self.fallback_reason = f"llm-{mode}", ""
+        self.ended = ""  # why the LLM path ended early (repeat, budget); "" while it runs
         self.history: list = []
-        self.current: dict = {}
+        self.codes: list = []  # every parser module the model answered, in order
+        self.patches: list = []  # every settings patch the model answered, in order
+        self.problems: list = []  # what was wrong with the last patch, told to the next ask
 
     # --- the Writer interface ---------------------------------------------------------
 
     def write(self, state) -> Draft:
-        return self._guarded(state, lambda: self._first(state), "generate")
+        if self.mode == "settings":
+            return self._settings_write(state)
+        return self._guarded(state, lambda: self._ask_code(
+            prompts.first_code_prompt(self.found, self.expected, self.fallback.pages)),
+            "generate", self.fallback.write)
 
     def refine(self, state) -> Draft | None:
         if self.active == "builtin":
             return self.fallback.refine(state)
-        return self._guarded(state, lambda: self._again(state), "refine")
+        if self.mode == "settings":
+            return self._settings_refine(state)
+        failure = prompts.failure_text(state, self.fallback.pages, self._last_settings(state))
+        return self._guarded(state, lambda: self._ask_code(
+            prompts.refine_code_prompt(self.history, failure)), "refine", self.fallback.write)
 
     # --- both modes -----------------------------------------------------------------------
 
-    def _guarded(self, state, ask, node: str) -> Draft:
+    def _guarded(self, state, ask, node: str, fallback) -> Draft:
         before = self.provider.usage
         while True:
             try:
                 draft = ask()
                 break
+            except _ENDS_PATH as exc:  # no request was sent: nothing for the handler to judge
+                draft = self._fall_back(state, exc, fallback)
+                break
             except (TransportError, ResponseError, StructuredOutputError) as exc:
                 step = self._follow(exc, node)
                 if step == "retry":  # the handler has waited its delay; its budget bounds this
                     continue
-                draft = self._fall_back(state, exc)
+                draft = self._fall_back(state, exc, fallback)
                 break
+        if draft is None:  # nothing better to offer (a refine)
+            return None
         used = self.provider.usage
         draft.llm_calls += used.calls - before.calls
         draft.tokens += (used.input_tokens + used.output_tokens
@@ -122,7 +148,7 @@ class LLMWriter(Writer):
             DuaError: ``exc`` itself, with the handler's feedback as ``exc.feedback``.
         """
         if self.recovery is None:
-            from ..node_recovery import NodeRecovery
+            from ..recovery.node import NodeRecovery
             from .agent import AGENT_ID
 
             self.recovery = NodeRecovery(AGENT_ID)  # a writer used on its own, outside a run
@@ -132,37 +158,34 @@ class LLMWriter(Writer):
             raise exc
         return step  # retry; fallback, refine and resume all mean: the built-in writer now
 
-    def _fall_back(self, state, exc: DuaError) -> Draft:
+    def _fall_back(self, state, exc: DuaError, fallback) -> Draft:
         self.active = "builtin"
         message = exc.message if isinstance(exc, DuaError) else str(exc)
         self.fallback_reason = (f"the LLM writer gave up ({type(exc).__name__}: "
                                 f"{excerpt(message, 200)}); fell back to the built-in writer")
-        draft = self.fallback.write(state)
-        draft.note = f"{self.fallback_reason}; {draft.note}"
+        draft = fallback(state)
+        if draft is not None:
+            draft.note = f"{self.fallback_reason}; {draft.note}"
         return draft
 
-    def _first(self, state) -> Draft:
-        if self.mode == "settings":
-            self.current = copy.deepcopy(self.found.settings)
-            return self._ask_settings(prompts.settings_prompt(self.found, self.expected,
-                                                              self.current), state)
-        return self._ask_code(prompts.first_code_prompt(self.found, self.expected))
-
-    def _again(self, state) -> Draft:
-        if self.mode == "settings":
-            return self._ask_settings(prompts.settings_prompt(self.found, self.expected,
-                                                              self.current, state), state)
-        return self._ask_code(prompts.refine_code_prompt(self.history, state))
+    def _last_settings(self, state) -> dict:
+        return getattr(state, "writer_settings", None) or self.found.settings
 
     # --- code mode -----------------------------------------------------------------------
 
     def _ask_code(self, messages: list) -> Draft:
         problem = ""
         for _ in range(self.answer_attempts):
-            response = self.provider.complete(messages, max_tokens=4096, temperature=0.0)
+            response = self.provider.complete(messages, max_tokens=CODE_MAX_TOKENS,
+                                              temperature=0.0)
             code, problem = extract_code(response.text)
             messages = messages + [{"role": "assistant", "content": response.text or ""}]
+            if problem is None and code in self.codes:
+                # Temperature 0: asking again would only repeat it. This path is done.
+                raise RepeatedRequestError("the model answered with a parser it already gave, "
+                                           "which failed")
             if problem is None:
+                self.codes.append(code)
                 self.history = messages
                 return Draft(code, None, "LLM code")
             messages.append({"role": "user", "content": f"{problem} Answer with the whole "
@@ -171,48 +194,149 @@ class LLMWriter(Writer):
 
     # --- settings mode -------------------------------------------------------------------
 
-    def _ask_settings(self, messages: list, state) -> Draft:
-        from ..llm.structured import (PromptedStrategy, ProviderStrategy,  # lazy
-                                      complete_structured)
+    def _settings_write(self, state) -> Draft:
+        builtin = self.fallback.write(state)
+        if builtin.in_process.get("status") == "passed":
+            builtin.note = f"built-in candidate verified, the LLM was not asked; {builtin.note}"
+            return builtin
+        self.start = self.found.learned or self.found.settings
+        if self.expected is not None and self.start is not self.found.learned:
+            self.start = align(self.start, self.expected)
+        self.fallback.evaluate(self.start)
+        return self._guarded(state, lambda: self._patch_round(state, self.start), "generate",
+                             lambda s: self._best_draft(s, builtin))
 
-        schema = settings_schema()
-        if getattr(self.provider, "name", "") == "openai":
-            strategy = ProviderStrategy(schema, name="parser_settings", mode="json_object")
-        else:
-            strategy = PromptedStrategy(schema, name="parser_settings",
-                                        max_attempts=self.answer_attempts)
-        answer = complete_structured(self.provider, messages, strategy).data
-        settings = self._merge(answer)
-        result = self.fallback.evaluate(settings)
-        self.current = settings
-        bank = getattr(state, "target_bank", "") or "bank"
-        return Draft(emit_source(settings, bank), settings,
-                     f"LLM settings, in-process check {result['status']}", in_process=result)
+    def _settings_refine(self, state) -> Draft | None:
+        if self.ended:
+            return self.fallback.refine(state)
+        base = self.fallback._best()[1]
+        return self._guarded(state, lambda: self._patch_round(state, base, state), "refine",
+                             self.fallback.refine)
 
-    def _merge(self, answer: dict) -> dict:
-        """The model's answer on top of the analysis (tolerances and header stay measured)."""
-        s = copy.deepcopy(self.found.settings)
-        cols = [{"name": c["name"], "x0": float(c["x0"]), "kind": c["kind"]}
-                for c in answer["columns"]]
+    def _patch_round(self, state, base: dict, failed_run=None) -> Draft:
+        """Ask for a patch of ``base``, search from it, and emit the best verified candidate."""
+        result = self.fallback.evaluate(base)
+        cause = prompts.diagnose(self.fallback.pages, base, result)
+        if failed_run is not None and not failed_run.execution_success:
+            cause = prompts.failure_text(failed_run) + "\n" + cause
+        before = set(self.fallback.tried)
+        for _ in range(self.answer_attempts):
+            told = cause
+            if self.problems:  # a new question: the last patch's faults, by name
+                told += "\nYour last patch was refused: " + "; ".join(self.problems)
+            messages = prompts.patch_prompt(self.found, self.expected, self.fallback.pages, base,
+                                            told, [prompts.compact(p) for p in self.patches])
+            patched = self._apply(base, self._ask_patch(messages))
+            if not (self.problems and _key(patched) in before):
+                break
+        if _key(patched) in before:
+            # The same settings again (an echo, or a patch that changes nothing): this path
+            # has nothing more to offer; the built-in search goes on without the model.
+            self.ended = "the model's patch gave settings already tried"
+            if failed_run is not None:
+                return self.fallback.refine(state)
+            return self._best_draft(state, None, "the built-in search (the model's patch "
+                                    "repeated settings already tried)")
+        self.fallback.evaluate(patched)
+        self.fallback._search(patched)
+        best = _key(self.fallback._best()[1])
+        if failed_run is not None and best in self.fallback.emitted:
+            return self.fallback.refine(state)  # already run for real: the next best instead
+        return self._best_draft(state, None, "the LLM's patch" if best not in before else
+                                "the built-in search (the LLM's patch did not beat it)")
+
+    def _best_draft(self, state, builtin: Draft | None, origin: str = "") -> Draft:
+        """The best candidate evaluated so far, as a draft (the built-in one if it leads)."""
+        entry = self.fallback._best()
+        if builtin is not None and _key(builtin.settings) == _key(entry[1]):
+            return builtin
+        draft = self.fallback._emit(entry, state)
+        draft.note = f"best verified candidate from {origin or 'the search'}; {draft.note}"
+        return draft
+
+    def _ask_patch(self, messages: list) -> dict:
+        from ..llm.structured import complete_structured  # lazy
+
+        strategy = _strategy(patch_schema(), self.provider.name, self.answer_attempts)
+        try:
+            answer = complete_structured(self.provider, messages, strategy,
+                                         max_tokens=PATCH_MAX_TOKENS).data
+        except StructuredOutputError as exc:
+            if getattr(strategy, "json_mode", False):
+                # The generic advice (a model with tools or JSON mode) does not fit here.
+                exc.hint = ("The model's JSON did not fit the patch schema even in JSON mode; "
+                            "try a stronger model, or --provider builtin.")
+            raise
+        self.patches.append(answer)
+        return answer
+
+    def _apply(self, base: dict, patch: dict) -> dict:
+        """``base`` with the patch's valid keys applied; the invalid ones go to ``problems``."""
+        s, problems = copy.deepcopy(base), []
+        width = prompts.page_width(self.fallback.pages)
+        for key in ("date_pattern",):
+            if key in patch:
+                why = prompts.valid_regex(patch[key])
+                if why:
+                    problems.append(f"date_pattern {patch[key]!r} does not compile: {why}")
+                else:
+                    s[key] = patch[key]
+        adds = [p for p in patch.get("skip_patterns_add", []) if not prompts.valid_regex(p)]
+        s["skip_patterns"] = list(s.get("skip_patterns", [])) + adds
+        for key in ("decimal", "require_header", "header_once", "parens_negative",
+                    "trailing_minus_negative", "anchor", "continuation"):
+            if key in patch:
+                s[key] = patch[key]
+        signs = dict(s.get("drcr_signs", {"dr": -1, "cr": 1}))
+        for mark in ("dr", "cr"):
+            if f"{mark}_negative" in patch:
+                signs[mark] = -1 if patch[f"{mark}_negative"] else 1
+        s["drcr_signs"] = signs
+        problems += self._apply_columns(s, patch, width)
+        for col in s["columns"]:
+            if col["name"] in patch.get("negative_columns", []) and col["kind"] == "amount":
+                col["sign"] = -1
+        self.problems = problems
+        return s
+
+    def _apply_columns(self, s: dict, patch: dict, width: float) -> list:
+        cols = patch.get("columns")
+        if cols is None:
+            if "date_column" in patch and 0 <= patch["date_column"] < len(s["columns"]):
+                s["date_column"] = patch["date_column"]
+            return []
+        xs = [c["x0"] for c in cols]
+        date_col = patch.get("date_column", next((i for i, c in enumerate(cols)
+                                                  if c["kind"] == "date"), -1))
         problems = []
-        if not cols or not 0 <= answer["date_column"] < len(cols):
-            problems.append(f"date_column {answer['date_column']} is not a column index")
-        if any(a["x0"] > b["x0"] for a, b in zip(cols, cols[1:])):
+        if not cols or xs != sorted(xs):
             problems.append("columns must be listed left to right (ascending x0)")
-        for pattern in [answer["date_pattern"]] + list(answer["skip_patterns"]):
-            try:
-                re.compile(pattern)
-            except re.error as exc:
-                problems.append(f"regex {pattern!r} does not compile: {exc}")
+        if any(not 0 <= x <= width for x in xs):
+            problems.append(f"every x0 must lie on the page (0 to {width:.0f})")
+        if not 0 <= date_col < len(cols):
+            problems.append(f"date_column {date_col} is not a column index")
         if problems:
-            from ..errors import StructuredOutputValidationError
+            return problems
+        new = [{"name": c["name"], "x0": float(c["x0"]), "kind": c["kind"]} for c in cols]
+        new[0]["x0"] = min(0.0, new[0]["x0"])  # the first column is open to the left
+        s.update(columns=new, date_column=date_col)
+        s.pop("output_order", None)
+        if self.expected is not None:
+            s.update(align(s, self.expected))
+        return []
 
-            raise StructuredOutputValidationError("parser_settings", "; ".join(problems))
-        cols[0]["x0"] = 0.0
-        s.update(columns=cols, date_column=answer["date_column"],
-                 date_pattern=answer["date_pattern"], require_header=answer["require_header"],
-                 skip_patterns=list(answer["skip_patterns"]),
-                 parens_negative=answer["parens_negative"],
-                 trailing_minus_negative=answer["trailing_minus_negative"],
-                 drcr_signs={"dr": -1 if answer["dr_negative"] else 1, "cr": 1})
-        return align(s, self.expected) if self.expected is not None else s
+
+def _strategy(schema, provider_name: str, attempts: int):
+    """JSON mode where the server has it (with the schema in the prompt), else prompted JSON;
+    either way a wrong answer is fed back once, as a new turn (a different request)."""
+    from ..llm.structured import PromptedStrategy  # lazy
+
+    class _JSONMode(PromptedStrategy):
+        json_mode = True
+
+        def request(self, messages):
+            transcript, options = super().request(messages)
+            return transcript, dict(options, response_format={"type": "json_object"})
+
+    cls = _JSONMode if provider_name == "openai" else PromptedStrategy
+    return cls(schema, name="parser_settings_patch", max_attempts=attempts)

@@ -20,7 +20,8 @@ def consult(state, ctx, exc: BaseException, node: str, attempts: list, **context
     ``attempts`` is the attempt history to attach the decision to (its last entry).
     """
     step, record = ctx.recovery.decide(exc, node, bank=state.target_bank,
-                                       parser_attempt=len(state.attempts), **context)
+                                       parser_attempt=len(state.attempts),
+                                       expected=ctx.expected is not None, **context)
     updates = {"recovery": state.recovery + [record], "recovery_step": step,
                "attempts": with_records(attempts, [record])}
     if step in ENDING_STEPS:

@@ -11,7 +11,8 @@ import os
 import threading
 import time
 
-from . import errors
+from .. import errors
+from .stamps import source_stamp, write_stamp
 
 AGENT_ID = "dua_batch"
 
@@ -61,7 +62,7 @@ def _borrowed_sandbox():
     if box is None:
         import atexit  # lazy: keeps import dua fast
 
-        from .sandbox import Sandbox  # lazy: only a worker needs it
+        from ..sandbox import Sandbox  # lazy: only a worker needs it
 
         box = Sandbox()
         atexit.register(box.close)
@@ -74,58 +75,14 @@ def _borrowed_sandbox():
 
 def write_csv_atomically(frame, path: str) -> None:
     """The frame as CSV at ``path``, never half-written (see dua.outputs)."""
-    from .outputs import write_atomically  # lazy: only a file with an output needs it
+    from ..outputs import write_atomically  # lazy: only a file with an output needs it
 
     write_atomically(path, lambda fh: frame.to_csv(fh, index=False))
 
 
-STAMPS = ".dua"  # a folder beside the outputs: which parser and which PDF made each one
-
-
-def stamp_path(output_path: str) -> str:
-    folder, name = os.path.split(os.path.abspath(output_path))
-    return os.path.join(folder, STAMPS, name + ".json")
-
-
-def source_stamp(parser_path: str, pdf_path: str) -> dict:
-    """What an output depends on: the parser's bytes and the PDF's identity.
-
-    Raises:
-        OSError: either file is gone.
-    """
-    import hashlib  # lazy: keeps import dua fast
-
-    with open(parser_path, "rb") as fh:
-        digest = hashlib.sha256(fh.read()).hexdigest()
-    st = os.stat(pdf_path)
-    return {"parser_sha256": digest, "pdf": os.path.abspath(pdf_path), "pdf_size": st.st_size,
-            "pdf_mtime_ns": st.st_mtime_ns}
-
-
-def write_stamp(output_path: str, stamp: dict) -> None:
-    """Written after the output itself, so a stamp always vouches for a whole file."""
-    import json  # lazy: keeps import dua fast
-
-    from .outputs import write_atomically  # lazy: only a file with an output needs it
-
-    write_atomically(stamp_path(output_path), json.dumps(stamp))
-
-
-def read_stamp(output_path: str) -> dict | None:
-    """The stamp of a complete output, or None (no output, no stamp, or a damaged one)."""
-    import json  # lazy: keeps import dua fast
-
-    try:
-        with open(stamp_path(output_path), encoding="utf-8") as fh:
-            stamp = json.load(fh)
-    except (OSError, ValueError):
-        return None
-    return stamp if isinstance(stamp, dict) and os.path.isfile(output_path) else None
-
-
 def failure(task, exc: BaseException, seconds: float) -> dict:
     """A failed file's result: the error by class name and message, and its feedback."""
-    from .cli import feedback_for  # lazy: only on the error path
+    from ..cli import feedback_for  # lazy: only on the error path
 
     error = exc if isinstance(exc, errors.DuaError) else errors.UnexpectedError(
         f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)}", exception=type(exc).__name__)

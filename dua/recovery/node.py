@@ -33,7 +33,7 @@ class NodeRecovery:
 
         step is one of dua.recovery.next_step's: retry, refine, fallback, resume, ask, stop.
         """
-        from .recovery import next_step, recover  # lazy: sqlite3 loads only on the error path
+        from . import next_step, recover  # lazy: the handler loads only on the error path
 
         feedback = recover(exc, self.agent_id, query_id=self.query_id,
                            context={"node": node, **context})

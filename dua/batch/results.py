@@ -1,0 +1,125 @@
+"""What a batch hands around: a file's task, its result, progress snapshots and the whole result.
+
+All of it is plain data: a Task crosses into any executor's workers, and a result comes back
+as a dict that ``FileResult`` is rebuilt from (no executor ever ships an exception).
+"""
+from __future__ import annotations
+
+import dataclasses
+
+from .. import errors
+
+
+@dataclasses.dataclass(frozen=True)
+class Task:
+    """One file's work, small and picklable so that any executor can ship it."""
+
+    index: int
+    parser_path: str
+    pdf_path: str
+    output_path: str | None
+    timeout: float
+    password: str | None = None
+    allow_empty: bool = False  # a frame with no rows counts as converted
+
+
+@dataclasses.dataclass
+class FileResult:
+    """What happened to one PDF. ``error`` is the typed dua error; ``frame`` only without out_dir."""
+
+    pdf_path: str
+    status: str  # converted | skipped | failed
+    rows: int = 0
+    seconds: float = 0.0
+    output_path: str | None = None
+    error: errors.DuaError | None = None
+    feedback: dict | None = None
+    frame: object = dataclasses.field(default=None, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        return self.status != "failed"
+
+    def to_dict(self) -> dict:
+        doc = {"pdf_path": self.pdf_path, "status": self.status, "rows": self.rows,
+               "seconds": round(self.seconds, 3), "output_path": self.output_path}
+        if self.error is not None:
+            doc["error"] = {"error_type": self.error.error_type, "error_code": self.error.error_code,
+                            "exception": type(self.error).__name__, "message": self.error.message}
+            doc["feedback"] = self.feedback
+        return doc
+
+    @classmethod
+    def from_worker(cls, task: Task, doc: dict) -> FileResult:
+        """The result of a task from the plain dict a worker sent back."""
+        error = _rebuild_error(doc["error"]) if doc.get("error") else None
+        return cls(task.pdf_path, doc["status"], doc.get("rows", 0), doc.get("seconds", 0.0),
+                   task.output_path if doc["status"] != "failed" else None, error,
+                   doc.get("feedback"), doc.get("frame"))
+
+
+def _rebuild_error(info: dict) -> errors.DuaError:
+    """The typed error back from its name (results cross process boundaries as plain data)."""
+    cls = getattr(errors, info.get("exception", ""), None)
+    if not (isinstance(cls, type) and issubclass(cls, errors.DuaError)):
+        cls = errors.UnexpectedError
+    return cls(info.get("message", ""))
+
+
+@dataclasses.dataclass
+class Progress:
+    """A snapshot after each finished file, for progress lines and callbacks."""
+
+    done: int
+    total: int
+    rows: int
+    errors: int
+    elapsed: float
+    processed: int  # files actually run (not skipped), the basis of the rate
+    last: FileResult | None = None  # the file that just finished
+
+    @property
+    def rate(self) -> float:
+        return self.processed / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def eta(self) -> float | None:
+        return (self.total - self.done) / self.rate if self.rate > 0 else None
+
+    def line(self) -> str:
+        eta = "?" if self.eta is None else f"{self.eta:.0f}s"
+        errs = f"{self.errors} error" + ("" if self.errors == 1 else "s")
+        return (f"{self.done}/{self.total} files, {self.rows:,} rows, {errs}, "
+                f"{self.rate:.2f} files/s, ETA {eta}")
+
+
+@dataclasses.dataclass
+class BatchResult:
+    """Per-file results in input order, plus the totals a job needs to retry only failures."""
+
+    results: list
+    seconds: float
+
+    @property
+    def ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    @property
+    def failed(self) -> list:
+        return [r for r in self.results if not r.ok]
+
+    def total(self) -> dict:
+        count = {s: sum(r.status == s for r in self.results) for s in ("converted", "skipped", "failed")}
+        ran = count["converted"] + count["failed"]
+        return {"files": len(self.results), **count, "rows": sum(r.rows for r in self.results),
+                "seconds": round(self.seconds, 3),
+                "files_per_second": round(ran / self.seconds, 3) if self.seconds > 0 else 0.0}
+
+    def exit_code(self) -> int:
+        """0 when every file succeeded, else the most severe failure's code (3 bad PDF, 4 parser)."""
+        codes = [r.error.exit_code for r in self.failed if r.error is not None]
+        return max(codes, default=errors.EXIT_OK)
+
+    def to_dict(self) -> dict:
+        return {"status": "passed" if self.ok else "failed",
+                "files": [r.to_dict() for r in self.results], "total": self.total()}

@@ -1,0 +1,121 @@
+"""Running a batch: the caller's loop that submits tasks to an executor and gathers results.
+
+``run()`` never lets one bad file stop the batch, and never ships an exception between
+processes: workers answer with plain dicts (``worker.convert``). A worker that dies fails
+its file with ParserCrashedError; Ctrl-C drops what has not started.
+"""
+from __future__ import annotations
+
+import os
+import time
+from typing import Callable, Iterable, Mapping
+
+from .. import errors
+from .plan import check_parser, default_workers, plan
+from .results import BatchResult, FileResult, Progress, Task
+from .stamps import is_complete, read_stamp
+from .worker import convert, failure
+
+
+def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str | None = None,
+        on_progress: Callable[[Progress], None] | None = None, *, timeout: float = 60.0,
+        password: str | None = None, workers: int | None = None, resume: bool = True,
+        outputs: Mapping[str, str] | None = None, allow_empty: bool = False) -> BatchResult:
+    """Run a generated parser over many PDFs; never raises for a bad file.
+
+    Without ``out_dir`` (or ``outputs``) each result carries its DataFrame as ``frame``.
+    A parser that finds no transaction in a PDF fails that file (VerificationError): it is
+    most often a statement of another bank or layout. ``allow_empty`` accepts it instead.
+
+    Raises:
+        UsageError, PolicyViolationError: only for a parser that cannot run at all, or an
+        output folder that cannot be written.
+    """
+    check_parser(parser_path)
+    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty)
+    from ..outputs import check_folder  # lazy: only a batch with outputs needs it
+
+    for folder in sorted({os.path.dirname(os.path.abspath(t.output_path)) for t in tasks
+                          if t.output_path}):  # once per folder, not per file
+        check_folder(folder, "the output folder")
+        os.makedirs(folder, exist_ok=True)
+    return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
+
+
+def _skipped(task: Task) -> FileResult:
+    rows = (read_stamp(task.output_path) or {}).get("rows")
+    return FileResult(task.pdf_path, "skipped", rows if isinstance(rows, int) else 0, 0.0,
+                      task.output_path)
+
+
+def _execute(tasks: list, executor, on_progress, workers: int, resume: bool) -> BatchResult:
+    start = time.monotonic()
+    done = [_skipped(t) if resume and t.output_path and is_complete(t.output_path, t.pdf_path,
+                                                                     t.parser_path) else None
+            for t in tasks]
+    todo = [t for t, r in zip(tasks, done) if r is None]
+    # running totals, so that progress costs the same for the 10,000th file as for the first
+    state = {"done": len(tasks) - len(todo), "processed": 0, "errors": 0,
+             "rows": sum(r.rows for r in done if r is not None)}
+
+    def finish(task: Task, doc: dict) -> None:
+        result = done[task.index] = FileResult.from_worker(task, doc)
+        state["done"] += 1
+        state["processed"] += 1
+        state["rows"] += result.rows
+        state["errors"] += not result.ok
+        if on_progress is not None:
+            on_progress(Progress(state["done"], len(tasks), state["rows"], state["errors"],
+                                 time.monotonic() - start, state["processed"], result))
+
+    if todo:
+        _submit_all(todo, executor, finish, workers)
+    return BatchResult(done, time.monotonic() - start)
+
+
+def _fork_context():
+    """Fork on Linux, with pandas imported first so that workers share it (~0.5 s each saved).
+
+    Fork also spares the workers re-running ``python -m dua``'s __main__, which the spawn and
+    forkserver methods would do. Elsewhere the platform default stays (fork is unsafe on macOS).
+    """
+    import multiprocessing  # lazy: keeps import dua fast
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import pandas  # noqa: F401  lazy: only a process-pool batch preloads it
+    except ImportError:  # the sandbox reports the missing dependency per file
+        pass
+    return multiprocessing.get_context("fork")
+
+
+def _submit_all(todo: list, executor, finish, workers: int) -> None:
+    import concurrent.futures as cf  # lazy: keeps import dua fast
+
+    owned = executor is None
+    if owned:
+        executor = cf.ProcessPoolExecutor(max_workers=max(1, min(workers, len(todo))),
+                                          mp_context=_fork_context())
+    futures = {}
+    try:
+        futures = {executor.submit(convert, t): t for t in todo}
+        for future in cf.as_completed(futures):
+            task = futures[future]
+            try:
+                doc = future.result()
+            except Exception as exc:  # the worker itself died (BrokenProcessPool, a lost Dask worker)
+                doc = failure(task, errors.ParserCrashedError(
+                    f"the worker running {task.pdf_path} died: {type(exc).__name__}: {exc}"), 0.0)
+            finish(task, doc)
+    except BaseException:  # Ctrl-C: drop what has not started; finished outputs stay complete
+        for future in futures:
+            future.cancel()
+        if owned:
+            executor.shutdown(wait=False, cancel_futures=True)
+            owned = False
+        raise
+    finally:
+        if owned:
+            executor.shutdown(wait=True)

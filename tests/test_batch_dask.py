@@ -1,0 +1,87 @@
+"""dua.batch on a real Dask cluster: a LocalCluster of 2 worker processes on loopback, reached
+through ``Client.get_executor()``, gives the single-process outputs byte for byte, reports a bad
+file with its typed error, and a re-run resumes.
+
+dask[distributed] is the test-only extra (``pip install -e '.[dask]'``, as .ci/run does); without
+it this test fails rather than skips, so that CI can never pass without running it.
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import os
+import unittest
+
+from dua import batch, errors
+from tests.test_batch import BAD, PARSER, STATEMENTS, make_workspace
+
+PDFS = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(BAD, "truncated.pdf"),
+        os.path.join(STATEMENTS, "b.pdf")]
+
+
+def read_bytes(path: str) -> bytes:
+    with open(path, "rb") as fh:
+        return fh.read()
+
+
+class DaskClusterTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        try:
+            import logging
+
+            from dask.distributed import Client, LocalCluster
+        except ImportError as exc:
+            raise AssertionError("dask.distributed is not installed; the test extra is: "
+                                 "python -m pip install -e '.[dask]'") from exc
+        cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                   host="127.0.0.1", dashboard_address=None,
+                                   silence_logs=logging.ERROR)
+        cls.client = Client(cls.cluster)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.client.close()
+        cls.cluster.close()
+
+    def run_on_dask(self, out_dir: str) -> batch.BatchResult:
+        return batch.run(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
+
+    def test_the_cluster_has_two_worker_processes_apart_from_this_one(self):
+        pids = set(self.client.run(os.getpid).values())
+        self.assertEqual(len(pids), 2)
+        self.assertNotIn(os.getpid(), pids)
+
+    def test_outputs_equal_the_single_process_run_and_the_bad_file_has_its_typed_error(self):
+        tmp = make_workspace(self)
+        with cf.ThreadPoolExecutor(1) as pool:
+            single = batch.run(PARSER, PDFS, executor=pool, out_dir=os.path.join(tmp, "single"))
+        on_dask = self.run_on_dask(os.path.join(tmp, "dask"))
+        self.assertEqual([r.status for r in on_dask.results], ["converted", "failed", "converted"])
+        for here, there in zip(single.results, on_dask.results):
+            with self.subTest(pdf=os.path.basename(here.pdf_path)):
+                self.assertEqual((there.status, there.rows), (here.status, here.rows))
+                if there.output_path:
+                    self.assertEqual(read_bytes(there.output_path), read_bytes(here.output_path))
+        bad = on_dask.results[1]
+        self.assertIsInstance(bad.error, errors.CorruptPDFError)
+        self.assertEqual(bad.to_dict()["error"]["error_code"], "PDF_CORRUPT")
+        self.assertTrue(bad.feedback["user_message"])
+        self.assertEqual(on_dask.exit_code(), errors.CorruptPDFError.exit_code)
+
+    def test_a_rerun_skips_what_is_done_and_converts_only_what_is_missing(self):
+        tmp = make_workspace(self)
+        out = os.path.join(tmp, "out")
+        first = self.run_on_dask(out)
+        a, b = (read_bytes(os.path.join(out, name)) for name in ("a.csv", "b.csv"))
+        for path in ("b.csv", os.path.join(".dua", "b.csv.json")):  # as if killed before b
+            os.remove(os.path.join(out, path))
+        again = self.run_on_dask(out)
+        self.assertEqual([r.status for r in again.results], ["skipped", "failed", "converted"])
+        self.assertEqual(again.results[0].rows, first.results[0].rows)
+        self.assertIsInstance(again.results[1].error, errors.CorruptPDFError)
+        self.assertEqual(read_bytes(os.path.join(out, "a.csv")), a)
+        self.assertEqual(read_bytes(os.path.join(out, "b.csv")), b)
+
+
+if __name__ == "__main__":
+    unittest.main()

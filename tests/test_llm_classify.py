@@ -1,0 +1,183 @@
+"""The LLM path of dua.documents.classify against the test server: the rules decide, the
+model is asked only about the blocks they are unsure of, and it can only help."""
+from __future__ import annotations
+
+import json
+import os
+import unittest
+
+from dua.documents.blocks import document_blocks
+from dua.documents.classify import LLMClassifier, Services, confident, plausible
+from dua.documents.pipeline import check_coverage, extract
+from dua.documents.rules import Profile, rule_type
+from dua.pdf import read_document, read_layout
+from tests.llm_server import Fail, LLMServer, Reply, Turn, free_port
+from tests.support import FIXTURES
+from tests.test_classify import SEED_ERRORS, asked_ids, llm_provider, user_text
+
+DOCS = os.path.join(FIXTURES, "documents")
+REPORT = os.path.join(DOCS, "report.pdf")
+# A real-producer report whose rules leave short lines (bold labels, chart ticks) unsure.
+LONG = os.path.join(FIXTURES, "documents_real", "pdf", "supplier_review.pdf")
+
+
+def layout(path: str) -> tuple:
+    """(blocks, profile) of a document, as the pipeline builds them."""
+    doc, tables = read_layout(path)
+    blocks = document_blocks(doc, tables)
+    return blocks, Profile(blocks, {p.number: (p.width, p.height) for p in doc.pages})
+
+
+def unsure_blocks(path: str) -> list:
+    """Ids of the blocks whose rule type rests on no confident signal (what the model is asked)."""
+    blocks, profile = layout(path)
+    return [b.id for b in blocks if not confident(b, profile, *rule_type(b, profile))]
+
+
+def types(result: dict) -> dict:
+    """block id -> (type, level); a seed-000 unclassified block carries its id as ``id``."""
+    return {(e["block_ids"][0] if "block_ids" in e else e["id"]): (e["type"], e.get("level"))
+            for e in result["elements"]}
+
+
+class LLMClassifierTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.rules = {p: types(extract(p)) for p in (REPORT, LONG)}
+        cls.unsure = {path: unsure_blocks(path) for path in (REPORT, LONG)}
+
+    def setUp(self):
+        self.waits = []  # the Error Handler's retry delays, recorded instead of slept
+
+    def run_with(self, handler, path: str = LONG, batch_size: int = 20, down: bool = False,
+                 unique: bool = True):
+        with LLMServer(handler=handler) as server:
+            result = extract(path, provider=llm_provider(server.url), batch_size=batch_size,
+                             sleep=self.waits.append)
+        self.assertEqual(result["stats"]["llm_down"] is not None, down, result["stats"]["llm_down"])
+        check_coverage(read_document(path), result["elements"])
+        bodies = [json.dumps(r.body, sort_keys=True) for r in server.requests]
+        if unique:  # a request the server never answered may be retried; an answered one not
+            self.assertEqual(len(set(bodies)), len(bodies), "a request was sent twice")
+        return result, server
+
+    def answer(self, kind: str = "paragraph", **extra):
+        return lambda request: Turn(text=json.dumps({i: dict(type=kind, **extra)
+                                                     for i in asked_ids(request)}))
+
+    def test_only_the_blocks_the_rules_are_unsure_of_are_asked_by_id_for_their_type(self):
+        result, server = self.run_with(self.answer())
+        self.assertEqual(server.count, 1)
+        self.assertEqual(asked_ids(server.requests[0]), self.unsure[LONG])
+        self.assertLess(len(self.unsure[LONG]), len(self.rules[LONG]) / 2)
+        body = server.requests[0].body
+        self.assertEqual(body["max_tokens"], 40 + 16 * len(self.unsure[LONG]))
+        self.assertEqual(body["response_format"], {"type": "json_object"})
+        self.assertIn("Never copy the block's text", body["messages"][0]["content"])
+        self.assertIn('"rules_guess"', user_text(server.requests[0]))
+        self.assertEqual(result["stats"]["llm_calls"], 1)
+
+    def test_confident_rule_signals_are_never_put_to_the_model(self):
+        _, server = self.run_with(self.answer())
+        asked = set(asked_ids(server.requests[0]))
+        for block_id, (kind, _) in self.rules[LONG].items():
+            if kind in ("page_number", "caption", "list", "table", "figure"):
+                self.assertNotIn(block_id, asked, kind)
+
+    def test_answers_decide_the_unsure_blocks_and_a_heading_without_level_takes_the_fonts(self):
+        result, _ = self.run_with(self.answer("heading"))
+        got = types(result)
+        blocks, profile = layout(LONG)
+        short = {b.id for b in blocks if plausible(b, profile, "heading")}
+        for block_id, element in self.rules[LONG].items():
+            if block_id in self.unsure[LONG] and block_id in short:
+                self.assertEqual(got[block_id][0], "heading")
+                self.assertIsInstance(got[block_id][1], int)
+            else:
+                self.assertEqual(got[block_id], element)  # never asked: the rules' element
+
+    def test_an_implausible_type_keeps_the_rules_element_with_the_refusal_annotated(self):
+        result, _ = self.run_with(self.answer("page_number"))
+        self.assertEqual(types(result), self.rules[LONG])
+        annotated = [e for e in result["elements"] if "llm_refused" in e.get("annotations", {})]
+        self.assertEqual(sorted(e["block_ids"][0] for e in annotated), sorted(self.unsure[LONG]))
+        self.assertEqual(annotated[0]["annotations"]["llm_refused"]["type"], "page_number")
+
+    def test_each_seed_error_type_makes_unclassified_blocks_and_asks_nothing_twice(self):
+        for error_type, raw in SEED_ERRORS.items():
+            with self.subTest(error_type):
+                result, server = self.run_with(lambda request: Turn(text=raw))
+                self.assertEqual(server.count, 1)  # no block is re-asked alone
+                got = types(result)
+                for block_id, element in self.rules[LONG].items():  # seed 000 for the asked ones
+                    want = (("unclassified_text_block", None) if block_id in self.unsure[LONG]
+                            else element)
+                    self.assertEqual(got[block_id], want)
+                self.assertEqual(result["stats"]["llm_errors"], {error_type: len(self.unsure[LONG])})
+                self.assertEqual(result["stats"]["unclassified"], len(self.unsure[LONG]))
+
+    def test_server_refusing_json_mode_is_asked_again_without_it(self):
+        def handler(request):
+            if "response_format" in request.body:
+                return Fail("bad_request")
+            return self.answer()(request)
+
+        result, server = self.run_with(handler)
+        self.assertEqual(server.count, 2)
+        self.assertEqual((result["stats"]["json_mode"], result["stats"]["llm_calls"]), (False, 2))
+
+    def test_gemini_provider_classifies_the_same_way(self):
+        with LLMServer(handler=self.answer()) as server:
+            result = extract(LONG, provider=llm_provider(server.url, "gemini"))
+        self.assertEqual((server.requests[0].wire, result["stats"]["llm_calls"]), ("gemini", 1))
+        self.assertIn("maxOutputTokens", json.dumps(server.requests[0].body))
+
+    def test_an_html_page_instead_of_an_answer_goes_to_the_error_handler(self):
+        page = "<html><body><h1>Sign in to the hotel Wi-Fi</h1></body></html>"
+        result, server = self.run_with(lambda request: Reply(200, page, content_type="text/html"),
+                                       down=True, unique=False)
+        stats = result["stats"]
+        self.assertEqual(stats["llm_down"]["error_code"], "LLM_INVALID_STRUCTURE")
+        self.assertEqual([r["step"] for r in stats["recovery"]], ["retry"] * 3 + ["fallback"])
+        self.assertEqual(types(result), self.rules[LONG])
+
+    def test_llm_down_keeps_the_rules_and_counts_every_request(self):
+        provider = llm_provider(f"http://127.0.0.1:{free_port()}")
+        result = extract(LONG, provider=provider, sleep=self.waits.append)
+        stats = result["stats"]
+        self.assertEqual(types(result), self.rules[LONG])
+        self.assertEqual(stats["llm_down"]["error_code"], "LLM_CONNECTION_FAILED")
+        self.assertEqual((len(self.waits), stats["llm_calls"]), (3, 4))
+
+    def test_server_errors_mid_run_fall_back_to_rules_for_the_rest(self):
+        calls = []
+
+        def handler(request):
+            calls.append(1)
+            return self.answer("caption")(request) if len(calls) == 1 else Fail("server")
+
+        result, server = self.run_with(handler, batch_size=2, down=True, unique=False)
+        self.assertEqual(result["stats"]["llm_down"]["error_code"], "LLM_SERVER_ERROR")
+        self.assertEqual(server.count, 1 + 4)  # batch 1; batch 2, retried 3 times, gives up
+        got = types(result)
+        for block_id in self.unsure[LONG][:2]:
+            self.assertEqual(got[block_id][0], "caption")
+        for block_id in self.unsure[LONG][2:]:
+            self.assertEqual(got[block_id], self.rules[LONG][block_id])
+
+
+class BudgetTest(unittest.TestCase):
+    def test_a_spent_run_budget_sends_nothing_and_the_rules_keep_every_block(self):
+        blocks, profile = layout(LONG)
+        with LLMServer(handler=lambda request: Turn(text="{}")) as server:
+            run = LLMClassifier(Services(llm_provider(server.url), llm_budget=0))
+            elements = run.classify(blocks, profile)
+        self.assertEqual(server.count, 0)
+        self.assertEqual(run.stats["llm_calls"], 0)
+        self.assertEqual(run.stats["llm_down"]["error_code"], "LLM_BUDGET_SPENT")
+        self.assertEqual([e["type"] for e in elements],
+                         [rule_type(b, profile)[0] for b in blocks])
+
+
+if __name__ == "__main__":
+    unittest.main()
