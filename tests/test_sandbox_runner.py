@@ -255,5 +255,62 @@ class SandboxDocumentErrorTest(unittest.TestCase):
             self.sandbox.run(os.path.join(PARSERS, "icici_parser.py"), pdf)
 
 
+class SandboxWordReaderTest(unittest.TestCase):
+    """A parser holding dua's word reader gets pdfium's words though the guard refuses pdfium."""
+
+    @classmethod
+    def setUpClass(cls):
+        from dua.sandbox import reader_block
+
+        cls.tmp = tempfile.TemporaryDirectory(prefix="dua-sandbox-reader-")
+        cls.sandbox = Sandbox().start()
+        cls.block = reader_block.source()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.sandbox.close()
+        cls.tmp.cleanup()
+
+    def _parser(self, call: str) -> str:
+        path = os.path.join(self.tmp.name, "reader_parser.py")
+        with open(path, "w") as fh:
+            fh.write("import pandas as pd\n\n\n" + self.block + "\n\ndef parse(pdf_path):\n"
+                     f"    pages = {call}\n"
+                     '    return pd.DataFrame({"text": [w[0] for p in pages for w in p["words"]],\n'
+                     '                         "reader": [p["reader"] for p in pages\n'
+                     '                                    for w in p["words"]]})\n')
+        return path
+
+    def test_the_reader_hands_over_pdfium_words_read_before_the_guard(self):
+        pdf = make_statement(os.path.join(self.tmp.name, "statement.pdf"))
+        df = self.sandbox.run(self._parser("read_pages(pdf_path)"), pdf, timeout=20)
+        self.assertIn("Salary", df["text"].tolist())
+        self.assertEqual({"pdfium"}, set(df["reader"]))
+
+    def test_the_reader_keeps_the_document_errors_and_takes_the_password(self):
+        parser = self._parser("read_pages(pdf_path)")
+        whole = make_statement(os.path.join(self.tmp.name, "whole.pdf"))
+        with open(whole, "rb") as fh:
+            data = fh.read()
+        cut = os.path.join(self.tmp.name, "cut.pdf")
+        with open(cut, "wb") as fh:
+            fh.write(data[:60])
+        with self.assertRaises(errors.CorruptPDFError):
+            self.sandbox.run(parser, cut, timeout=20)
+        locked = make_statement(os.path.join(self.tmp.name, "locked.pdf"), password="s3cret")
+        with self.assertRaises(errors.EncryptedPDFError):
+            self.sandbox.run(parser, locked, timeout=20)
+        df = self.sandbox.run(parser, locked, timeout=20, password="s3cret")
+        self.assertIn("Salary", df["text"].tolist())
+
+    def test_the_reader_reads_no_other_file_than_the_pdf_given(self):
+        parser = self._parser('read_pages(pdf_path + ".other.pdf")')
+        pdf = make_statement(os.path.join(self.tmp.name, "mine.pdf"))
+        make_statement(pdf + ".other.pdf")
+        with self.assertRaises(errors.PolicyViolationError) as caught:
+            self.sandbox.run(parser, pdf, timeout=20)
+        self.assertEqual("runtime", caught.exception.stage)
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -4,11 +4,13 @@ from __future__ import annotations
 import ast
 import copy
 import os
+import sys
 import unittest
 
 import pandas as pd
 
 from dua.pdf import read_document
+from dua.sandbox import reader_block
 from dua.sandbox.policy import check_source
 from dua.statements import analysis, writer
 
@@ -27,14 +29,41 @@ class BuiltinWriterTest(unittest.TestCase):
     def test_emitted_parser_imports_only_allowed_modules_and_passes_the_policy(self):
         source = writer.emit_source(self.found.settings, "northwind")
         self.assertEqual(check_source(source), [])
+        tree = ast.parse(source)
+        block = reader_block.find(tree)
+        self.assertIsNotNone(block, "the word reader is not copied verbatim")
         imported = set()
-        for node in ast.walk(ast.parse(source)):
-            if isinstance(node, ast.Import):
-                imported.update(a.name.split(".")[0] for a in node.names)
-            elif isinstance(node, ast.ImportFrom):
-                imported.add(node.module.split(".")[0])
-        self.assertEqual(imported, {"__future__", "re", "pandas", "pdfplumber"})
+        for i, stmt in enumerate(tree.body):
+            for node in ast.walk(stmt):
+                where = "reader" if i in block else "parser"
+                if isinstance(node, ast.Import):
+                    imported.update((where, a.name.split(".")[0]) for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    imported.add((where, node.module.split(".")[0]))
+        self.assertEqual({m for w, m in imported if w == "parser"}, {"__future__", "re", "pandas"})
+        # pdfium only through the reader, which falls back to pdfplumber without it
+        self.assertEqual({m for w, m in imported if w == "reader"},
+                         {"io", "ctypes", "pypdfium2", "pdfminer", "pdfplumber"})
         self.assertIn("def parse(pdf_path", source)
+
+    def test_emitted_parser_gives_the_same_frame_with_and_without_pypdfium2(self):
+        source = writer.emit_source(writer.align(self.found.settings, self.expected), "card")
+        frames = []
+        for blocked in (False, True):
+            saved = sys.modules.get("pypdfium2")
+            if blocked:
+                sys.modules["pypdfium2"] = None  # import pypdfium2 now raises ImportError
+            try:
+                namespace = {"__name__": "generated_parser"}
+                exec(compile(source, "parser.py", "exec"), namespace)
+                frames.append(namespace["parse"](os.path.join(CARD, "a.pdf")))
+            finally:
+                if blocked:
+                    sys.modules.pop("pypdfium2")
+                    if saved is not None:
+                        sys.modules["pypdfium2"] = saved
+        pd.testing.assert_frame_equal(frames[0], frames[1])
+        pd.testing.assert_frame_equal(frames[0], self.expected, check_dtype=False)
 
     def test_emitted_parser_holds_no_data_from_the_sample(self):
         source = writer.emit_source(writer.align(self.found.settings, self.expected), "northwind")

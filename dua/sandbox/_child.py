@@ -2,8 +2,9 @@
 
 Started as a script (``python -I -B _child.py CONFIG``) by runner.py, never imported by dua.
 The server imports pandas and pdfplumber once, then forks one fresh child per request. The
-child takes its own session, working directory and resource limits, arms the audit hook,
-runs ``parse(pdf_path)`` and writes one JSON report to fd 3. The server watches the child's
+child takes its own session, working directory and resource limits, reads the PDF's words
+with dua's own reader when the parser holds a copy of it, arms the audit hook, runs
+``parse(pdf_path)`` and writes one JSON report to fd 3. The server watches the child's
 output, wall clock and exit, and answers the parent with a header line plus that report.
 """
 from __future__ import annotations
@@ -38,15 +39,26 @@ def main() -> int:
     import pdfplumber  # noqa: F401
 
     codec, guard = _load("frame_json"), _load("_guard")
+    reader = _trusted_reader()
     read_roots = guard.python_roots(config.get("sys_path", []))
     _answer({"ready": True, "pid": os.getpid()})
     for line in sys.stdin.buffer:
         request = json.loads(line)
         request["read_roots"] = read_roots
-        header, report = serve(request, codec, guard)
+        header, report = serve(request, codec, guard, reader)
         header["report_bytes"] = len(report)
         _answer(header, report)
     return 0
+
+
+def _trusted_reader() -> tuple:
+    """dua's word reader as parsers copy it (its text) and as dua runs it (its read_pages).
+
+    pypdfium2 is deliberately not pre-loaded: calls into a loaded library raise no audit
+    event, so only a child that reads ahead loads it, and forgets it before the guard.
+    """
+    block = _load("reader_block")
+    return block.source(), block.load()["read_pages"]
 
 
 def _answer(header: dict, report: bytes = b"") -> None:
@@ -58,7 +70,7 @@ def _answer(header: dict, report: bytes = b"") -> None:
 # --- server side: one request ----------------------------------------------------------
 
 
-def serve(request: dict, codec, guard) -> tuple:
+def serve(request: dict, codec, guard, reader: tuple) -> tuple:
     """Fork a child for ``request`` and watch it; returns (header, raw report bytes)."""
     report_r, report_w = os.pipe()
     output_r, output_w = os.pipe()
@@ -67,7 +79,7 @@ def serve(request: dict, codec, guard) -> tuple:
     if pid == 0:  # child: never returns
         os.close(report_r)
         os.close(output_r)
-        _child(request, report_w, output_w, codec, guard)
+        _child(request, report_w, output_w, codec, guard, reader)
     os.close(report_w)
     os.close(output_w)
     watch = _watch(pid, report_r, output_r, request, started)
@@ -143,7 +155,7 @@ def _killpg(pid: int) -> None:
 # --- child side ------------------------------------------------------------------------
 
 
-def _child(request: dict, report_w: int, output_w: int, codec, guard_mod) -> None:
+def _child(request: dict, report_w: int, output_w: int, codec, guard_mod, reader: tuple) -> None:
     try:
         _isolate(request, report_w, output_w)
         limits = request["limits"]
@@ -151,9 +163,10 @@ def _child(request: dict, report_w: int, output_w: int, codec, guard_mod) -> Non
         # Only the list of refusals stays in reach of our frames: a parser that walks the
         # stack finds no Guard to loosen (the interpreter alone holds it).
         refused = []
+        words = _read_ahead(request, reader, guard_mod.UNAUDITED_EVENT)
         guard_mod.install(guard_mod.Guard(request["parser"], [request["parser"], request["pdf"]],
                                           request["read_roots"] + [request["workdir"]], refused))
-        report = _run(request, codec, refused)
+        report = _run(request, codec, refused, words)
         frame = report.pop("frame", "")
         data = json.dumps(report).encode() + b"\n" + frame.encode("utf-8")
     except MemoryError:
@@ -180,14 +193,60 @@ def _isolate(request: dict, report_w: int, output_w: int) -> None:
     sys.stdout.reconfigure(line_buffering=True)
 
 
-def _run(request: dict, codec, refused: list) -> dict:
+def _read_ahead(request: dict, reader: tuple, refusal_event: str):
+    """For a parser holding dua's word reader: the PDF's words, read now by the trusted copy.
+
+    pdfium works through ctypes, which the armed guard refuses to everyone; so the reader
+    runs here, before the guard, and the parser's read_pages only hands its result over.
+    """
+    text, read_pages = reader
+    try:
+        with open(request["parser"], encoding="utf-8-sig") as fh:
+            if text not in fh.read():
+                return None
+    except (OSError, ValueError):
+        return None  # _call_parse reads it again and reports why it cannot
+    pdf = os.path.realpath(request["pdf"])
+    try:
+        found, error = read_pages(pdf, request.get("password")), None
+    except Exception as exc:  # the parser's own call raises it, as the reader would have
+        found, error = None, exc
+    _forget_pdfium()
+
+    def read_ahead(pdf_path, password=None, pages=None):
+        if os.path.realpath(pdf_path) != pdf:
+            # refused by the armed guard itself (no refusal list held in this closure)
+            sys.audit(refusal_event, f"reading {pdf_path!r}: a parser reads only the PDF "
+                                     "it is given")
+        if error is not None:
+            raise error
+        return [dict(p) for p in found if not pages or p["number"] in pages]
+
+    return read_ahead
+
+
+def _forget_pdfium() -> None:
+    """Unload pypdfium2's modules, so that reaching pdfium again means importing it, whose
+    dlopen the guard refuses (calls into an already loaded library are never audited)."""
+    for name in list(sys.modules):
+        if name.partition(".")[0] in _PDFIUM_MODULES or name == "pdfplumber.display":
+            del sys.modules[name]
+    plumber = sys.modules.get("pdfplumber")
+    if plumber is not None:
+        plumber.__dict__.pop("display", None)
+
+
+_PDFIUM_MODULES = ("pypdfium2", "pypdfium2_raw", "pypdfium2_cfg")
+
+
+def _run(request: dict, codec, refused: list, words=None) -> dict:
     """Import the parser, call parse(), and describe the outcome as a JSON-able dict."""
     import pandas as pd
 
     _add_password(request.get("password"))
     path = request["parser"]
     try:
-        df = _call_parse(path, request["pdf"])
+        df = _call_parse(path, request["pdf"], words)
     except MemoryError:
         return _refused(refused) or {"kind": "memory", "message": "the parser ran out of memory"}
     except BaseException as exc:
@@ -207,7 +266,7 @@ def _run(request: dict, codec, refused: list) -> dict:
     return {"kind": "ok", "frame": text}
 
 
-def _call_parse(path: str, pdf_path: str) -> object:
+def _call_parse(path: str, pdf_path: str, words=None) -> object:
     with open(path, encoding="utf-8-sig") as fh:  # as the parent's static check read it
         source = fh.read()
     import types
@@ -216,6 +275,8 @@ def _call_parse(path: str, pdf_path: str) -> object:
     module.__file__ = path
     sys.modules["generated_parser"] = module  # dataclasses look their module up here
     exec(compile(source, path, "exec"), module.__dict__)
+    if words is not None and callable(module.__dict__.get("read_pages")):
+        module.read_pages = words  # the words read before the guard (see _read_ahead)
     parse = getattr(module, "parse", None)
     if not callable(parse):
         raise _NoParse("the module defines no parse(pdf_path) function")

@@ -9,6 +9,8 @@ import ast
 import dataclasses
 import re
 
+from . import reader_block
+
 # Top-level packages a parser may import; submodules of these are allowed too.
 ALLOWED_MODULES = frozenset({
     "__future__", "abc", "bisect", "calendar", "collections", "contextlib", "copy", "csv",
@@ -53,6 +55,7 @@ TOP_LEVEL_CALLS = frozenset({
     "Timestamp", "NewType", "enumerate", "range", "zip", "sorted", "len", "min", "max",
     "format", "upper", "lower", "strip", "split", "replace",
 })
+_NAME_GETTERS = ATTR_BUILTINS | {"attrgetter", "methodcaller"}
 _DUNDER = re.compile(r"^__\w+__$")
 _DUNDER_IN_TEXT = re.compile(r"__[A-Za-z0-9]\w*?__")
 _CLASS_BODY = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Assign, ast.AnnAssign, ast.Pass,
@@ -88,9 +91,14 @@ def check_source(source: str, filename: str = "parser.py") -> list:
                           f"syntax error: {exc.msg}")]
     except ValueError as exc:  # null bytes in the source
         return [Violation(1, 0, f"unreadable source: {exc}")]
-    checker = _Checker()
-    checker.check_module(tree)
-    checker.visit(tree)
+    # dua's own word reader, copied in unchanged, is the one block that may use pdfium (it
+    # never runs in the sandbox: the child hands its read_pages the words read beforehand)
+    block = reader_block.find(tree) or range(0)
+    checker = _Checker(reader_block.private_names() if block else frozenset())
+    checker.check_module(tree, block)
+    for i, stmt in enumerate(tree.body):
+        if i not in block:
+            checker.visit(stmt)
     found = sorted(set(checker.found), key=lambda v: (v.line, v.col, v.reason))
     return found
 
@@ -102,8 +110,24 @@ def module_allowed(name: str) -> bool:
 class _Checker(ast.NodeVisitor):
     """Walks the whole tree once; ``check_module`` adds the top-level shape rules."""
 
-    def __init__(self) -> None:
+    def __init__(self, reader_names: frozenset = frozenset()) -> None:
         self.found = []
+        # with the reader block present, its private names and rebinding read_pages are
+        # refused elsewhere: overriding a helper would change what the trusted block does
+        self.reader_names = reader_names
+        self.reader_present = bool(reader_names)
+        self.called = set()  # ids of the nodes called directly, as f(...)
+
+    def visit(self, node: ast.AST) -> None:
+        for text, stored in _identifiers(node):
+            if text in self.reader_names or (self.reader_present and stored and
+                                             text == reader_block.PUBLIC):
+                self.flag(node, f"'{text}' belongs to dua's word reader: call read_pages() "
+                                "and leave the rest of the reader alone")
+            elif "pdfium" in text.lower():
+                self.flag(node, f"'{text[:60]}' is not allowed: a parser reaches pdfium only "
+                                "through read_pages(), the word reader dua copies into it")
+        super().visit(node)
 
     def flag(self, node: ast.AST, reason: str) -> None:
         self.found.append(Violation(getattr(node, "lineno", 1), getattr(node, "col_offset", 0),
@@ -111,14 +135,14 @@ class _Checker(ast.NodeVisitor):
 
     # --- top-level shape ------------------------------------------------------------
 
-    def check_module(self, tree: ast.Module) -> None:
+    def check_module(self, tree: ast.Module, block: range = range(0)) -> None:
         if not any(isinstance(s, ast.FunctionDef) and s.name == "parse" and
                    (s.args.args or s.args.posonlyargs) for s in tree.body):
             self.flag(tree.body[0] if tree.body else tree,
                       "the module defines no top-level function parse(pdf_path)")
         for i, stmt in enumerate(tree.body):
-            if isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef,
-                                 ast.AsyncFunctionDef, ast.Pass)):
+            if i in block or isinstance(stmt, (ast.Import, ast.ImportFrom, ast.FunctionDef,
+                                               ast.AsyncFunctionDef, ast.Pass)):
                 continue
             if isinstance(stmt, ast.ClassDef):
                 self._check_class_body(stmt)
@@ -169,12 +193,20 @@ class _Checker(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Name(self, node: ast.Name) -> None:
+        self._check_not_passed_on(node, node.id)
         if node.id in FORBIDDEN_NAMES:
             self.flag(node, f"'{node.id}' is not allowed: {_why(node.id)}")
         elif _DUNDER.match(node.id) and node.id not in ALLOWED_DUNDER_NAMES:
             self.flag(node, f"the name '{node.id}' is not allowed")
 
+    def _check_not_passed_on(self, node: ast.AST, name: str) -> None:
+        # g = getattr or map(getattr, ...) would take a computed name past visit_Call's check
+        if name in _NAME_GETTERS and id(node) not in self.called:
+            self.flag(node, f"'{name}' may only be called directly, with the attribute name "
+                            "written out (obj.name)")
+
     def visit_Attribute(self, node: ast.Attribute) -> None:
+        self._check_not_passed_on(node, node.attr)
         if _DUNDER.match(node.attr) and node.attr not in ALLOWED_DUNDERS:
             self.flag(node, f"dunder attribute '.{node.attr}' is not allowed "
                             "(only __name__ and __init__)")
@@ -194,6 +226,7 @@ class _Checker(ast.NodeVisitor):
                                 "allowed")
 
     def visit_Call(self, node: ast.Call) -> None:
+        self.called.add(id(node.func))
         if isinstance(node.func, ast.Name) and node.func.id in ATTR_BUILTINS:
             name = node.args[1] if len(node.args) > 1 else None
             if not _is_str(name):
@@ -208,6 +241,36 @@ class _Checker(ast.NodeVisitor):
 
     def visit_Global(self, node: ast.Global) -> None:
         self.flag(node, "'global' is not allowed: pass values in and return them")
+
+
+def _identifiers(node: ast.AST):
+    """Every name, attribute, module, alias and string the node itself spells, and whether
+    it binds that name."""
+    if isinstance(node, ast.Name):
+        yield node.id, not isinstance(node.ctx, ast.Load)
+    elif isinstance(node, ast.Attribute):
+        yield node.attr, not isinstance(node.ctx, ast.Load)
+    elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        yield node.name, True
+    elif isinstance(node, ast.alias):
+        yield node.name, node.asname is None
+        if node.asname:
+            yield node.asname, True
+    elif isinstance(node, ast.ImportFrom) and node.module:
+        yield node.module, False
+    elif isinstance(node, ast.arg):
+        yield node.arg, True
+    elif isinstance(node, ast.keyword) and node.arg:
+        yield node.arg, False
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        yield node.value, False
+    elif isinstance(getattr(node, "name", None), str):  # except ... as e, case ... as e (3.10)
+        yield node.name, True
+    elif isinstance(getattr(node, "rest", None), str):  # case {**rest}
+        yield node.rest, True
+    elif isinstance(node, (ast.Global, ast.Nonlocal)):
+        for name in node.names:
+            yield name, True
 
 
 def _is_str(node: object) -> bool:

@@ -31,14 +31,7 @@ SETTINGS = {settings}
 
 def parse(pdf_path, password=None):
     """The transactions of one {bank} statement as a pandas DataFrame."""
-    import pdfplumber
-
-    pages = []
-    options = {{"password": password}} if password else {{}}  # else pdfplumber's own default
-    with pdfplumber.open(pdf_path, **options) as pdf:
-        for page in pdf.pages:
-            words = page.extract_words(keep_blank_chars=False)  # split on spacing only, as dua.pdf
-            pages.append([(w["text"], w["x0"], w["x1"], w["top"], w["bottom"]) for w in words])
+    pages = [[w[:5] for w in page["words"]] for page in read_pages(pdf_path, password)]
     return build_frame(pages, SETTINGS)
 '''
 
@@ -83,14 +76,22 @@ def engine_body() -> str:
 
 
 def emit_source(settings: dict, bank: str) -> str:
-    """A complete standalone parser module: the engine plus ``SETTINGS`` plus ``parse``."""
+    """A complete standalone parser module: the engine, the word reader, ``SETTINGS``, ``parse``."""
     doc = (f'"""Parser for {bank} statements, written by dua\'s built-in writer.\n\n'
-           "Standalone: it imports only pdfplumber, pandas and the standard library, so it can be\n"
-           "copied anywhere. ``parse(pdf_path)`` returns the transactions as a pandas DataFrame.\n"
+           "Standalone: it imports only pdfplumber, pandas (with the PDF libraries pdfplumber\n"
+           "installs) and the standard library, so it can be copied anywhere.\n"
+           "``parse(pdf_path)`` returns the transactions as a pandas DataFrame.\n"
            '"""\n')
     literal = pprint.pformat(settings, width=96, sort_dicts=False)
-    return (doc + "from __future__ import annotations\n\n" + engine_body() + "\n"
-            + _PARSE_FN.format(settings=literal, bank=bank))
+    return (doc + "from __future__ import annotations\n\n" + engine_body() + "\n\n\n"
+            + reader_body() + _PARSE_FN.format(settings=literal, bank=bank))
+
+
+def reader_body() -> str:
+    """dua's word reader, copied verbatim: the sandbox recognises it by this exact source."""
+    from ..sandbox import reader_block  # lazy: only emitting a parser needs it
+
+    return reader_block.source()
 
 
 def align(settings: dict, expected) -> dict:
