@@ -104,15 +104,8 @@ def open_pdf(path: str, password: str | None = None) -> Iterator[object]:
     except Exception as exc:
         raise _translate(exc, path, password) from exc
     try:
-        yield pdf
-    except (AssertionError, KeyError, TypeError, ValueError, EOFError, IndexError) as exc:
-        if type(exc).__module__.startswith("dua"):
-            raise
-        raise _translate(exc, path, password) from exc
-    except Exception as exc:
-        if type(exc).__module__.startswith(("pdfminer", "pdfplumber")):
-            raise _translate(exc, path, password) from exc
-        raise
+        with _translated(path, password):
+            yield pdf
     finally:
         pdf.close()
 
