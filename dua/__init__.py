@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging as _logging
 
+from ._lazy import lazy_getattr
 from .config import Settings
 from .errors import (
     DocumentError,
@@ -51,15 +52,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'dua' has no attribute {name!r}")
-    import importlib
-
-    module, attr = _LAZY[name]
-    value = getattr(importlib.import_module(module, __name__), attr)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY)
 
 # The library never configures logging; only the CLI does (requests' rule).
 _logging.getLogger(__name__).addHandler(_logging.NullHandler())

@@ -7,16 +7,11 @@ Importing this package loads none of them: pdfplumber comes with ``extract``'s f
 """
 from __future__ import annotations
 
+from .._lazy import lazy_getattr
+
 __all__ = ("extract", "to_markdown")
 
 _LAZY = {"extract": ".pipeline", "to_markdown": ".markdown"}
 
 
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY)

@@ -11,6 +11,8 @@ handler only when one of its nodes fails.
 """
 from __future__ import annotations
 
+from .._lazy import lazy_getattr
+
 __all__ = ("ErrorHandler", "NodeRecovery", "Store", "default_handler", "handle_in_process",
            "new_run_id", "next_step", "recover")
 
@@ -19,11 +21,4 @@ _LAZY = {"ErrorHandler": ".handler", "default_handler": ".handler",
          "NodeRecovery": ".node", "new_run_id": ".node", "Store": ".store"}
 
 
-def __getattr__(name: str):
-    if name not in _LAZY:
-        raise AttributeError(f"module 'dua.recovery' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-    globals()[name] = value
-    return value
+__getattr__ = lazy_getattr(__name__, _LAZY)
