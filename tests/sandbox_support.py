@@ -2,9 +2,11 @@
 a TCP listener that counts connections, and a snapshot of files to prove nothing changed."""
 from __future__ import annotations
 
+import atexit
 import os
 import re
 import select
+import shutil
 import socket
 import tempfile
 
@@ -78,7 +80,35 @@ def corpus() -> list:
             continue
         path = os.path.join(PARSERS, name)
         with open(path, encoding="utf-8") as fh:
-            head = fh.read(2000)
-        fields = dict(re.findall(r"^# (attack|expect|expect-unchecked): (.+)$", head, re.M))
+            source = fh.read()
+        fields = dict(re.findall(r"^# (attack|expect|expect-unchecked): (.+)$", source[:2000],
+                                 re.M))
+        if READER_MARK in source:
+            path = _with_reader(name, source)
         out.append((path, fields))
     return out
+
+
+READER_MARK = "#@ dua's word reader @#"
+_BUILT = tempfile.mkdtemp(prefix="dua-attacks-")
+atexit.register(shutil.rmtree, _BUILT, True)
+
+
+def _with_reader(name: str, source: str) -> str:
+    """The attack with today's reader (as parsers carry it) where it marks, tampered as its
+    header says; built from the reader, so the attack cannot go stale when the reader changes."""
+    from dua.statements.writer import reader_body
+
+    reader = reader_body().splitlines()
+    after = re.search(r"^# tamper-after: (.+)$", source, re.M)
+    if after:
+        at = next(i for i, line in enumerate(reader) if line.strip() == after.group(1).strip())
+        indent = reader[at][:len(reader[at]) - len(reader[at].lstrip())]
+        added = re.search(r"^# tamper-line: (.+)$", source, re.M).group(1)
+        reader.insert(at + 1, indent + added)
+    lines = [("\n".join(reader) if line.startswith(READER_MARK) else line)
+             for line in source.splitlines()]
+    path = os.path.join(_BUILT, name)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write("\n".join(lines) + "\n")
+    return path
