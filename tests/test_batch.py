@@ -248,6 +248,23 @@ class ResumeTest(unittest.TestCase):
             batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], out_dir=os.path.join(blocker, "out"))
 
 
+class InterruptDeferredTest(unittest.TestCase):
+    def test_ctrl_c_during_an_output_and_its_stamp_takes_effect_after_both(self):
+        from dua.batch.worker import _interrupt_deferred
+
+        # as in a terminal, even when the tests run in the background with SIGINT ignored
+        self.addCleanup(signal.signal, signal.SIGINT,
+                        signal.signal(signal.SIGINT, signal.default_int_handler))
+        done = []
+        with self.assertRaises(KeyboardInterrupt):
+            with _interrupt_deferred():
+                done.append("csv")
+                signal.raise_signal(signal.SIGINT)  # Ctrl-C between the two writes
+                done.append("stamp")
+        self.assertEqual(done, ["csv", "stamp"])
+        self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+
+
 class OutputPathsTest(unittest.TestCase):
     def test_twenty_thousand_pdfs_get_distinct_outputs_in_well_under_two_seconds(self):
         pdfs = [f"/in/folder{i % 4}/statement{i // 4}.pdf" for i in range(20000)]  # stems collide

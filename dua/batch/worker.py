@@ -36,13 +36,37 @@ def convert(task) -> dict:
                 "statement is of that layout, or write one for it with dua parse "
                 "(--allow-empty accepts statements with no transaction).")
         if task.output_path:
-            write_csv_atomically(frame, task.output_path)
-            write_stamp(task.output_path, dict(sources, rows=len(frame)))
+            with _interrupt_deferred():  # an output and its stamp land together or not at all
+                write_csv_atomically(frame, task.output_path)
+                write_stamp(task.output_path, dict(sources, rows=len(frame)))
         return {"index": task.index, "status": "converted", "rows": len(frame),
                 "seconds": time.monotonic() - start,
                 "frame": None if task.output_path else frame}
     except Exception as exc:  # one file's failure is its result, whatever it was
         return failure(task, exc, time.monotonic() - start)
+
+
+@contextlib.contextmanager
+def _interrupt_deferred():
+    """Ctrl-C waits until the block is done, then takes effect as usual.
+
+    A CSV renamed into place whose stamp was never written would be converted again on
+    resume; holding the interrupt for the two writes keeps "stamped" meaning "done".
+    Only the main thread can hold it (worker processes run tasks there).
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    import signal  # lazy: only a worker writing an output needs it
+
+    caught = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if caught:
+            signal.raise_signal(signal.SIGINT)  # whatever the restored handler does with it
 
 
 # A Sandbox runs one parser at a time, so each concurrent worker (thread or process) needs
