@@ -5,7 +5,7 @@ import, pypdfium2 and pdfminer inside the functions that use them.
 """
 from __future__ import annotations
 
-from .words import _LIGATURE_OF, _PdfiumUnmapped, _cluster_words
+from .pdfium_content import _page_content, _show_operators
 
 
 def _pdfium_page(doc, number, miner_page, fonts):
@@ -27,10 +27,39 @@ def _pdfium_page(doc, number, miner_page, fonts):
             textpage.close()
     finally:
         page.close()
+    reader.place_continued_text()
     reader.check_space_runs()
     return {"number": number, "width": right, "height": top,
             "words": _cluster_words(reader.chars), "chars": len(reader.chars),
             "reader": "pdfium", "why": "", "graphics": reader.graphics}
+
+
+_CALLS = {}
+
+
+def _pdfium_calls(pdfium_c, ctypes):
+    """pdfium's functions called once per character or object, declared on plain
+    pointers: pypdfium2's typed handles cost more than the calls themselves."""
+    if not _CALLS:
+        ptr, num, matrix = ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(pdfium_c.FS_MATRIX)
+        double = ctypes.POINTER(ctypes.c_double)
+        for name, result, *args in (
+                ("FPDFText_GetTextObject", ptr, ptr, num),
+                ("FPDFText_GetCharOrigin", num, ptr, num, double, double),
+                ("FPDFText_GetMatrix", num, ptr, num, matrix),
+                ("FPDFTextObj_GetFontSize", num, ptr, ctypes.POINTER(ctypes.c_float)),
+                ("FPDFTextObj_GetFont", ptr, ptr),
+                ("FPDFFont_GetBaseFontName", ctypes.c_size_t, ptr, ctypes.c_char_p,
+                 ctypes.c_size_t),
+                ("FPDFPage_CountObjects", num, ptr),
+                ("FPDFPage_GetObject", ptr, ptr, num),
+                ("FPDFPageObj_GetType", num, ptr),
+                ("FPDFPageObj_GetMatrix", num, ptr, matrix),
+                ("FPDFFormObj_CountObjects", num, ptr),
+                ("FPDFFormObj_GetObject", ptr, ptr, ctypes.c_ulong)):
+            address = ctypes.cast(getattr(pdfium_c, name), ptr).value
+            _CALLS[name] = ctypes.CFUNCTYPE(result, *args)(address)
+    return _CALLS
 
 
 class _PdfiumPage:
@@ -43,84 +72,141 @@ class _PdfiumPage:
 
     def __init__(self, pdfium_c, ctypes, height, miner_page, fonts):
         self.c, self.ctypes, self.height = pdfium_c, ctypes, height
+        self.call = _pdfium_calls(pdfium_c, ctypes)
         self.miner_page, self.fonts = miner_page, fonts
-        self.chars, self.objects, self.runs = [], {}, []
+        self.chars, self.objects, self.runs = [], {}, []  # runs: [space, next glyph, step]
+        self.order, self.end_drift = [], {}  # the page's text objects; pdfium's lead at the end
         self.graphics = False  # any line, shape or image: pdfplumber reads those
+        self.drifted = self.forms = False
+        self.font_at, self.states = {}, {}  # pdfium's font handle -> _PdfiumFont
+        self.matrix, self.size = pdfium_c.FS_MATRIX(), ctypes.c_float()
+        self.at_size = ctypes.byref(self.size)
 
     def object_state(self, handle, matrix):
-        """Font, horizontal and vertical scale of a text object's glyphs (cached)."""
-        key = self.ctypes.addressof(handle.contents)
-        state = self.objects.get(key)
+        """Font, horizontal and vertical scale, descent below the origin and font name of
+        a text object's glyphs, shared by the objects drawn alike (cached per object)."""
+        self.call["FPDFTextObj_GetFontSize"](handle, self.at_size)
+        font_handle = self.call["FPDFTextObj_GetFont"](handle)
+        key = (font_handle, self.size.value, matrix.a, matrix.b, matrix.c, matrix.d)
+        state = self.states.get(key)
         if state is None:
-            size = self.ctypes.c_float()
-            self.c.FPDFTextObj_GetFontSize(handle, size)
-            a, b, c, d = matrix
+            a, b, c, d, size = matrix.a, matrix.b, matrix.c, matrix.d, self.size.value
             if abs(b) > 1e-6 or abs(c) > 1e-6 or a <= 0 or d <= 0:
                 raise _PdfiumUnmapped("rotated, skewed or mirrored text")
-            font = self.fonts.find(self.c, self.ctypes, self.c.FPDFTextObj_GetFont(handle),
-                                   self.miner_page)
-            state = self.objects[key] = (font, a * size.value, d * size.value, key)
+            font = self.font_at.get(font_handle)
+            if font is None:
+                font = self.font_at[font_handle] = self.fonts.find(
+                    self.call, self.ctypes, font_handle, self.miner_page)
+            state = self.states[key] = (font, a * size, d * size, font.descent * d * size,
+                                        font.name)
+        self.objects[handle] = state
         return state
 
-    def add(self, text, x0, y, state, width):
-        font, across, up = state[0], state[1], state[2]
-        bottom = y + font.descent * up
-        self.chars.append([text, x0, x0 + width * across, self.height - bottom - up,
-                           self.height - bottom, font.name, up, state[3]])
-
     def read_chars(self, textpage):
-        c, ctypes = self.c, self.ctypes
-        origin_x, origin_y, fs_matrix = ctypes.c_double(), ctypes.c_double(), c.FS_MATRIX()
-        last = None  # (origin x, y, state, text) of the previous glyph
-        for i in range(c.FPDFText_CountChars(textpage)):
-            code = c.FPDFText_GetUnicode(textpage, i)
+        c, ctypes, chars, runs, height = self.c, self.ctypes, self.chars, self.runs, self.height
+        page_text = ctypes.cast(textpage, ctypes.c_void_p).value
+        get_object, get_origin = (self.call["FPDFText_GetTextObject"],
+                                  self.call["FPDFText_GetCharOrigin"])
+        get_matrix, at_matrix = self.call["FPDFText_GetMatrix"], ctypes.byref(self.matrix)
+        objects, origin_x, origin_y = self.objects, ctypes.c_double(), ctypes.c_double()
+        at_x, at_y = ctypes.byref(origin_x), ctypes.byref(origin_y)
+        last_handle = last_x = last_y = None
+        last_text, drift, step = "", 0.0, 0.0
+        open_run = None  # a space's run, until the next glyph of its object and line
+        for i, code in enumerate(self.codes(textpage)):
             if code in (13, 10, 32) and c.FPDFText_IsGenerated(textpage, i) == 1:
                 continue  # pdfium's own spaces and line ends; pdfminer has none
-            handle = c.FPDFText_GetTextObject(textpage, i)
+            handle = get_object(page_text, i)
             if not handle:
                 raise _PdfiumUnmapped("a character pdfium places outside any text object")
-            state = self.objects.get(ctypes.addressof(handle.contents))
+            state = objects.get(handle)
             if state is None:
-                c.FPDFText_GetMatrix(textpage, i, fs_matrix)
-                state = self.object_state(handle, (fs_matrix.a, fs_matrix.b, fs_matrix.c,
-                                                   fs_matrix.d))
-            font, text = state[0], state[0].text(code)
-            c.FPDFText_GetCharOrigin(textpage, i, origin_x, origin_y)
+                get_matrix(page_text, i, at_matrix)
+                state = self.object_state(handle, self.matrix)
+            font, across, up, drop, name = state
+            text = chr(code) if 32 <= code < 0x590 else font.text(code)
+            get_origin(page_text, i, at_x, at_y)
             x, y = origin_x.value, origin_y.value
-            same = last and last[2] is state and last[1] == y
-            if same and last[0] == x and font.joined(last[3], text):
-                text = font.joined(last[3], text)  # one glyph pdfium split ("fl")
-                self.chars.pop()
-            if same and self.runs and self.runs[-1][1] is None:
-                self.runs[-1][1] = x  # the glyph after a space ends its run
-            if text.isspace():
-                self.add(text, x, y, state, 0.0)
-                self.runs.append([x, None, self.chars[-1], font.width(" ", float) * state[1]])
+            if handle != last_handle:
+                drift = step = 0.0  # pdfminer and pdfium agree where a text object starts
+                same = False
             else:
-                width = font.width(text, lambda: self.loose_width(textpage, i) / state[1])
-                self.add(text, x, y, state, width)
-                if font.metrics_by_text and (font.file_width_differs(text, width) or
-                                             self.advances_differ(textpage, i, x, width)):
-                    # pdfminer advances by the standard 14 fonts' own metrics, pdfium by the
-                    # file's /Widths: every later glyph of the text object would move.
-                    raise _PdfiumUnmapped(f"font {font.name!r}: pdfminer's built-in widths "
-                                          "differ from the file's")
-            last = (x, y, state, text)
+                same = y == last_y
+                if same and x == last_x and font.joined(last_text, text):
+                    text = font.joined(last_text, text)  # one glyph pdfium split ("fl")
+                    drift -= step
+                    if runs and runs[-1][1] is chars.pop():
+                        runs[-1][1], open_run = None, runs[-1]
+            left, bottom = x - drift, height - y - drop
+            if text.isspace():
+                width = 0.0
+                char = [text, left, left, bottom - up, bottom, name, up, handle]
+            else:
+                width = font.single.get(text)
+                if width is None:
+                    width = font.width(text, textpage, i, across, self)
+                char = [text, left, left + width * across, bottom - up, bottom, name, up,
+                        handle]
+            if same and open_run is not None:
+                open_run[1], open_run = char, None  # the glyph after a space ends its run
+            if width == 0.0 and text.isspace():
+                open_run = [char, None, font.space_width * across]
+                runs.append(open_run)
+            chars.append(char)
+            if font.metrics_by_text and text not in font.agreeing():
+                step = self.drift(font, text, width, across, textpage, i, x)
+                drift += step
+                self.end_drift[handle] = drift
+            else:
+                step = 0.0
+            last_handle, last_x, last_y, last_text = handle, x, y, text
 
-    def advances_differ(self, textpage, index, origin, width):
-        """Whether pdfium advances past a glyph otherwise than pdfminer (by ``width``).
+    def codes(self, textpage):
+        """Every character's code: one call for the page, or one per character where the
+        page's text holds characters beyond 16 bits."""
+        c, count = self.c, self.c.FPDFText_CountChars(textpage)
+        units = (self.ctypes.c_ushort * (count + 1))()
+        if c.FPDFText_GetText(textpage, 0, count, units) == count + 1:
+            codes = units[:count]
+            for i in (i for i, code in enumerate(codes) if code == 0xFFFE):
+                codes[i] = c.FPDFText_GetUnicode(textpage, i)  # pdfium's mark, not a glyph
+            return codes
+        return [c.FPDFText_GetUnicode(textpage, i) for i in range(count)]
 
-        pdfium's loose box is the advance joined with the ink; where the ink reaches
-        past the advance, the advance is unknown and only a shorter one is proven.
+    def drift(self, font, text, width, across, textpage, index, origin):
+        """How much further pdfium advanced past a glyph than pdfminer does.
+
+        For the standard 14 fonts pdfminer advances by its built-in metrics, pdfium by the
+        file's /Widths, so later glyphs of the same text object drift apart by the
+        difference. It is undone glyph by glyph, which holds only where every text object
+        starts where the content stream sets it, or is moved by ``place_continued_text``.
+        """
+        if text.isspace():
+            width = font.width(text, textpage, index, across, self)
+        given = font.file_width(text)
+        if given is None:  # the file gives no single width: pdfium's box tells
+            given = self.pdfium_advance(textpage, index, origin, width * across) / across
+        if abs(given - width) <= 0.0005:
+            return 0.0
+        self.drifted = True
+        return (given - width) * across
+
+    def pdfium_advance(self, textpage, index, origin, ours):
+        """How far pdfium advances past a glyph, where its boxes prove it, else ``ours``.
+
+        pdfium's loose box is the advance joined with the ink: where it reaches past the
+        ink, its right edge is the advance; where the ink reaches past it, the advance is
+        unknown and only one longer than pdfminer's is proven, which falls back.
         """
         loose, left, right = self.c.FS_RECTF(), self.ctypes.c_double(), self.ctypes.c_double()
         bottom, top = self.ctypes.c_double(), self.ctypes.c_double()
         self.c.FPDFText_GetLooseCharBox(textpage, index, loose)
         self.c.FPDFText_GetCharBox(textpage, index, left, right, bottom, top)
-        ours = self.chars[-1][2] - self.chars[-1][1] + origin
         if loose.right > right.value + 0.01:
-            return abs(loose.right - ours) > 0.01
-        return ours > loose.right + 0.01
+            return loose.right - origin
+        if origin + ours > loose.right + 0.01:
+            raise _PdfiumUnmapped("a glyph whose width pdfium's boxes cannot tell")
+        return ours
 
     def loose_width(self, textpage, index):
         rect = self.c.FS_RECTF()  # pdfium's box for the glyph, in points
@@ -129,45 +215,101 @@ class _PdfiumPage:
 
     def read_blank_objects(self, page):
         """Text objects pdfium drops for having no ink: pdfminer's spaces and tabs."""
-        c, ctypes = self.c, self.ctypes
-        todo = [(c.FPDFPage_CountObjects(page), lambda k: c.FPDFPage_GetObject(page, k),
+        c, call, objects, matrix = self.c, self.call, self.objects, self.matrix
+        get_type, get_matrix = call["FPDFPageObj_GetType"], call["FPDFPageObj_GetMatrix"]
+        text_kind, form_kind, at_matrix = (c.FPDF_PAGEOBJ_TEXT, c.FPDF_PAGEOBJ_FORM,
+                                           self.ctypes.byref(matrix))
+        page = self.ctypes.cast(page, self.ctypes.c_void_p).value
+        todo = [(call["FPDFPage_CountObjects"](page), call["FPDFPage_GetObject"], page,
                  (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))]
-        matrix = c.FS_MATRIX()
         while todo:
-            count, get, outer = todo.pop()
+            count, get, holder, outer = todo.pop()
             for k in range(count):
-                obj = get(k)
-                kind = c.FPDFPageObj_GetType(obj)
-                if kind in (c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_IMAGE, c.FPDF_PAGEOBJ_SHADING):
-                    self.graphics = True
-                elif kind == c.FPDF_PAGEOBJ_FORM:
-                    c.FPDFPageObj_GetMatrix(obj, matrix)
+                obj = get(holder, k)
+                kind = get_type(obj)
+                if kind == text_kind:
+                    if holder == page:
+                        self.order.append(obj)
+                    if obj not in objects:
+                        get_matrix(obj, at_matrix)
+                        m = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e,
+                                      matrix.f), outer)
+                        matrix.a, matrix.b, matrix.c, matrix.d = m[:4]
+                        self.add_blank(m, obj, self.object_state(obj, matrix))
+                elif kind == form_kind:
+                    self.forms = True
+                    get_matrix(obj, at_matrix)
                     inner = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e,
                                       matrix.f), outer)
-                    todo.append((c.FPDFFormObj_CountObjects(obj),
-                                 lambda k, form=obj: c.FPDFFormObj_GetObject(form, k), inner))
-                elif (kind == c.FPDF_PAGEOBJ_TEXT and
-                      ctypes.addressof(obj.contents) not in self.objects):
-                    c.FPDFPageObj_GetMatrix(obj, matrix)
-                    m = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f),
-                                 outer)
-                    self.add(" ", m[4], m[5], self.object_state(obj, m[:4]), 0.0)
+                    todo.append((call["FPDFFormObj_CountObjects"](obj),
+                                 call["FPDFFormObj_GetObject"], obj, inner))
+                elif kind in (c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_IMAGE,
+                              c.FPDF_PAGEOBJ_SHADING):
+                    self.graphics = True
+
+    def add_blank(self, matrix, handle, state):
+        font, up, bottom = state[0], state[2], matrix[5] + state[3]
+        if font.metrics_by_text and font.file_width(" ") not in (None, font.space_width):
+            self.end_drift[handle] = None  # its spaces drift, and they are not counted
+        self.chars.append([" ", matrix[4], matrix[4], self.height - bottom - up,
+                           self.height - bottom, state[4], up, handle])
+
+    def place_continued_text(self):
+        """Text objects that start where the previous one stopped start where pdfminer
+        stopped it, which pdfium may not (see ``dua.pdfium_content``): each is moved by
+        what pdfium had gained by then. Only where that gain can be nonzero (drifting
+        widths, or an empty string in the content) is the content stream scanned."""
+        content = None
+        if not self.drifted:
+            content = _page_content(self.miner_page)
+            if b"()" not in content:
+                return
+        shows = _show_operators(content or _page_content(self.miner_page))
+        if shows is None:
+            raise _PdfiumUnmapped("a content stream the continuation scan cannot read")
+        if all(positioned for positioned, _ in shows):
+            return
+        if self.forms or len(shows) != len(self.order):
+            raise _PdfiumUnmapped("text continues where earlier text stopped, and pdfium's "
+                                  "text objects do not match the content's operators")
+        shift, lead = {}, 0.0  # lead: how far pdfium is ahead at the end of an object
+        for handle, (positioned, lost) in zip(self.order, shows):
+            start = 0.0 if positioned else lead
+            own = self.end_drift.get(handle, 0.0)
+            if own is None and not positioned:
+                raise _PdfiumUnmapped("text continues after spaces whose widths drift")
+            shift[handle] = start
+            lead = start + (own or 0.0) + lost * self.objects[handle][1] / 1000
+        for char in self.chars:
+            moved = shift.get(char[7])
+            if moved:
+                char[1] -= moved
+                char[2] -= moved
 
     def check_space_runs(self):
         """pdfium keeps one of several spaces in a row. Where other text stands over such a
         run, pdfplumber breaks words at the hidden spaces, so the page falls back."""
-        runs = [r for r in self.runs if r[1] is not None and r[1] - r[0] >= 4 * r[3]]
+        import bisect
+
+        runs = [(space[1], after[1], space, step) for space, after, step in self.runs
+                if after is not None and after[1] - space[1] >= 4 * step]
         if not runs:
             return
         by_line = {}
-        for ch in self.chars:
+        for ch in sorted(self.chars, key=lambda ch: ch[1]):
             if not ch[0].isspace():
                 by_line.setdefault(round(ch[3]), []).append(ch)
+        starts = {line: [ch[1] for ch in row] for line, row in by_line.items()}
         for x0, x1, blank, step in runs:
-            near = [ch for t in range(round(blank[3]) - 3, round(blank[3]) + 4)
-                    for ch in by_line.get(t, ()) if abs(ch[3] - blank[3]) <= 3]
-            if sum(1 for ch in near if x0 + step < ch[1] < x1 - step and
-                   ch[7] != blank[7]) >= 3:
+            top, over = blank[3], 0
+            for line in range(round(top) - 3, round(top) + 4):
+                row = by_line.get(line)
+                if row:
+                    xs = starts[line]
+                    for ch in row[bisect.bisect_right(xs, x0 + step):
+                                  bisect.bisect_left(xs, x1 - step)]:
+                        over += ch[7] != blank[7] and abs(ch[3] - top) <= 3
+            if over >= 3:
                 raise _PdfiumUnmapped("text stands over a run of spaces pdfium merged")
 
 
@@ -178,139 +320,5 @@ def _compose(m, n):
             e * p + f * r + t, e * q + f * s + u)
 
 
-class _PdfiumFonts:
-    """pdfium's fonts matched by name to pdfminer's, which hold pdfplumber's metrics."""
-
-    def __init__(self, manager):
-        self.manager, self.by_handle, self.by_page = manager, {}, {}
-
-    def find(self, pdfium_c, ctypes, handle, miner_page):
-        key = (ctypes.addressof(handle.contents), id(miner_page))
-        if key not in self.by_handle:
-            buffer = ctypes.create_string_buffer(256)
-            pdfium_c.FPDFFont_GetBaseFontName(handle, buffer, 256)
-            name = buffer.value.decode("latin-1")
-            plain, fonts = _plain_font_name(name), self._page_fonts(miner_page)
-            exact = [f for n, f in fonts if name in (n, f.fontname)]
-            found = [f for n, f in fonts if plain in (_plain_font_name(n),
-                                                        _plain_font_name(str(f.fontname)))]
-            if not found:
-                raise _PdfiumUnmapped(f"font {name!r} is not among the page's fonts")
-            self.by_handle[key] = _PdfiumFont(exact or found)
-        return self.by_handle[key]
-
-    def _page_fonts(self, page):
-        if id(page) not in self.by_page:
-            self.by_page[id(page)] = _miner_fonts(self.manager, page.resources)
-        return self.by_page[id(page)]
-
-
-def _plain_font_name(name):
-    head, plus, tail = name.partition("+")
-    return tail if plus and len(head) == 6 and head.isupper() else name
-
-
-def _miner_fonts(manager, resources):
-    """``(BaseFont, pdfminer font)`` for the page's fonts and its forms' fonts."""
-    from pdfminer.pdftypes import PDFObjRef, resolve1
-    from pdfminer.psparser import literal_name
-
-    out, todo, seen = [], [(resources, 0)], set()
-    while todo:
-        res, depth = todo.pop()
-        res = resolve1(res)
-        if not isinstance(res, dict) or id(res) in seen or depth > 8:
-            continue
-        seen.add(id(res))
-        for ref in (resolve1(res.get("Font")) or {}).values():
-            spec = resolve1(ref)
-            if isinstance(spec, dict):
-                objid = ref.objid if isinstance(ref, PDFObjRef) else None
-                font = manager.get_font(objid, spec)
-                out.append((literal_name(resolve1(spec.get("BaseFont", ""))), font))
-                widths = resolve1(spec.get("Widths"))
-                first = resolve1(spec.get("FirstChar", 0)) or 0
-                # pdfium's widths, where pdfminer may use its own for the standard 14 fonts
-                font.dua_file_widths = ({first + i: resolve1(w) for i, w in enumerate(widths)}
-                                        if isinstance(widths, list) else {})
-        for ref in (resolve1(res.get("XObject")) or {}).values():
-            stream = resolve1(ref)
-            attrs = getattr(stream, "attrs", {})
-            if literal_name(resolve1(attrs.get("Subtype", ""))) == "Form":
-                todo.append((attrs.get("Resources"), depth + 1))
-    return out
-
-
-class _PdfiumFont:
-    """Text, width and descent of characters as pdfminer measures them in one font."""
-
-    def __init__(self, candidates):
-        first = candidates[0]
-        if any(f.is_vertical() for f in candidates):
-            raise _PdfiumUnmapped("a vertical font")
-        self.candidates, self.name = candidates, first.fontname
-        self.descent = first.get_descent()
-        self.widths = self.file_widths = None
-        # pdfminer's built-in metrics (the standard 14 fonts) look widths up by text
-        self.metrics_by_text = any(isinstance(next(iter(f.widths), 0), str)
-                                   for f in candidates if f.widths)
-
-    def file_width_differs(self, text, width):
-        """Whether the file's /Widths give ``text`` another width than pdfminer's metrics."""
-        if self.file_widths is None:
-            self.file_widths = {}
-            for font in self.candidates:
-                given = getattr(font, "dua_file_widths", {})
-                for cid, glyph in _miner_cids(font) if given else ():
-                    if isinstance(given.get(cid), (int, float)):
-                        self.file_widths.setdefault(glyph, set()).add(given[cid] * 0.001)
-        return any(abs(w - width) > 0.0005 for w in self.file_widths.get(text, ()))
-
-    def joined(self, first, second):
-        """The text of one glyph pdfium split in two (a ligature), or ''."""
-        for text in (first + second, _LIGATURE_OF.get(first + second, "")):
-            if text and text in self._widths():
-                return text
-        return ""
-
-    def text(self, code):
-        if code == 2:  # pdfium's mark for a hyphen that ends a line
-            hyphens = [h for h in ("-", "\xad", "\u2010") if h in self._widths()]
-            if len(hyphens) == 1:
-                return hyphens[0]
-        if code in (0, 2, 0xFFFE, 0xFFFF) or 0xD800 <= code < 0xE000:
-            raise _PdfiumUnmapped(f"a glyph pdfium maps to U+{code:04X}")
-        if 0x590 <= code < 0x900 or 0xFB1D <= code < 0xFE00 or 0xFE70 <= code < 0xFF00:
-            raise _PdfiumUnmapped("right-to-left text, which pdfium reorders")
-        return chr(code)
-
-    def width(self, text, measured):
-        """pdfminer's width of ``text`` (per unit of font size), the one nearest pdfium's."""
-        found = self._widths().get(text)
-        if not found:
-            raise _PdfiumUnmapped(f"no glyph of font {self.name!r} reads {text!r}")
-        if len(found) == 1:
-            return next(iter(found))
-        near = measured()
-        return min(found, key=lambda w: abs(w - near))
-
-    def _widths(self):
-        if self.widths is None:
-            self.widths = {}
-            for font in self.candidates:
-                for cid, text in _miner_cids(font):
-                    self.widths.setdefault(text, set()).add(font.char_width(cid))
-        return self.widths
-
-
-def _miner_cids(font):
-    unicode_map = getattr(font, "unicode_map", None)
-    cids = set(getattr(unicode_map, "cid2unichr", {}))
-    cids.update(getattr(font, "cid2unicode", {}))
-    for cid in sorted(cids):
-        try:
-            text = font.to_unichr(cid)
-        except Exception:  # pdfminer's PDFUnicodeNotDefined and friends
-            continue
-        if isinstance(text, str) and text:
-            yield cid, text
+# last, so that importing this module first works too: dua.words imports it back
+from .words import _PdfiumUnmapped, _cluster_words  # noqa: E402

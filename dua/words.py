@@ -120,26 +120,36 @@ def _cluster_words(chars):
         line_of[top], last = line, top
     lines, words = {}, []
     for c in chars:  # in reading order, so that ties keep pdfplumber's order
-        lines.setdefault(line_of[c[3]], []).append(c)
+        lines.setdefault(line_of[c[3]], []).append((round(c[1], 3), c))
     for n in sorted(lines):
-        word = []
-        for c in sorted(lines[n], key=lambda c: c[1]):
-            if c[0].isspace() or (word and (c[1] < word[-1][1] or c[1] > word[-1][2] + 3
-                                            or abs(c[3] - word[-1][3]) > 3)):
+        # x0 to a thousandth of a point: where pdfminer places two glyphs at one x (after
+        # one of zero width), pdfium's single-precision origins must not reorder them
+        row = sorted(lines[n], key=lambda item: item[0])
+        word, start, end, top = [], 0.0, 0.0, 0.0
+        for x0, c in row:
+            blank = c[0].isspace()
+            if word and (blank or x0 < start or c[1] > end + 3 or abs(c[3] - top) > 3):
                 _add_word(words, word)
                 word = []
-            if not c[0].isspace():
+            if not blank:
                 word.append(c)
+                start, end, top = x0, c[2], c[3]
         _add_word(words, word)
     return words
 
 
 def _add_word(words, chars):
-    if chars:
-        words.append(("".join(_LIGATURES.get(c[0], c[0]) for c in chars),
-                      min(c[1] for c in chars), max(c[2] for c in chars),
-                      min(c[3] for c in chars), max(c[4] for c in chars), chars[0][5],
-                      _usual_size([c[6] for c in chars])))
+    if not chars:
+        return
+    text = "".join([c[0] for c in chars])
+    if not text.isascii():
+        text = "".join([_LIGATURES.get(c[0], c[0]) for c in chars])
+    size = chars[0][6]
+    if any(c[6] != size for c in chars):
+        size = _usual_size([c[6] for c in chars])
+    words.append((text, chars[0][1], max([c[2] for c in chars]), min([c[3] for c in chars]),
+                  max([c[4] for c in chars]), chars[0][5], round(float(size), 2)))
 
 
-from .pdfium_chars import _PdfiumFonts, _pdfium_page  # noqa: E402  (they need the above)
+from .pdfium_chars import _pdfium_page  # noqa: E402  (they need the above)
+from .pdfium_fonts import _PdfiumFonts  # noqa: E402

@@ -33,6 +33,20 @@ class ReaderBlockTest(unittest.TestCase):
                 self.assertEqual(0, node.level)
                 self.assertNotEqual("__future__", node.module)
 
+    def test_the_engine_and_the_reader_share_no_top_level_name(self):
+        # both are copied into one parser module: a shared name would be rebound, and the
+        # policy would refuse every parser the writer saves
+        from dua.statements import writer
+
+        engine = set()
+        for stmt in ast.parse(writer.engine_body()).body:
+            if isinstance(stmt, (ast.FunctionDef, ast.ClassDef)):
+                engine.add(stmt.name)
+            elif isinstance(stmt, ast.Assign):
+                engine.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
+        reader = reader_block.private_names() | {reader_block.PUBLIC}
+        self.assertEqual(set(), engine & reader)
+
     def test_a_parser_holding_the_verbatim_reader_passes(self):
         self.assertEqual([], check_source(_parser(reader_block.source())))
 

@@ -120,6 +120,14 @@ class SandboxServerTest(unittest.TestCase):
             self.assertEqual(1, len(sandbox.run(self.parser, self.pdf)))
             self.assertNotEqual(old.pid, sandbox._server.pid)
 
+    def test_a_server_started_without_waiting_greets_on_the_first_run(self):
+        # run_agent starts it so, to import pandas while the statement is being read
+        with Sandbox() as sandbox:
+            sandbox.start(wait=False)
+            self.assertIsNone(sandbox._server.pid)  # not waited for yet
+            self.assertEqual(1, len(sandbox.run(self.parser, self.pdf)))
+            self.assertIsNotNone(sandbox._server.pid)
+
     def test_a_python_without_pandas_is_a_missing_dependency_error(self):
         with tempfile.TemporaryDirectory() as tmp:
             fake = os.path.join(tmp, "python")
@@ -128,6 +136,10 @@ class SandboxServerTest(unittest.TestCase):
                          "exit 1\n")
             os.chmod(fake, 0o755)
             with Sandbox(python=fake) as sandbox:
+                with self.assertRaisesRegex(errors.MissingDependencyError, "pandas"):
+                    sandbox.run(self.parser, self.pdf)
+            with Sandbox(python=fake) as sandbox:
+                sandbox.start(wait=False)  # its failure is told by the run that needs it
                 with self.assertRaisesRegex(errors.MissingDependencyError, "pandas"):
                     sandbox.run(self.parser, self.pdf)
             with Sandbox(python=os.path.join(tmp, "nope")) as sandbox:

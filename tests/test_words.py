@@ -105,5 +105,79 @@ class WordParityTest(unittest.TestCase):
         self.assertTrue(type(caught.exception).__module__.startswith(("pdfminer", "pdfplumber")))
 
 
+def _one_page_pdf(content: bytes, width: int) -> bytes:
+    """A page showing ``content`` in Helvetica, whose /Widths give every glyph ``width``
+    thousandths: not pdfminer's built-in metrics, so pdfium advances otherwise."""
+    font = (b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding"
+            b" /FirstChar 32 /LastChar 126 /Widths [" + b" ".join([b"%d" % width] * 95) + b"] >>")
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
+               b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
+               b" /Resources << /Font << /F1 5 0 R >> >> >>",
+               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+               font]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for n, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % n + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (
+        len(objects) + 1, xref)
+    return bytes(out)
+
+
+class ContinuedTextTest(unittest.TestCase):
+    """Text that starts where earlier text stopped: pdfium's pen and pdfminer's differ."""
+
+    def _read(self, content: bytes, width: int = 600) -> tuple:
+        import tempfile
+
+        with tempfile.NamedTemporaryFile(suffix=".pdf", delete=False) as fh:
+            fh.write(_one_page_pdf(content, width))
+        self.addCleanup(os.unlink, fh.name)
+        return words.read_pages(fh.name)[0], plumber_words(fh.name)[0]
+
+    def test_drifting_widths_are_undone_glyph_by_glyph(self):
+        page, reference = self._read(b"BT /F1 10 Tf 20 150 Td (Wide glyphs, narrow ones) Tj ET")
+        self.assertEqual((page["reader"], difference(page["words"], reference)), ("pdfium", ""))
+
+    def test_a_show_that_continues_a_drifted_one_starts_where_pdfminer_stopped(self):
+        page, reference = self._read(b"BT /F1 10 Tf 20 150 Td (Amount) Tj ( 12.50 due) Tj ET")
+        self.assertEqual((page["reader"], difference(page["words"], reference)), ("pdfium", ""))
+        self.assertEqual([w[0] for w in page["words"]], ["Amount", "12.50", "due"])
+
+    def test_a_move_before_a_final_empty_string_is_kept_as_pdfminer_keeps_it(self):
+        # pdfium drops the -900 (it stands before an empty string); pdfminer moves by it
+        page, reference = self._read(b"BT /F1 10 Tf 20 150 Td [(Total) -900 ()] TJ (42) Tj ET",
+                                     width=0)
+        self.assertEqual((page["reader"], difference(page["words"], reference)), ("pdfium", ""))
+
+    def test_an_empty_string_between_shown_ones_falls_back_with_the_reason(self):
+        page, reference = self._read(b"BT /F1 10 Tf 20 150 Td [(ab) () (cd)] TJ (ef) Tj ET")
+        self.assertEqual(page["reader"], "pdfplumber")
+        self.assertIn("continuation scan", page["why"])
+        self.assertEqual(difference(page["words"], reference), "")
+
+
+class ShowOperatorsTest(unittest.TestCase):
+    def test_each_show_says_whether_it_was_positioned_and_what_pdfium_drops(self):
+        from dua.pdfium_content import _show_operators
+
+        content = (b"BT /F1 10 Tf 1 0 0 1 5 5 Tm [(abc) -20 (de) -111 ()] TJ [(x)] TJ "
+                   b"10 0 Td (y) Tj () Tj (z) Tj (w) ' ET")
+        self.assertEqual(_show_operators(content),
+                         [(True, -111.0), (False, 0.0), (True, 0.0), (False, 0.0), (True, 0.0)])
+
+    def test_what_the_scan_cannot_read_answers_none(self):
+        from dua.pdfium_content import _show_operators
+
+        self.assertIsNone(_show_operators(b"BT [(a) () (b)] TJ ET"))
+        self.assertIsNone(_show_operators(b"BT [(a) () -5] TJ ET"))
+        self.assertIsNone(_show_operators(b"q BI /W 1 /H 1 ID \x00\xff EI Q"))
+        self.assertIsNone(_show_operators(b"BT (a(b(c))d) Tj ET"))  # nested three deep
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -34,13 +34,20 @@ class Server:
             raise GeneratedCodeError(f"could not start the sandbox with {python}: {exc}",
                                      hint="Check the Python interpreter path.") from exc
         self._fd = self._proc.stdout.fileno()
-        self._buffer = b""
-        try:
-            hello = self._read_line(time.monotonic() + _START_TIMEOUT, "starting")
-        except BaseException:
-            self.close()
-            raise
-        self.pid = json.loads(hello)["pid"]
+        self._buffer, self._started, self.pid = b"", time.monotonic(), None
+
+    def ready(self) -> None:
+        """Wait for the server's greeting (it imports pandas first), once.
+
+        Starting does not wait, so that a caller can start the server and go on with its
+        own work while the server imports."""
+        if self.pid is None:
+            try:
+                hello = self._read_line(self._started + _START_TIMEOUT, "starting")
+            except BaseException:
+                self.close()
+                raise
+            self.pid = json.loads(hello)["pid"]
 
     def alive(self) -> bool:
         return self._proc.poll() is None
@@ -48,6 +55,7 @@ class Server:
     def request(self, request: dict, wait: float) -> tuple:
         """Send ``request``; (header, report meta, frame JSON text). GeneratedCodeError if the
         server dies or stalls (the caller then drops this server)."""
+        self.ready()
         deadline = time.monotonic() + wait
         try:
             self._proc.stdin.write(json.dumps(request).encode() + b"\n")

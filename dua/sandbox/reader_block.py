@@ -1,7 +1,7 @@
 """The word reader as copied into generated parsers: its source, and how to recognise it.
 
-dua/words.py and dua/pdfium_chars.py, less their docstrings, ``__future__`` lines and
-relative imports, are the one block of a parser that may use pypdfium2. Standard library
+dua/words.py and the dua/pdfium_*.py modules it imports, less their docstrings,
+``__future__`` lines and relative imports, are the one block of a parser that may use pypdfium2. Standard library
 only and no dua imports: ``_child.py`` loads this module by path.
 """
 from __future__ import annotations
@@ -10,7 +10,8 @@ import ast
 import os
 
 _DUA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCES = (os.path.join(_DUA, "words.py"), os.path.join(_DUA, "pdfium_chars.py"))
+SOURCES = tuple(os.path.join(_DUA, name) for name in (
+    "words.py", "pdfium_chars.py", "pdfium_fonts.py", "pdfium_content.py"))
 PUBLIC = "read_pages"  # the one name of the block a parser's own code may use
 _cache: dict = {}
 

@@ -77,10 +77,16 @@ class Sandbox:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def start(self) -> Sandbox:
-        """Start the server now (otherwise the first run does); returns self."""
+    def start(self, wait: bool = True) -> Sandbox:
+        """Start the server now (otherwise the first run does); returns self.
+
+        ``wait=False`` returns while the server is still importing: a caller with work of
+        its own to do first (reading the statement, say) overlaps the two.
+        """
         with self._lock:
             self._ensure_server()
+            if wait:
+                self._server.ready()
         return self
 
     def _ensure_server(self) -> None:

@@ -301,8 +301,17 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
                    make_writer=make_writer, llm_mode=llm_mode)
+    _start_sandbox()
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            step_limit=_steps(max_retries))
+
+
+def _start_sandbox() -> None:
+    """Start the sandbox now: it imports pandas while the statement is read and its parser
+    written, instead of after."""
+    from ..sandbox.runner import default_sandbox  # lazy: the sandbox loads when a parser runs
+
+    default_sandbox().start(wait=False)
 
 
 def check_run(timeout: float, out: str | None, parsers_dir: str,
@@ -364,5 +373,6 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
                    make_writer=make_writer, llm_mode=llm_mode)
+    _start_sandbox()
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            start_at=nxt, step=step, step_limit=step + _steps(state.max_retries))

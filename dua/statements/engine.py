@@ -46,6 +46,8 @@ def group_lines(words: list, tolerance: float) -> list:
 
 def join_words(words: list, glue_gap: float) -> str:
     """Join words left to right; fragments closer than ``glue_gap`` are one word (OCR splits)."""
+    if len(words) < 2:  # most cells: nothing to order or glue
+        return SPACE_RE.sub(" ", words[0][0]).strip() if words else ""
     out, last_x1 = "", None
     for word in sorted(words, key=lambda w: w[1]):
         if last_x1 is not None:

@@ -80,14 +80,18 @@ def compare(got, expected) -> dict:
         "rows_only_got": [],
     }
     diffs = 0
-    common = [c for c in ecols if c in gcols]
+    common = [c for c in ecols if c in gcols and gcols.count(c) == ecols.count(c) == 1]
+    # whole columns as Python values: a cell at a time through pandas is the slow part
+    got_cells = {c: got[c].tolist() for c in common}
+    expected_cells = {c: expected[c].tolist() for c in common}
     for i in range(min(len(got), len(expected))):
         for c in common:
-            if not _same(got[c].iloc[i], expected[c].iloc[i]):
+            g, e = got_cells[c][i], expected_cells[c][i]
+            if not _same(g, e):
                 diffs += 1
                 if len(diag["first_differences"]) < _MAX_CELLS:
-                    diag["first_differences"].append({"row": i, "column": c, "expected": _cell(
-                        expected[c].iloc[i]), "got": _cell(got[c].iloc[i])})
+                    diag["first_differences"].append({"row": i, "column": c,
+                                                      "expected": _cell(e), "got": _cell(g)})
     _one_sided(got, expected, common, diag)
     distance = 0 if equal else (1 + diffs + 50 * abs(len(got) - len(expected))
                                 + 500 * (len(diag["missing_columns"]) + len(diag["extra_columns"]))
