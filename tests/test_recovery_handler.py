@@ -73,6 +73,18 @@ class IdempotencyTest(unittest.TestCase):
         self.assertTrue(created)
         self.assertEqual(feedback["automated_actions"][0], "retry:1")  # not counted twice
 
+    def test_an_answer_is_replayed_from_memory_only_once_committed(self):
+        handler = ErrorHandler()
+        with self.assertRaises(RuntimeError):
+            with handler.store.transaction():  # as the service's keyed requests and batches do
+                handler.handle(DB_TIMEOUT)
+                raise RuntimeError("a later write of the same transaction failed")
+        self.assertEqual(handler.store.count_errors(), 0)
+        first, created = handler.handle(DB_TIMEOUT)
+        self.assertTrue(created)  # handled afresh: the rolled-back answer was not kept
+        handler.store.query("DELETE FROM errors")  # only memory can answer now
+        self.assertEqual(handler.handle(DB_TIMEOUT), (first, False))
+
 
 class PlanOutsideTheLockTest(unittest.TestCase):
     def test_a_decision_whose_basis_another_writer_changed_is_made_again_under_the_lock(self):

@@ -8,6 +8,9 @@ rested on (the event, the attempts, the session): nothing committed since the re
 the same on a second read. If not, or if the plan has an effect outside the store (the ops
 notifier), the graph runs again under the lock, where it sees the latest state and runs that
 effect once.
+
+Answers already recorded are also kept in memory (the most recent ``ANSWERED`` of them, once
+committed): a client's retry is answered from there without touching the store.
 """
 from __future__ import annotations
 
@@ -17,6 +20,7 @@ import os
 import random
 import threading
 import time
+from collections import OrderedDict
 from typing import Any, Callable
 
 from ..errors import payload_from_exception, utc_now
@@ -30,6 +34,9 @@ from .telemetry import Telemetry
 
 _GRAPH = None
 _GRAPH_LOCK = threading.Lock()
+# Recorded answers kept in memory (about 1 KB each): enough for the retries of the last few
+# seconds of a busy service; older ones are read from the store as before.
+ANSWERED = 10_000
 
 
 def _graph():
@@ -68,29 +75,60 @@ class ErrorHandler:
         self.telemetry = telemetry or Telemetry()
         self.services = Services(self.store, self.telemetry, clock, rng or random.Random(),
                                  notifier, dict(limits or {}), backoff[0], backoff[1])
+        self._answered = _Answered(ANSWERED)
 
-    def submit(self, raw: Any, strict: bool = True) -> Outcome:
+    def submit(self, raw: Any, strict: bool = True, *,
+               through: Callable[[Callable[[], Outcome]], Outcome] | None = None) -> Outcome:
         """Handle one payload, or replay the answer already recorded for it.
+
+        ``through(job)`` runs the deciding and recording of a new error (the service's group
+        commit: ``Committer.run``); a bad payload or a replay from memory does not wait for it.
 
         Raises:
             PayloadValidationError: strict and the payload is malformed or its query unknown.
             StoreError: the store is unusable.
         """
         admitted = admit(raw, strict)  # a bad payload takes no lock
+        known = self._answered.get(admitted["event_key"])
+        if known is not None:
+            return self._replay(*known)
+        if through is None:
+            return self._handle(raw, strict, admitted)
+        return through(lambda: self._handle(raw, strict, admitted))
+
+    def _handle(self, raw: Any, strict: bool, admitted: dict) -> Outcome:
         services = self.services.for_run(planning=True)
         state = self._run(new_state(raw, strict, **admitted), services)
         if state is not None and state["duplicate"]:
-            return self._replay(state["error_id"], state["feedback_json"])
+            return self._replay_recorded(state)
         with self.store.transaction():
             if state is None or not self._still_valid(state):
                 services = self.services.for_run()
                 state = self._run(new_state(raw, strict, **admitted), services)
             if not state["duplicate"]:
                 feedback_json, event_json = record(state, services)
+                self._remember(state, feedback_json)
+                # Counted and logged once committed: with a group commit, after the batch's.
+                self.store.after_commit(lambda: announce(state, services, event_json))
         if state["duplicate"]:
-            return self._replay(state["error_id"], state["feedback_json"])
-        announce(state, services, event_json)
+            return self._replay_recorded(state)
         return Outcome(state["error_id"], feedback_json, True)
+
+    def _remember(self, state: dict, feedback_json: str) -> None:
+        """Keep the answer in memory once it is committed (a rollback forgets it).
+
+        Not for "q_unknown": with queries registered, a strict retry of one is refused (it has
+        no session to be known by), which only the store can tell. Every other recorded error
+        made its query's session, so its retries are never refused.
+        """
+        if state["error"]["query_id"] == "q_unknown":
+            return
+        key, answer = state["event_key"], (state["error_id"], feedback_json)
+        self.store.after_commit(lambda: self._answered.put(key, answer))
+
+    def _replay_recorded(self, state: dict) -> Outcome:
+        self._remember(state, state["feedback_json"])
+        return self._replay(state["error_id"], state["feedback_json"])
 
     @staticmethod
     def _run(state: dict, services: Services) -> dict | None:
@@ -135,6 +173,33 @@ class ErrorHandler:
         """The attempt number this payload would be: earlier failures of its kind, plus one."""
         error = normalise(payload, strict=False)
         return self.store.attempts(error["query_id"], error["error_code"], fingerprint(error)) + 1
+
+
+class _Answered:
+    """event_key -> (error_id, feedback JSON) of the most recently recorded or replayed errors.
+
+    Only committed answers go in, and a recorded answer never changes: an entry is never stale,
+    only missing (evicted, or recorded by another process), and then the store answers.
+    """
+
+    def __init__(self, capacity: int):
+        self._capacity = capacity
+        self._entries: OrderedDict = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> tuple | None:
+        with self._lock:
+            answer = self._entries.get(key)
+            if answer is not None:
+                self._entries.move_to_end(key)  # a retried error is likely retried again
+            return answer
+
+    def put(self, key: str, answer: tuple) -> None:
+        with self._lock:
+            self._entries[key] = answer
+            self._entries.move_to_end(key)
+            if len(self._entries) > self._capacity:
+                self._entries.popitem(last=False)
 
 
 _DEFAULT = None

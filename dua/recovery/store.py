@@ -11,11 +11,12 @@ open on the same thread joins it, so that a request's writes commit together or 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import threading
 import time
 from contextlib import contextmanager
-from typing import Any, Iterator, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 from ..errors import StoreError
 from . import checkpoint
@@ -71,6 +72,7 @@ class Store:
         self._shared = None
         self._writer = None
         self._commits = 0  # by this store's writer: its data_version does not count its own
+        self._begun = 0  # transactions begun by this store's writer: which one is open
         self._autocheckpoint = checkpoint.BACKSTOP_PAGES if checkpoint_every else 1000
         self._stopping = threading.Event()
         if self.path is None:
@@ -98,7 +100,7 @@ class Store:
             db.execute("PRAGMA busy_timeout = 10000")
             if self.path is not None:
                 db.execute("PRAGMA journal_mode = WAL")
-                # WAL + NORMAL is durable against application crashes, the case we care about.
+                # WAL + NORMAL: a commit survives a crash or SIGKILL of the process, not power loss.
                 db.execute("PRAGMA synchronous = NORMAL")
                 db.execute(f"PRAGMA wal_autocheckpoint = {self._autocheckpoint}")
         except self._sqlite.Error as exc:
@@ -148,7 +150,8 @@ class Store:
                 db.execute("BEGIN IMMEDIATE")
             except self._sqlite.Error as exc:
                 raise StoreError(f"Store is busy or unwritable: {exc}") from exc
-            self._local.open = True
+            self._begun += 1
+            self._local.open, self._local.on_commit = True, []
             try:
                 yield db
                 db.execute("COMMIT")
@@ -161,6 +164,19 @@ class Store:
                 raise
             finally:
                 self._local.open = False
+            for hook in self._local.on_commit:
+                try:
+                    hook()
+                except Exception:  # committed all the same: the caller must not think otherwise
+                    logging.getLogger(__name__).exception("a hook after a commit failed")
+
+    def after_commit(self, hook: Callable[[], None]) -> None:
+        """Run ``hook`` once this thread's transaction has committed (never if it rolls back;
+        at once if none is open): for what may only be known once it is durable."""
+        if getattr(self._local, "open", False):
+            self._local.on_commit.append(hook)
+        else:
+            hook()
 
     def query(self, sql: str, args: Any = ()) -> list:
         """Run one statement (in this thread's transaction, if one is open) and return its rows."""
@@ -225,10 +241,11 @@ class Store:
         rows, commits = self._read(_PRIOR, {"event_key": event_key, "query_id": query_id,
                                             "error_code": error_code, "fingerprint": fingerprint})
         data_version, registered, context, error_id, state, feedback, attempts = rows[0]
+        begun = self._begun if getattr(self._local, "open", False) else None  # unchanged_since
         return Prior(bool(registered), context is not None,
                      (error_id, state, feedback) if error_id is not None else None,
                      attempts, json.loads(context) if context else {},
-                     None if commits is None else (data_version, commits))
+                     None if commits is None else (data_version, commits, begun))
 
     def unchanged_since(self, version: tuple | None) -> bool:
         """Inside a transaction: has nothing been committed since ``version`` (a Prior's)?
@@ -237,8 +254,11 @@ class Store:
         """
         if version is None:
             return False
+        if version[2] == self._begun and getattr(self._local, "open", False):
+            return True  # read in this very transaction, which holds the write lock
         db = self._shared or self._writer
-        return (self._run(db, "PRAGMA data_version", ()).fetchone()[0], self._commits) == version
+        now = self._run(db, "PRAGMA data_version", ()).fetchone()[0]
+        return (now, self._commits) == version[:2]
 
     def record_error(self, error_id: str, event_key: str, fingerprint: str, payload: dict,
                      feedback_json: str, replace_pending: bool = False) -> None:

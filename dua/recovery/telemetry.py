@@ -2,6 +2,11 @@
 histograms rendered in the Prometheus text exposition format (version 0.0.4).
 
 Thread-safe; keeps no reference to the store (the agent persists events itself).
+
+A server calls ``hold_lines()``: from then on the lines wait in memory and ``flush()`` (its
+serve loop, a few times a second, and its stop) logs them as one record, one line per event,
+in one write. Logged one record per event, they cost a busy server a quarter of its CPU per
+new error (measured: about 260 of 1,100 us), mostly waking the logging thread for each line.
 """
 from __future__ import annotations
 
@@ -28,8 +33,10 @@ class Telemetry:
     def __init__(self, logger: logging.Logger | None = None):
         self.logger = logger or LOG
         self._lock = threading.Lock()
+        self._flushing = threading.Lock()
         self._counters: dict = {}
         self._histograms: dict = {}
+        self._held: list | None = None  # lines waiting for flush(), once hold_lines() is called
 
     def count(self, name: str, amount: float = 1, **labels: str) -> None:
         key = (name, tuple(sorted(labels.items())))
@@ -55,8 +62,29 @@ class Telemetry:
 
     def log(self, line: str) -> None:
         """One JSON line per event; the CLI or the service decides where it goes."""
-        if self.logger.isEnabledFor(logging.INFO):
-            self.logger.info(line)
+        if not self.logger.isEnabledFor(logging.INFO):
+            return
+        with self._lock:
+            held = self._held
+            if held is not None:
+                held.append(line)
+                return
+        self.logger.info(line)
+
+    def hold_lines(self) -> None:
+        """Keep log lines until ``flush()`` (a SIGKILL loses those not yet flushed, as it loses
+        those a logging queue holds; the events themselves are in the store)."""
+        with self._lock:
+            if self._held is None:
+                self._held = []
+
+    def flush(self) -> None:
+        """Log the held lines, in order, as one record."""
+        with self._flushing:  # two flushes at once must not swap their batches
+            with self._lock:
+                lines, self._held = self._held, ([] if self._held is not None else None)
+            if lines:
+                self.logger.info("\n".join(lines))
 
     def render(self) -> str:
         """The Prometheus text format: HELP and TYPE once per metric, then its samples."""
