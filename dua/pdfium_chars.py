@@ -46,6 +46,8 @@ def _pdfium_calls(pdfium_c, ctypes):
         for name, result, *args in (
                 ("FPDFText_GetTextObject", ptr, ptr, num),
                 ("FPDFText_GetCharOrigin", num, ptr, num, double, double),
+                ("FPDFText_IsGenerated", num, ptr, num),
+                ("FPDFText_GetLooseCharBox", num, ptr, num, ctypes.POINTER(pdfium_c.FS_RECTF)),
                 ("FPDFText_GetMatrix", num, ptr, num, matrix),
                 ("FPDFTextObj_GetFontSize", num, ptr, ctypes.POINTER(ctypes.c_float)),
                 ("FPDFTextObj_GetFont", ptr, ptr),
@@ -81,6 +83,8 @@ class _PdfiumPage:
         self.font_at, self.states = {}, {}  # pdfium's font handle -> _PdfiumFont
         self.matrix, self.size = pdfium_c.FS_MATRIX(), ctypes.c_float()
         self.at_size = ctypes.byref(self.size)
+        self.rect = pdfium_c.FS_RECTF()
+        self.at_rect, self.page_text = ctypes.byref(self.rect), None
 
     def object_state(self, handle, matrix):
         """Font, horizontal and vertical scale, descent below the origin and font name of
@@ -98,13 +102,13 @@ class _PdfiumPage:
                 font = self.font_at[font_handle] = self.fonts.find(
                     self.call, self.ctypes, font_handle, self.miner_page)
             state = self.states[key] = (font, a * size, d * size, font.descent * d * size,
-                                        font.name)
+                                        font.name, font.single, font.metrics_by_text)
         self.objects[handle] = state
         return state
 
     def read_chars(self, textpage):
         c, ctypes, chars, runs, height = self.c, self.ctypes, self.chars, self.runs, self.height
-        page_text = ctypes.cast(textpage, ctypes.c_void_p).value
+        page_text = self.page_text = ctypes.cast(textpage, ctypes.c_void_p).value
         get_object, get_origin = (self.call["FPDFText_GetTextObject"],
                                   self.call["FPDFText_GetCharOrigin"])
         get_matrix, at_matrix = self.call["FPDFText_GetMatrix"], ctypes.byref(self.matrix)
@@ -113,8 +117,9 @@ class _PdfiumPage:
         last_handle = last_x = last_y = None
         last_text, drift, step = "", 0.0, 0.0
         open_run = None  # a space's run, until the next glyph of its object and line
+        is_generated = self.call["FPDFText_IsGenerated"]
         for i, code in enumerate(self.codes(textpage)):
-            if code in (13, 10, 32) and c.FPDFText_IsGenerated(textpage, i) == 1:
+            if code in (13, 10, 32) and is_generated(page_text, i) == 1:
                 continue  # pdfium's own spaces and line ends; pdfminer has none
             handle = get_object(page_text, i)
             if not handle:
@@ -123,7 +128,7 @@ class _PdfiumPage:
             if state is None:
                 get_matrix(page_text, i, at_matrix)
                 state = self.object_state(handle, self.matrix)
-            font, across, up, drop, name = state
+            font, across, up, drop, name, single, by_text = state
             text = chr(code) if 32 <= code < 0x590 else font.text(code)
             get_origin(page_text, i, at_x, at_y)
             x, y = origin_x.value, origin_y.value
@@ -137,12 +142,14 @@ class _PdfiumPage:
                     drift -= step
                     if runs and runs[-1][1] is chars.pop():
                         runs[-1][1], open_run = None, runs[-1]
-            left, bottom = x - drift, height - y - drop
+            # where pdfminer puts two glyphs at one x (after one of zero width), undoing the
+            # drift must not part them: thousandths of a point, as pdfminer's sums land
+            left, bottom = (round(x - drift, 3) if by_text else x), height - y - drop
             if text.isspace():
                 width = 0.0
                 char = [text, left, left, bottom - up, bottom, name, up, handle]
             else:
-                width = font.single.get(text)
+                width = single.get(text)
                 if width is None:
                     width = font.width(text, textpage, i, across, self)
                 char = [text, left, left + width * across, bottom - up, bottom, name, up,
@@ -153,7 +160,7 @@ class _PdfiumPage:
                 open_run = [char, None, font.space_width * across]
                 runs.append(open_run)
             chars.append(char)
-            if font.metrics_by_text and text not in font.agreeing():
+            if by_text and text not in font.agreeing():
                 step = self.drift(font, text, width, across, textpage, i, x)
                 drift += step
                 self.end_drift[handle] = drift
@@ -209,8 +216,8 @@ class _PdfiumPage:
         return ours
 
     def loose_width(self, textpage, index):
-        rect = self.c.FS_RECTF()  # pdfium's box for the glyph, in points
-        self.c.FPDFText_GetLooseCharBox(textpage, index, rect)
+        rect = self.rect  # pdfium's box for the glyph, in points
+        self.call["FPDFText_GetLooseCharBox"](self.page_text, index, self.at_rect)
         return rect.right - rect.left
 
     def read_blank_objects(self, page):

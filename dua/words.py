@@ -113,6 +113,8 @@ _LIGATURE_OF = {v: k for k, v in _LIGATURES.items()}
 def _cluster_words(chars):
     """pdfplumber's default word rule: lines are tops chained within 3 pt; in a line,
     by x0, a word ends at a blank, a step back, a gap over 3 pt or a 3 pt jump in top."""
+    from operator import itemgetter
+
     line_of, line, last = {}, -1, None
     for top in sorted({c[3] for c in chars}):
         if last is None or top > last + 3:
@@ -120,20 +122,17 @@ def _cluster_words(chars):
         line_of[top], last = line, top
     lines, words = {}, []
     for c in chars:  # in reading order, so that ties keep pdfplumber's order
-        lines.setdefault(line_of[c[3]], []).append((round(c[1], 3), c))
+        lines.setdefault(line_of[c[3]], []).append(c)
     for n in sorted(lines):
-        # x0 to a thousandth of a point: where pdfminer places two glyphs at one x (after
-        # one of zero width), pdfium's single-precision origins must not reorder them
-        row = sorted(lines[n], key=lambda item: item[0])
         word, start, end, top = [], 0.0, 0.0, 0.0
-        for x0, c in row:
+        for c in sorted(lines[n], key=itemgetter(1)):
             blank = c[0].isspace()
-            if word and (blank or x0 < start or c[1] > end + 3 or abs(c[3] - top) > 3):
+            if word and (blank or c[1] < start or c[1] > end + 3 or abs(c[3] - top) > 3):
                 _add_word(words, word)
                 word = []
             if not blank:
                 word.append(c)
-                start, end, top = x0, c[2], c[3]
+                start, end, top = c[1], c[2], c[3]
         _add_word(words, word)
     return words
 

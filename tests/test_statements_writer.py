@@ -43,7 +43,8 @@ class BuiltinWriterTest(unittest.TestCase):
         self.assertEqual({m for w, m in imported if w == "parser"}, {"__future__", "re", "pandas"})
         # pdfium only through the reader, which falls back to pdfplumber without it
         self.assertEqual({m for w, m in imported if w == "reader"},
-                         {"io", "re", "bisect", "ctypes", "pypdfium2", "pdfminer", "pdfplumber"})
+                         {"io", "re", "bisect", "operator", "ctypes", "pypdfium2", "pdfminer",
+                          "pdfplumber"})
         self.assertIn("def parse(pdf_path", source)
 
     def test_emitted_parser_gives_the_same_frame_with_and_without_pypdfium2(self):
