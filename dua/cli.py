@@ -39,6 +39,8 @@ environment (flags win over these):
   DUA_LLM_API_KEY    API key (never printed)
   DUA_LLM_TIMEOUT    seconds to wait for the LLM server's next bytes (default 60;
                      one call, retries included, takes at most 5x that)
+  DUA_LLM_BUDGET     the run's total LLM seconds, retries and waits included (default
+                     10x DUA_LLM_TIMEOUT); then the built-in engine finishes the run
   DUA_HOME           state directory (default ~/.local/state/dua)
 """
 
@@ -100,6 +102,10 @@ def add_llm_options(p) -> None:
     g.add_argument("--model", help="model name (DUA_LLM_MODEL)")
     g.add_argument("--llm-timeout", type=float, metavar="S",
                    help="seconds to wait for the LLM server's next bytes (DUA_LLM_TIMEOUT)")
+    g.add_argument("--llm-budget", type=float, metavar="S",
+                   help="the run's total LLM seconds, every retry and wait included; once "
+                        "spent, the built-in engine finishes the run (DUA_LLM_BUDGET; default "
+                        "10x --llm-timeout)")
 
 
 def settings_from_args(args, environ=None) -> Settings:
@@ -109,6 +115,7 @@ def settings_from_args(args, environ=None) -> Settings:
         base_url=getattr(args, "base_url", None),
         model=getattr(args, "model", None),
         timeout=getattr(args, "llm_timeout", None),
+        llm_budget=getattr(args, "llm_budget", None),
         home=getattr(args, "home", None),
     )
 

@@ -20,6 +20,7 @@ ENV_VARS = {
     "api_key": "DUA_LLM_API_KEY",
     "timeout": "DUA_LLM_TIMEOUT",
     "home": "DUA_HOME",
+    "llm_budget": "DUA_LLM_BUDGET",
 }
 
 DEFAULT_BASE_URLS = {
@@ -56,6 +57,8 @@ class Settings:
     api_key: Secret | None = dataclasses.field(default=None, repr=False)
     timeout: float = 60.0
     home: str | None = None
+    llm_budget: float | None = None  # the run's total LLM seconds; None: 10 x timeout
+
 
     def __post_init__(self) -> None:
         if self.provider not in PROVIDERS:
@@ -69,6 +72,12 @@ class Settings:
             raise UsageError(
                 f"LLM timeout must be a positive number of seconds, got {self.timeout!r}",
                 hint="Set --llm-timeout or DUA_LLM_TIMEOUT.",
+            )
+        if self.llm_budget is not None and not (
+                isinstance(self.llm_budget, (int, float)) and self.llm_budget > 0):
+            raise UsageError(
+                f"LLM budget must be a positive number of seconds, got {self.llm_budget!r}",
+                hint="Set --llm-budget or DUA_LLM_BUDGET.",
             )
 
     @property
@@ -91,17 +100,21 @@ class Settings:
                 values[name] = raw
         if "timeout" in values:
             values["timeout"] = _seconds(values["timeout"])
+        if "llm_budget" in values:
+            values["llm_budget"] = _seconds(values["llm_budget"], "LLM budget", "--llm-budget",
+                                            "DUA_LLM_BUDGET")
         if "provider" in values:
             values["provider"] = str(values["provider"]).strip().lower()
         values.setdefault("home", default_home(env))
         return cls(**values)
 
 
-def _seconds(raw: object) -> float:
+def _seconds(raw: object, what: str = "LLM timeout", flag: str = "--llm-timeout",
+             var: str = "DUA_LLM_TIMEOUT") -> float:
     try:
         return float(raw)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise UsageError(
-            f"LLM timeout must be a number of seconds, got {raw!r}",
-            hint="Set --llm-timeout or DUA_LLM_TIMEOUT.",
+            f"{what} must be a number of seconds, got {raw!r}",
+            hint=f"Set {flag} or {var}.",
         ) from None

@@ -364,7 +364,8 @@ class StructuredOutputError(DuaError):
 
     error_type = "schema_error"
     error_code = "STRUCTURED_OUTPUT_ERROR"
-    hint = "Retry, or use a model that supports tools or JSON mode."
+    # Neutral on purpose: whether JSON mode or tools were on is the caller's to say.
+    hint = "Retry; if it persists, try a stronger model, or --provider builtin."
 
 
 class MultipleStructuredOutputsError(StructuredOutputError):

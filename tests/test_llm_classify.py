@@ -103,6 +103,51 @@ class LLMClassifierTest(unittest.TestCase):
         self.assertEqual(sorted(e["block_ids"][0] for e in annotated), sorted(self.unsure[LONG]))
         self.assertEqual(annotated[0]["annotations"]["llm_refused"]["type"], "page_number")
 
+    def test_a_type_the_rules_found_no_evidence_for_is_refused(self):
+        # The unsure blocks here are bold body-size lines: a heading or a paragraph by the
+        # rules' own evidence, never a caption (no "Figure n:") nor a footer (not in a margin).
+        for kind in ("caption", "footer"):
+            with self.subTest(kind=kind):
+                result, _ = self.run_with(self.answer(kind))
+                self.assertEqual(types(result), self.rules[LONG])
+                refused = [e["annotations"]["llm_refused"]["type"] for e in result["elements"]
+                           if "llm_refused" in e.get("annotations", {})]
+                self.assertEqual(refused, [kind] * len(self.unsure[LONG]))
+                self.assertEqual(result["stats"]["llm_changed_blocks"], 0)
+
+    def test_a_heading_level_the_fonts_and_hierarchy_cannot_bear_keeps_the_rules_level(self):
+        blocks, profile = layout(LONG)
+        decided = {b.id: rule_type(b, profile) for b in blocks}
+        deepest = max(lv for i, (k, lv) in decided.items()
+                      if k == "heading" and i not in self.unsure[LONG])
+        ranked = {decided[i][1] for i in self.unsure[LONG]}
+        self.assertEqual(len(ranked), 1)
+        ranked = ranked.pop()
+        self.assertLessEqual(deepest + 1, 6)  # so that deeper than that is expressible
+        cases = {1: ranked, ranked - 1: ranked,  # above a larger font's level: refused
+                 max(ranked, deepest + 1): max(ranked, deepest + 1),  # one below the deepest
+                 max(ranked, deepest + 1) + 1: ranked}  # a gap in the hierarchy: refused
+        for answered, kept in cases.items():
+            if not 1 <= answered <= 6:
+                continue
+            with self.subTest(answered=answered):
+                result, _ = self.run_with(self.answer("heading", level=answered))
+                got = types(result)
+                for block_id in self.unsure[LONG]:
+                    self.assertEqual(got[block_id], ("heading", kept))
+
+    def test_a_level_one_below_the_deepest_sure_heading_is_taken(self):
+        # No fixture has a sure heading deeper than its unsure ones; a run where one does.
+        blocks, profile = layout(LONG)
+        block = next(b for b in blocks if b.id == self.unsure[LONG][0])
+        decided = rule_type(block, profile)
+        run = LLMClassifier(Services(llm_provider(f"http://127.0.0.1:{free_port()}")))
+        run.deepest = decided[1] + 1
+        for answered, kept in ((decided[1] + 2, decided[1] + 2), (decided[1] + 3, decided[1])):
+            with self.subTest(answered=answered):
+                answer = {"status": "success", "data": {"type": "heading", "level": answered}}
+                self.assertEqual(run._element(block, profile, decided, answer)["level"], kept)
+
     def test_each_seed_error_type_makes_unclassified_blocks_and_asks_nothing_twice(self):
         for error_type, raw in SEED_ERRORS.items():
             with self.subTest(error_type):
@@ -154,14 +199,14 @@ class LLMClassifierTest(unittest.TestCase):
 
         def handler(request):
             calls.append(1)
-            return self.answer("caption")(request) if len(calls) == 1 else Fail("server")
+            return self.answer("paragraph")(request) if len(calls) == 1 else Fail("server")
 
         result, server = self.run_with(handler, batch_size=2, down=True, unique=False)
         self.assertEqual(result["stats"]["llm_down"]["error_code"], "LLM_SERVER_ERROR")
         self.assertEqual(server.count, 1 + 4)  # batch 1; batch 2, retried 3 times, gives up
         got = types(result)
         for block_id in self.unsure[LONG][:2]:
-            self.assertEqual(got[block_id][0], "caption")
+            self.assertEqual(got[block_id][0], "paragraph")
         for block_id in self.unsure[LONG][2:]:
             self.assertEqual(got[block_id], self.rules[LONG][block_id])
 

@@ -180,8 +180,11 @@ class FollowTest(unittest.TestCase):
 
         elements, run, server = self.classify_with([("resume", 0.0)], handler)
         # batch 1 failed and was not retried: the rules made it a paragraph; batch 2 was asked
+        # and its answer judged (a plain-font line has no heading evidence: refused, noted)
         self.assertEqual([asked_ids(r) for r in server.requests], [["a"], ["b"]])
-        self.assertEqual([e["type"] for e in elements], ["paragraph", "heading"])
+        self.assertEqual([e["type"] for e in elements], ["paragraph", "paragraph"])
+        self.assertNotIn("annotations", elements[0])
+        self.assertEqual(elements[1]["annotations"]["llm_refused"]["type"], "heading")
         self.assertEqual(run.stats["recovery"][0]["step"], "resume")
         self.assertIsNone(run.stats["llm_down"])
 

@@ -14,7 +14,7 @@ from dua.config import Settings
 from dua.llm.openai_compat import OpenAICompatProvider
 from dua.llm.transport import RetryPolicy
 from dua.pdf import read_document
-from dua.statements import agent, analysis, verify, writer
+from dua.statements import agent, analysis, writer
 from dua.statements.llm_writer import LLMWriter, extract_code
 from tests.llm_server import Fail, LLMServer, Turn, free_port
 
@@ -208,13 +208,46 @@ class SettingsPatchTest(LLMRunCase):
         self.assertEqual((state.final_status, state.llm_calls, server.count), ("passed", 0, 0))
         self.assertIn("the LLM was not asked", state.attempts[0]["note"])
 
-    def test_a_patch_that_changes_nothing_ends_the_llm_path(self):
-        with LLMServer([Turn(text="{}"), Turn(text="{}")]) as server:
+    def test_a_patch_that_changes_nothing_changes_the_question_once_then_ends(self):
+        script = [Turn(text="{}"), Turn(text="{}"), Turn(text="{}")]
+        with LLMServer(script) as server:
             state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0,
                                   max_retries=2)
-        self.assertEqual(server.count, 1)  # never asked again after an answer with nothing new
+        # The whole patch question, then the narrower one (a regex for the date cells shown);
+        # nothing new in either: never asked again, whatever refinements are left.
+        self.assertEqual(server.count, 2)
         self.assertEqual(state.final_status, "failed")
         self.assertEqual(len(set(bodies(server))), server.count)
+        narrow = self.user_text(server.requests[1])
+        self.assertIn("These are the date cells", narrow)
+        self.assertIn("'02/08/24'", narrow)
+        self.assertNotIn("Description", narrow)  # no description cell shown as a date
+
+    def test_the_narrower_question_answered_well_passes(self):
+        script = [Turn(text="{}"), Turn(text=json.dumps({"date_pattern": r"\d{2}/\d{2}/\d{2}"}))]
+        with LLMServer(script) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0)
+        self.assertEqual((state.final_status, server.count), ("passed", 2))
+        self.assertEqual(state.writer_settings["date_pattern"], r"\d{2}/\d{2}/\d{2}")
+
+    def test_a_patch_that_echoes_every_guessed_setting_is_nothing_new(self):
+        # What a small real model did on a statement without --expected: every guessed key
+        # sent back at its guessed value.
+        base = wrong_dates(self.found).settings
+        echo = {"date_pattern": base["date_pattern"], "decimal": base.get("decimal", "."),
+                "columns": [{"name": c["name"], "x0": round(c["x0"]), "kind": c["kind"]}
+                            for c in base["columns"]],  # at the whole points the prompt shows
+                "date_column": base["date_column"], "skip_patterns_add": [],
+                "parens_negative": base.get("parens_negative", True)}
+        script = [Turn(text=json.dumps(echo))] * 3
+        with LLMServer(script) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates, search=0,
+                                  max_retries=2, expected=None)
+        # Nothing new in it: the narrower question once (echoed too), then never again.
+        self.assertEqual(server.count, 2)
+        self.assertIn("These are the date cells", self.user_text(server.requests[1]))
+        self.assertEqual(state.final_status, "failed")
+        self.assertIn("repeated settings already tried", state.attempts[0]["note"])
 
     def test_the_run_budget_spent_sends_no_request_and_falls_back(self):
         with LLMServer([Turn(text="{}")]) as server:
@@ -243,6 +276,27 @@ class SettingsPatchTest(LLMRunCase):
         roles = [m["role"] for m in server.requests[1].body["messages"]]
         self.assertEqual(roles, ["system", "user", "assistant", "user"])
         self.assertEqual(len(set(bodies(server))), server.count)
+
+    def test_answers_that_never_fit_the_schema_fall_back_without_an_identical_retry(self):
+        script = [Turn(text='{"decimal": "comma"}'), Turn(text='{"decimal": "dot"}'),
+                  Turn(text='{"decimal": "point"}')]  # a third answer is there to be refused
+        with LLMServer(script) as server:
+            state = self.run_with(server.url + "/v1", mode="settings", found=wrong_dates,
+                                  search=0)
+        # Two requests: the answer, then the answer with its validation error fed back.
+        self.assertEqual(server.count, 2)
+        self.assertEqual(len(set(bodies(server))), server.count)
+        (record,) = [r for r in state.recovery if r["node"] == "generate_llm"]
+        self.assertEqual((record["error_code"], record["step"]),
+                         ("STRUCTURED_OUTPUT_INVALID", "fallback"))
+        self.assertEqual(state.writer, "builtin")
+        # JSON mode was on: no advice to use it, and no "retry" advice either.
+        advice = record["user_message"] + " ".join(record["recovery_suggestions"])
+        self.assertNotIn("JSON mode", advice)
+        self.assertNotIn("retrying", advice)
+        self.assertEqual(record["recovery_suggestions"],
+                         ["Try a stronger model", "Use --provider builtin (no LLM)"])
+        self.assertIn("after it was told what was wrong", record["user_message"])
 
     def test_columns_beyond_the_page_edge_are_refused_and_the_reason_told(self):
         bad = {"columns": [{"name": "Date", "x0": 0, "kind": "date"},

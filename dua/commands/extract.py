@@ -125,17 +125,20 @@ def _run(args, settings) -> int:
     if args.out:  # checked before the work, not after it
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", [args.file])
-    provider = None
+    provider = budget = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
+        from ..llm.session import run_budget
         from ..llm.transport import RetryPolicy
 
         # The Error Handler retries a failed batch (with backoff) and then falls back to the
         # rules; one transport retry per call keeps the two from multiplying into 16 requests.
         provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
+        budget = run_budget(settings)  # one deadline for every batch, retry and wait
     progress = None if args.quiet else (lambda msg: print(f"dua extract: {msg}", file=sys.stderr))
     result = extract(args.file, password=args.password, pages=parse_pages(args.pages),
-                     provider=provider, batch_size=args.batch_size, on_progress=progress)
+                     provider=provider, batch_size=args.batch_size, on_progress=progress,
+                     llm_budget=budget)
     markdown = args.format == "markdown" and not args.json
     text = to_markdown(result) if markdown else json.dumps(result, indent=2, ensure_ascii=False) + "\n"
     if args.out:

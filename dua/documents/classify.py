@@ -19,8 +19,8 @@ from ..errors import (BadRequestError, EmptyResponseError, LLMBudgetSpentError,
 from ..graph import END, START, Graph
 from ..recovery.node import NodeRecovery
 from ..schemas import unclassified_text_block
-from .rules import (PAGE_NUMBER, PAGE_OF, SECTION_NUMBER, Profile, build_element,
-                    classify_with_rules, is_bold, rule_type)
+from .rules import (CAPTION, GLUED_MARKER, MARKER, PAGE_NUMBER, PAGE_OF, SECTION_NUMBER, Profile,
+                    build_element, classify_with_rules, is_bold, looks_like_heading, rule_type)
 
 BATCH_SIZE = 20
 _PROMPT_TEXT_LIMIT = 240  # characters of a block shown to the model: enough to judge its type
@@ -111,7 +111,9 @@ class LLMClassifier:
     One call per batch of unsure blocks, keyed by block id, asking for the type (and a
     heading's level), never the text. A confident rule signal (a running header repeated
     across pages, a page number, a numbered caption, a list marker, a table or image from
-    its finder) is never put to the model. An answer that is missing or invalid for a block
+    its finder) is never put to the model, and an answer is taken only where the rules' own
+    evidence bears it (``candidates``, heading levels the fonts rank; see ``_element``), so
+    the model can only help. An answer that is missing or invalid for a block
     leaves the rules' element, with the error attached as an annotation. A failed call goes
     to the Error Handler: retry the batch after its delay, fall back to the rules for every
     block left, or stop (the failure is raised, its feedback kept in ``stats["recovery"]``).
@@ -133,6 +135,11 @@ class LLMClassifier:
     def classify(self, blocks: list, profile: Profile) -> list:
         decided = {b.id: rule_type(b, profile) for b in blocks}
         unsure = [b for b in blocks if not confident(b, profile, *decided[b.id])]
+        # The deepest heading level the rules are sure of: a model's level may go at most one
+        # below it (a hierarchy has no gaps), never above what the fonts rank (see _element).
+        asked = {b.id for b in unsure}
+        self.deepest = max([lv or 0 for i, (k, lv) in decided.items()
+                            if k == "heading" and i not in asked], default=0)
         self.stats["llm_asked_blocks"] = len(unsure)
         answers: dict = {}  # block id -> parse result; filled as calls return
         batches = -(-len(unsure) // self.batch_size)
@@ -222,6 +229,16 @@ class LLMClassifier:
             return getattr(exc, "text", None) or ""
 
     def _element(self, block, profile, decided: tuple, answer: dict | None) -> dict:
+        """The block's element: the model's answer where the rules' evidence bears it.
+
+        The model can only help because it only ever chooses among what the rules measured:
+        a type is taken only when it is one of the block's ``candidates`` (the rules' type,
+        the plain paragraph they fall back to, or a type whose signal they found on this very
+        block and weighed against) and the page can bear it (``plausible``); a heading's level
+        only between the level its font ranks (a body-size heading never outranks a larger
+        one) and one below the deepest heading the rules are sure of. Anything else keeps
+        the rules' element, the refused answer annotated. Confident blocks are never asked.
+        """
         kind, level = decided
         if answer is None:  # confident, not asked, or the LLM was given up: the rules decide
             return build_element(block, kind, level)
@@ -229,9 +246,11 @@ class LLMClassifier:
         if answer["status"] == "success":
             data = answer["data"]
             new_kind = data["type"]
-            if plausible(block, profile, new_kind):
-                new_level = _level(data.get("level"), level if kind == "heading" else
-                                   profile.level(block.lines[0].size))
+            if new_kind in candidates(block, profile, kind) and plausible(block, profile, new_kind):
+                ranked = level if kind == "heading" else profile.level(block.lines[0].size)
+                new_level = _level(data.get("level"), ranked)
+                if not ranked <= new_level <= max(ranked, self.deepest + 1):
+                    new_level = ranked  # a level the fonts and the hierarchy cannot bear
                 if (new_kind, new_level if new_kind == "heading" else None) != (kind, level):
                     self.stats["llm_changed_blocks"] += 1
                 return build_element(block, new_kind, new_level)
@@ -240,7 +259,7 @@ class LLMClassifier:
             self.stats["llm_refused"] = self.stats.get("llm_refused", 0) + 1
             element = build_element(block, kind, level)
             element.setdefault("annotations", {})["llm_refused"] = {
-                "type": new_kind, "reason": "not where or how such an element is printed"}
+                "type": new_kind, "reason": "no evidence on the page for this type here"}
             return element
         # An answer that cannot be parsed or validated: seed 000's unclassified_text_block,
         # the block's text kept with the error for reprocessing.
@@ -264,6 +283,29 @@ def confident(block, profile: Profile, kind: str, level: int | None) -> bool:
     # Prose of two lines or more is prose; a short line could be a heading, a label or a
     # caption the rules missed, which is what a model can judge from its wording.
     return len(block.lines) >= 2 or words > 12
+
+
+def candidates(block, profile: Profile, kind: str) -> set:
+    """The types the rules' own evidence allows for an unsure text block: theirs, the plain
+    paragraph every text block falls back to, and any type whose signal the rules found on
+    this block (a heading's font and shape, a caption's number, a page number's pattern, a
+    list marker, a small font in the margin) even if they weighed it against."""
+    text = " ".join(block.text.split())
+    first = block.lines[0]
+    band = profile.band(block)
+    out = {kind, "paragraph"}
+    if looks_like_heading(block, profile):
+        out.add("heading")
+    if CAPTION.match(text):
+        out.add("caption")
+    if band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
+        out.add("page_number")
+    if band and (block.id in profile.repeated or first.size < profile.body_size - 0.5):
+        out.add("header" if band == "top" else "footer")
+    if kind == "list" or GLUED_MARKER.match(first.text) or (
+            MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1):
+        out.add("list")
+    return out
 
 
 def plausible(block, profile: Profile, kind: str) -> bool:

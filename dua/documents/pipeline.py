@@ -129,11 +129,14 @@ def build_graph():
 def extract(path: str, *, password: str | None = None, pages: list | None = None,
             provider: Any = None, batch_size: int | None = None,
             on_progress: Callable[[str], None] | None = None,
-            sleep: Callable[[float], None] = time.sleep) -> dict:
+            sleep: Callable[[float], None] = time.sleep,
+            llm_budget: float | None = None) -> dict:
     """The JSON result of extracting ``path`` (see ``to_json`` for its schema).
 
     A failing LLM is handled as the Error Handler says (retry after ``sleep``, or the
-    built-in rules); what it said is kept in ``stats["recovery"]``.
+    built-in rules); what it said is kept in ``stats["recovery"]``. ``llm_budget`` bounds
+    the run's total LLM seconds, every retry and wait included (None: per-call limits only);
+    once spent, the rules keep every block left.
 
     Raises:
         DocumentError (any subclass): the file cannot be read as a PDF with text.
@@ -142,7 +145,7 @@ def extract(path: str, *, password: str | None = None, pages: list | None = None
     """
     started = time.perf_counter()
     services = Services(provider, batch_size or Services.batch_size, on_progress, sleep,
-                        new_run_id("extract"))
+                        new_run_id("extract"), llm_budget)
     state = build_graph().invoke(DocumentState(path, password, pages),
                                  context=Context(services, on_progress), step_limit=10)
     return to_json(state, time.perf_counter() - started)
@@ -227,7 +230,8 @@ def to_json(state: DocumentState, seconds: float) -> dict:
              "unclassified": counts.get("unclassified_text_block", 0),
              "classifier": state.stats.get("classifier", "rules"),
              "llm_calls": state.stats.get("llm_calls", 0), "seconds": round(seconds, 4)}
-    for key in ("llm_batches", "llm_retried_blocks", "llm_errors", "llm_down", "json_mode"):
+    for key in ("tokens", "llm_batches", "llm_asked_blocks", "llm_changed_blocks", "llm_refused",
+                "llm_retried_blocks", "llm_errors", "llm_down", "json_mode"):
         if key in state.stats:
             stats[key] = state.stats[key]
     stats["recovery"] = state.stats.get("recovery", [])  # the Error Handler's answers, in order

@@ -139,8 +139,8 @@ def rule_type(block: Block, profile: Profile) -> tuple:
     mates = profile.row_mates.get(block.id, [])
     # A heading stands alone on its row, or beside one other heading (two columns); three
     # bold words on a row are column headers, and "TOTAL  702.10" is a label and its value.
-    if _looks_like_heading(block, profile) and len(mates) <= 1 and \
-            all(_looks_like_heading(m, profile) for m in mates):
+    if looks_like_heading(block, profile) and len(mates) <= 1 and \
+            all(looks_like_heading(m, profile) for m in mates):
         return "heading", _numbered_level(text, first.size, profile) or profile.level(first.size)
     if (MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1) or \
             GLUED_MARKER.match(first.text):
@@ -162,7 +162,7 @@ def _numbered_level(text: str, size: float, profile: Profile) -> int | None:
     return min(depth + (1 if titled else 0), 6)
 
 
-def _looks_like_heading(block: Block, profile: Profile) -> bool:
+def looks_like_heading(block: Block, profile: Profile) -> bool:
     first = block.lines[0]
     if len(block.lines) > 3 or len(block.text.split()) > _HEADING_MAX_WORDS:
         return False

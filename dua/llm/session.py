@@ -13,8 +13,15 @@ import json
 from ..errors import (LLMBudgetSpentError, LLMTimeoutError, RepeatedRequestError,
                       ResponseValidationError, StreamInterruptedError, TransportError, UsageError)
 
+BUDGET_PER_TIMEOUT = 10  # the run's total LLM time, in --llm-timeout units, when not given
 # Per-request options that do not change what the model is asked.
 _NOT_ASKED = ("on_status",)
+
+
+def run_budget(settings) -> float:
+    """The run's total LLM seconds: --llm-budget, else BUDGET_PER_TIMEOUT x --llm-timeout."""
+    given = getattr(settings, "llm_budget", None)
+    return given if given is not None else BUDGET_PER_TIMEOUT * getattr(settings, "timeout", 60.0)
 
 
 def fingerprint(messages: list, options: dict) -> str:

@@ -75,6 +75,16 @@ def _llm_unusable(rca, error, plan, done):
             f"Continuing with the built-in engine.{_hint(error)}")
 
 
+def _llm_invalid_answer(rca, error, plan, done):
+    # The generic class hint ("Retry, or use … JSON mode") is left out: the answer was already
+    # retried with the validation error, and the suggestions say what fits what was used.
+    tries = error["context"].get("attempt_errors")
+    told = (" after it was told what was wrong" if isinstance(tries, list) and len(tries) > 1
+            else "")
+    return (f"The language model's answer did not fit the expected structure{told} "
+            f"({error['message'].rstrip('.')}). Continuing with the built-in result.")
+
+
 def _document(rca, error, plan, done):
     return f"{error['message'].rstrip('.')}.{_hint(error)}"
 
@@ -114,5 +124,6 @@ def _generic(rca, error, plan, done):
 TEMPLATES = {"db_timeout": _db_timeout, "missing_field": _missing_field,
              "incompatible_chart": _incompatible_chart, "ambiguous_input": _ambiguous_input,
              "outage": _outage, "llm_transient": _llm_transient, "llm_unusable": _llm_unusable,
+             "llm_invalid_answer": _llm_invalid_answer,
              "document_unreadable": _document, "parser_failed": _parser_failed,
              "bad_request": _bad_request, "internal": _internal, "store_unusable": _store_unusable}

@@ -66,7 +66,10 @@ _LLM_UNUSABLE = ("LLM_AUTH_FAILED", "LLM_QUOTA_EXCEEDED", "LLM_CONTENT_FILTERED"
                  "LLM_REPEATED_REQUEST", "LLM_BUDGET_SPENT")  # the run's own limits: fall back
 CODE_RULES.update({c: ("system_error", 0.95, "medium", "llm_transient") for c in _LLM_TRANSIENT})
 CODE_RULES.update({c: ("system_error", 0.95, "medium", "llm_unusable") for c in _LLM_UNUSABLE})
-CODE_RULES.update({c: ("schema_error", 0.93, "medium", "llm_transient") for c in (
+# A structured answer reaches the handler only after the caller fed each validation error
+# back to the model (seed 003) and ran out of attempts: an identical retry would only buy
+# the same answer, so these fall back to the built-in result.
+CODE_RULES.update({c: ("schema_error", 0.93, "medium", "llm_invalid_answer") for c in (
     "STRUCTURED_OUTPUT_ERROR", "STRUCTURED_OUTPUT_INVALID", "MULTIPLE_STRUCTURED_OUTPUTS")})
 CODE_RULES.update({c: ("query_error", 0.95, "medium", "llm_unusable") for c in (
     "LLM_BAD_REQUEST", "LLM_CONTEXT_TOO_LONG", "LLM_MODEL_NOT_FOUND")})
@@ -297,6 +300,14 @@ def _p_llm_unusable(verdict, rca, error, attempt, limits):
     return _plan("fallback", ["fallback:builtin"], ["Use --provider builtin (no LLM)"], "resume")
 
 
+def _p_llm_invalid_answer(verdict, rca, error, attempt, limits):
+    # Advice fits what was used: with JSON mode already on, "use JSON mode" would not help.
+    stronger = ("Try a stronger model" if error["context"].get("json_mode")
+                else "Use a model that supports tools or JSON mode")
+    return _plan("fallback", ["fallback:builtin"], [stronger, "Use --provider builtin (no LLM)"],
+                 "resume")
+
+
 def _p_document_unreadable(verdict, rca, error, attempt, limits):
     return _plan("ask_user", [], [], "await_user")
 
@@ -344,6 +355,7 @@ def _unknown(verdict, rca, error, attempt, limits):
 POLICIES = {"db_timeout": _p_db_timeout, "missing_field": _p_missing_field,
             "incompatible_chart": _p_incompatible_chart, "ambiguous_input": _p_ambiguous_input,
             "outage": _p_outage, "llm_transient": _p_llm_transient, "llm_unusable": _p_llm_unusable,
+            "llm_invalid_answer": _p_llm_invalid_answer,
             "document_unreadable": _p_document_unreadable, "parser_failed": _p_parser_failed,
             "bad_request": _p_bad_request, "internal": _p_internal,
             "store_unusable": _p_store_unusable}

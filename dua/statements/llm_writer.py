@@ -25,7 +25,6 @@ MODES = ("code", "settings")
 _PY_BLOCK = re.compile(r"```(?:python|py)?[ \t]*\n(.*?)```", re.S | re.I)
 CODE_MAX_TOKENS = 4096
 PATCH_MAX_TOKENS = 600  # a patch is a handful of keys; a cap keeps a rambling model short
-BUDGET_PER_TIMEOUT = 10  # the run's total LLM time, in --llm-timeout units, when not given
 _ENDS_PATH = (RepeatedRequestError, LLMBudgetSpentError)  # nothing new to gain from the LLM
 
 
@@ -86,7 +85,9 @@ class LLMWriter(Writer):
             # One transport retry per call: the Error Handler retries the call after that.
             provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
         if budget is None:
-            budget = BUDGET_PER_TIMEOUT * getattr(settings, "timeout", 60.0)
+            from ..llm.session import run_budget
+
+            budget = run_budget(settings)
         self.recovery = recovery  # NodeRecovery of the run; the agent sets it when None
         self.provider = Session(provider, budget)
         self.found, self.expected = found, expected
@@ -97,6 +98,7 @@ class LLMWriter(Writer):
         self.codes: list = []  # every parser module the model answered, in order
         self.patches: list = []  # every settings patch the model answered, in order
         self.problems: list = []  # what was wrong with the last patch, told to the next ask
+        self.narrowed = False  # the one narrower question (a date regex) was asked
 
     # --- the Writer interface ---------------------------------------------------------
 
@@ -229,6 +231,8 @@ class LLMWriter(Writer):
             patched = self._apply(base, self._ask_patch(messages))
             if not (self.problems and _key(patched) in before):
                 break
+        if _key(patched) in before and not self.narrowed:
+            patched = self._narrower(base, result, patched)
         if _key(patched) in before:
             # The same settings again (an echo, or a patch that changes nothing): this path
             # has nothing more to offer; the built-in search goes on without the model.
@@ -245,6 +249,22 @@ class LLMWriter(Writer):
         return self._best_draft(state, None, "the LLM's patch" if best not in before else
                                 "the built-in search (the LLM's patch did not beat it)")
 
+    def _narrower(self, base: dict, result: dict, patched: dict) -> dict:
+        """Once per run, when a patch repeated the guesses and no row was read although the
+        page prints dates: the question changes to the one key at fault, a regex for the
+        date cells shown (a small model answers that where it echoes the whole settings)."""
+        rows = (((result or {}).get("diagnostics") or {}).get("row_count") or {}).get("got")
+        cells = prompts.date_cells(self.fallback.pages, base) if rows == 0 else []
+        if not cells:
+            return patched
+        self.narrowed = True
+        from ..llm.schema import as_schema  # lazy
+
+        # Its own one-key schema: shown the whole patch schema, a small model fills every key.
+        one_key = as_schema({"date_pattern?": str})
+        answer = self._ask_patch(prompts.date_pattern_prompt(cells), one_key)
+        return self._apply(base, {k: v for k, v in answer.items() if k == "date_pattern"})
+
     def _best_draft(self, state, builtin: Draft | None, origin: str = "") -> Draft:
         """The best candidate evaluated so far, as a draft (the built-in one if it leads)."""
         entry = self.fallback._best()
@@ -254,18 +274,19 @@ class LLMWriter(Writer):
         draft.note = f"best verified candidate from {origin or 'the search'}; {draft.note}"
         return draft
 
-    def _ask_patch(self, messages: list) -> dict:
+    def _ask_patch(self, messages: list, schema=None) -> dict:
         from ..llm.structured import complete_structured  # lazy
 
-        strategy = _strategy(patch_schema(), self.provider.name, self.answer_attempts)
+        strategy = _strategy(schema or patch_schema(), self.provider.name, self.answer_attempts)
         try:
             answer = complete_structured(self.provider, messages, strategy,
                                          max_tokens=PATCH_MAX_TOKENS).data
         except StructuredOutputError as exc:
-            if getattr(strategy, "json_mode", False):
-                # The generic advice (a model with tools or JSON mode) does not fit here.
-                exc.hint = ("The model's JSON did not fit the patch schema even in JSON mode; "
-                            "try a stronger model, or --provider builtin.")
+            # Each wrong answer was already fed back (a new turn); the Error Handler falls
+            # back from here and picks advice that fits whether JSON mode was on, so the
+            # class's generic hint ("Retry, or use … JSON mode") is not added to it.
+            exc.details["json_mode"] = bool(getattr(strategy, "json_mode", False))
+            exc.hint = ""
             raise
         self.patches.append(answer)
         return answer
@@ -281,8 +302,12 @@ class LLMWriter(Writer):
                     problems.append(f"date_pattern {patch[key]!r} does not compile: {why}")
                 else:
                     s[key] = patch[key]
-        adds = [p for p in patch.get("skip_patterns_add", []) if not prompts.valid_regex(p)]
-        s["skip_patterns"] = list(s.get("skip_patterns", [])) + adds
+        # A key repeated at its guessed value changes nothing: it leaves ``base`` as it is, so
+        # a patch that only echoes the guesses gives settings already tried (the path ends).
+        adds = [p for p in patch.get("skip_patterns_add", []) if not prompts.valid_regex(p)
+                and p not in s.get("skip_patterns", [])]
+        if adds:
+            s["skip_patterns"] = list(s.get("skip_patterns", [])) + adds
         for key in ("decimal", "require_header", "header_once", "parens_negative",
                     "trailing_minus_negative", "anchor", "continuation"):
             if key in patch:
@@ -291,10 +316,12 @@ class LLMWriter(Writer):
         for mark in ("dr", "cr"):
             if f"{mark}_negative" in patch:
                 signs[mark] = -1 if patch[f"{mark}_negative"] else 1
-        s["drcr_signs"] = signs
+        if signs != s.get("drcr_signs", {"dr": -1, "cr": 1}):
+            s["drcr_signs"] = signs
         problems += self._apply_columns(s, patch, width)
         for col in s["columns"]:
-            if col["name"] in patch.get("negative_columns", []) and col["kind"] == "amount":
+            if col["name"] in patch.get("negative_columns", []) and col["kind"] == "amount" \
+                    and col.get("sign") != -1:
                 col["sign"] = -1
         self.problems = problems
         return s
@@ -319,11 +346,20 @@ class LLMWriter(Writer):
             return problems
         new = [{"name": c["name"], "x0": float(c["x0"]), "kind": c["kind"]} for c in cols]
         new[0]["x0"] = min(0.0, new[0]["x0"])  # the first column is open to the left
+        if _shape(new) == _shape(s["columns"]) and date_col == s.get("date_column"):
+            return []  # the guessed columns repeated: the base's (with their types) stand
         s.update(columns=new, date_column=date_col)
         s.pop("output_order", None)
         if self.expected is not None:
             s.update(align(s, self.expected))
         return []
+
+
+def _shape(columns: list) -> list:
+    """What a patch can say about columns: name, start and kind (the first open to the left),
+    the start to the whole point the prompt shows it at (x=105 for 104.75)."""
+    return [(c["name"], "0" if i == 0 else f"{float(c['x0']):.0f}", c["kind"])
+            for i, c in enumerate(columns)]
 
 
 def _strategy(schema, provider_name: str, attempts: int):

@@ -174,6 +174,34 @@ def diagnose(pages: list, settings: dict, result: dict | None) -> str:
     return "\n".join(out) or "The result could not be verified."
 
 
+def date_cells(pages: list, settings: dict, limit: int = 5) -> list:
+    """What the date column holds on lines whose date cell itself prints a date shape."""
+    col, cells = settings.get("date_column", 0), []
+    for page in _lines(pages, settings):
+        for line in page:
+            try:
+                cell = engine.split_cells(line, settings["columns"],
+                                          settings.get("glue_gap", 1.0))[col]
+            except (IndexError, KeyError):
+                continue
+            if DATE_SEARCH.search(cell) and cell not in cells:
+                cells.append(cell)
+            if len(cells) >= limit:
+                return cells
+    return cells
+
+
+def date_pattern_prompt(cells: list) -> list:
+    """The narrower question asked when a patch only repeated the guesses on a 0-row result:
+    one regex for the date cells the page prints (the wrong one is not shown: a small model
+    builds on what it is shown)."""
+    shown = "\n".join(f"  {c!r}" for c in cells)
+    user = (f"These are the date cells of a bank statement's transaction rows:\n{shown}\n"
+            "Write one Python regex that matches each of them entirely (and no other text). "
+            'Answer with JSON only: {"date_pattern": "<regex>"}.')
+    return [{"role": "system", "content": SYSTEM_PATCH}, {"role": "user", "content": user}]
+
+
 def _no_rows(pages: list, settings: dict) -> str:
     col, pattern = settings.get("date_column", 0), settings.get("date_pattern", "")
     shown = []

@@ -1,34 +1,52 @@
 """Built-in vs LLM-assisted against a real model server; never part of CI.
 
-``python -m tests.bench llm_real --base-url URL --model NAME [--only NAME…] [--budget S]``
+``python -m tests.bench llm_real --base-url URL --model NAME [--only NAME…] [--budget S]
+[--timeout S] [--server-log FILE] [--stress]``
 
 Every fixture statement, supervised (a.pdf with a.csv) and unsupervised (b.pdf), runs
 through the built-in writer and through the LLM writer in settings mode; every
 real-producer document runs through the rules and through the rules checked by the LLM
-(macro-F1 against its truth). One table: result, LLM calls, tokens, seconds. Without
+(macro-F1 and heading-level accuracy against its truth). One table: result, the LLM
+calls and tokens dua reported, the requests and usage tokens the server itself answered
+(counted by a proxy on 127.0.0.1 that forwards to the server), identical requests sent
+more than once, seconds, and a flag: ``WORSE`` when the LLM result is below the built-in
+one, ``COUNT`` when dua's count differs from the server's, ``REPEAT`` when a request was
+sent twice. ``--server-log`` (the llama_cpp.server log, e.g. /tmp/llm/run/server-8081.log)
+adds the server's own count of chat requests and tokens for the whole run. ``--stress``
+breaks each statement's analysis (a wrong date pattern, the built-in search off) so that
+the model is asked and its patch measured. Without
 ``--base-url`` it prints why it skipped and measures nothing.
 """
 from __future__ import annotations
 
 import glob
+import hashlib
+import json
 import os
+import re
 import sys
+import threading
 import time
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+_CHAT = "/chat/completions"
 
 
 def _options(argv: list) -> dict:
-    out = {"base_url": None, "model": None, "only": [], "budget": 300.0, "timeout": 300.0}
+    out = {"base_url": None, "model": None, "only": [], "budget": 300.0, "timeout": 300.0,
+           "server_log": None, "stress": False}
     i = 0
     while i < len(argv):
         flag = argv[i]
         value = argv[i + 1] if i + 1 < len(argv) else None
-        if flag in ("--base-url", "--model", "--budget", "--timeout") and value is not None:
+        if flag in ("--base-url", "--model", "--budget", "--timeout", "--server-log") \
+                and value is not None:
             key = flag[2:].replace("-", "_")
             out[key] = float(value) if key in ("budget", "timeout") else value
             i += 2
             continue
+        if flag == "--stress":
+            out["stress"] = True
         if flag == "--only" and value is not None:
             out["only"].append(value)
             i += 2
@@ -37,12 +55,98 @@ def _options(argv: list) -> dict:
     return out
 
 
+class CountingProxy:
+    """Forwards every request to the real server and counts what the server answered:
+    chat requests, the usage tokens in its answers, and request bodies seen before."""
+
+    def __init__(self, upstream: str):
+        import http.server  # lazy: only the bench's own process runs this
+
+        self.upstream = upstream.rstrip("/")
+        self.requests = self.tokens = self.repeats = 0
+        self.bodies: set = set()
+        self.lock = threading.Lock()
+        proxy = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.0"  # one request per connection; close ends the body
+
+            def log_message(self, *args):
+                pass
+
+            def do_GET(self):
+                proxy.forward(self, None)
+
+            def do_POST(self):
+                size = int(self.headers.get("Content-Length") or 0)
+                proxy.forward(self, self.rfile.read(size))
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        prefix = "/" + self.upstream.split("://", 1)[1].split("/", 1)[1] \
+            if self.upstream.count("/") > 2 else ""
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}{prefix}"
+
+    def forward(self, handler, body: bytes | None) -> None:
+        import urllib.error
+        import urllib.request  # lazy: as above
+
+        root = self.upstream.split("://", 1)[1].split("/", 1)[0]
+        url = self.upstream.split("://", 1)[0] + "://" + root + handler.path
+        chat = body is not None and handler.path.endswith(_CHAT)
+        if chat:
+            digest = hashlib.sha256(body).hexdigest()
+            with self.lock:
+                self.requests += 1
+                self.repeats += digest in self.bodies
+                self.bodies.add(digest)
+        request = urllib.request.Request(url, data=body, method=handler.command, headers={
+            k: v for k, v in handler.headers.items() if k.lower() in ("content-type", "accept",
+                                                                      "authorization")})
+        try:
+            with urllib.request.urlopen(request, timeout=3600) as resp:
+                status, headers, data = resp.status, resp.headers, resp.read()
+        except urllib.error.HTTPError as exc:
+            status, headers, data = exc.code, exc.headers, exc.read()
+        if chat:
+            with self.lock:
+                self.tokens += _usage_tokens(data)
+        handler.send_response(status)
+        handler.send_header("Content-Type", headers.get("Content-Type", "application/json"))
+        handler.send_header("Content-Length", str(len(data)))
+        handler.end_headers()
+        handler.wfile.write(data)
+
+    def snapshot(self) -> tuple:
+        with self.lock:
+            return self.requests, self.tokens, self.repeats
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _usage_tokens(data: bytes) -> int:
+    """prompt + completion tokens the server reported, in a JSON answer or an SSE stream."""
+    text = data.decode("utf-8", "replace")
+    payloads = [text] if not text.lstrip().startswith("data:") else [
+        line[5:].strip() for line in text.splitlines() if line.startswith("data:")]
+    total = 0
+    for payload in payloads:
+        try:
+            usage = json.loads(payload).get("usage") or {}
+        except (ValueError, AttributeError):
+            continue
+        total += int(usage.get("prompt_tokens") or 0) + int(usage.get("completion_tokens") or 0)
+    return total
+
+
 def _provider(opts: dict):
     from dua.config import Settings
     from dua.llm import get_provider
     from dua.llm.transport import RetryPolicy
 
-    settings = Settings(provider="openai", base_url=opts["base_url"], model=opts["model"],
+    settings = Settings(provider="openai", base_url=opts["proxy"].url, model=opts["model"],
                         timeout=opts["timeout"])
     return settings, get_provider(settings, retry=RetryPolicy(max_retries=1))
 
@@ -54,16 +158,18 @@ def _statement(folder: str, supervised: bool, opts: dict) -> list:
     from dua.statements.llm_writer import LLMWriter
 
     name = os.path.basename(folder) + (" (a, --expected)" if supervised else " (b)")
+    name += " stress" if opts["stress"] else ""
     path = os.path.join(folder, "a.pdf" if supervised else "b.pdf")
     pages = analysis.pages_from_document(pdf.read_document(path))
     expected = verify.load_expected(os.path.join(folder, "a.csv")) if supervised else None
     truth = None if supervised else verify.load_expected(os.path.join(folder, "b.csv"))
     rows = []
     for mode in ("builtin", "llm"):
-        found = analysis.analyze_pages(pages, expected)
         started, calls, tokens = time.perf_counter(), 0, 0
+        before = opts["proxy"].snapshot()
+        found, *search = _stressed(analysis.analyze_pages(pages, expected), opts["stress"])
         try:
-            builtin = writer.BuiltinWriter(pages, found, expected)
+            builtin = writer.BuiltinWriter(pages, found, expected, *search)
             if mode == "builtin":
                 draft = builtin.write()
             else:
@@ -75,8 +181,23 @@ def _statement(folder: str, supervised: bool, opts: dict) -> list:
             result = _outcome(draft, pages, truth)
         except LookupError:
             result = "no table"
-        rows.append((name, mode, result, calls, tokens, time.perf_counter() - started))
+        rows.append([name, mode, result, calls, tokens, *_served(opts, before),
+                     time.perf_counter() - started])
     return rows
+
+
+def _stressed(found, stress: bool) -> tuple:
+    """``(found[, search budget])`` for the writer; with --stress, the analysis' date
+    pattern is wrong, nothing was learned from the answer key and the built-in search is
+    off, so the built-in result fails and the model's patch is what can fix it."""
+    if not stress:
+        return (found,)
+    import copy
+
+    found = copy.copy(found)
+    found.settings = dict(found.settings, date_pattern=r"\d{4}-\d{2}-\d{2}")
+    found.learned = None
+    return found, 0
 
 
 def _outcome(draft, pages: list, truth) -> str:
@@ -89,34 +210,95 @@ def _outcome(draft, pages: list, truth) -> str:
     return f"{status}, {'exact' if exact else 'not exact'}"
 
 
+def _served(opts: dict, before: tuple) -> list:
+    """The server's requests, usage tokens and repeated requests since ``before``."""
+    return [a - b for a, b in zip(opts["proxy"].snapshot(), before)]
+
+
 def _document(pdf_path: str, truth: dict, opts: dict) -> list:
     from dua.documents.pipeline import extract
     from tests.documents_score import score_document, truth_words
 
     words, rows = truth_words(pdf_path), []
     for mode in ("rules", "llm"):
-        started = time.perf_counter()
+        started, before = time.perf_counter(), opts["proxy"].snapshot()
         provider = _provider(opts)[1] if mode == "llm" else None
-        result = extract(pdf_path, provider=provider)
-        f1 = score_document(truth, words, result["elements"]).figures()["macro_f1"]
-        usage = provider.usage if provider else None
-        rows.append((truth["name"] + " (document)", mode, f"macro-F1 {f1:.2f}",
-                     usage.calls if usage else 0,
-                     (usage.input_tokens + usage.output_tokens) if usage else 0,
-                     time.perf_counter() - started))
+        result = extract(pdf_path, provider=provider, llm_budget=opts["budget"])
+        figures = score_document(truth, words, result["elements"]).figures()
+        stats = result["stats"]
+        result_text = (f"macro-F1 {figures['macro_f1']:.3f} "
+                       f"lv {figures['heading_level_accuracy']:.2f}")
+        rows.append([truth["name"] + " (document)", mode, result_text,
+                     stats.get("llm_calls", 0), stats.get("tokens", 0), *_served(opts, before),
+                     time.perf_counter() - started])
     return rows
+
+
+def _flags(builtin: list, llm: list) -> list:
+    """What is wrong with the LLM row, judged against the built-in row."""
+    flags = []
+    if _rank(llm[2]) < _rank(builtin[2]):
+        flags.append("WORSE")
+    if (llm[3], llm[4]) != (llm[5], llm[6]):
+        flags.append("COUNT")
+    if llm[7]:
+        flags.append("REPEAT")
+    return flags
+
+
+def _rank(result: str) -> tuple:
+    """Orders results: macro-F1 then heading levels, or passed/exact over the rest."""
+    if result.startswith("macro-F1"):
+        parts = result.split()
+        return float(parts[1]), float(parts[3])
+    return ("passed" in result) + ("not exact" not in result and "exact" in result), 0.0
 
 
 class _Row:
     """One table line, printed by the bench runner."""
 
-    def __init__(self, cells: tuple):
-        self.cells = cells
+    def __init__(self, cells: list, flags: list = ()):
+        self.cells, self.flags = cells, list(flags)
 
     def line(self) -> str:
-        name, mode, result, calls, tokens, seconds = self.cells
+        name, mode, result, calls, tokens, s_calls, s_tokens, repeats, seconds = self.cells
         seconds = f"{seconds:.1f}" if isinstance(seconds, float) else seconds
-        return f"{name:44s} {mode:8s} {result:28s} {calls:>5} {tokens:>8} {seconds:>8}"
+        return (f"{name:36s} {mode:7s} {result:26s} {calls:>5} {tokens:>7} {s_calls:>6} "
+                f"{s_tokens:>7} {repeats:>4} {seconds:>7}  {' '.join(self.flags)}").rstrip()
+
+
+class _Note(_Row):
+    def line(self) -> str:
+        return self.cells[0]
+
+
+def _pairs(folders: list, docs: list, opts: dict):
+    for folder in folders:
+        for supervised in (True, False):
+            yield _statement(folder, supervised, opts)
+    for pdf_path, truth in docs:
+        yield _document(pdf_path, truth, opts)
+
+
+_PREFIX_HIT = re.compile(r"Llama\.generate: (\d+) prefix-match hit")
+_EVALUATED = re.compile(r"llama_perf_context_print: +(?:prompt eval|eval) time = .*/ +(\d+) "
+                        r"(?:tokens|runs)")
+
+
+def _log_size(path: str | None) -> int | None:
+    return os.path.getsize(path) if path and os.path.exists(path) else None
+
+
+def _log_counts(path: str, start: int) -> tuple:
+    """The llama_cpp.server log's own count since byte ``start``: chat requests (uvicorn's
+    access lines) and tokens (prompt tokens it evaluated + those it reused from its prefix
+    cache + tokens it generated)."""
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        fh.seek(start)
+        text = fh.read()
+    requests = sum(1 for line in text.splitlines() if "POST " in line and _CHAT in line)
+    tokens = sum(int(n) for n in _PREFIX_HIT.findall(text) + _EVALUATED.findall(text))
+    return requests, tokens
 
 
 def run() -> list:
@@ -133,11 +315,25 @@ def run() -> list:
     if opts["only"]:
         folders = [f for f in folders if any(o in f for o in opts["only"])]
         docs = [d for d in docs if any(o in d[0] for o in opts["only"])]
-    rows = [_Row(("what", "engine", "result", "calls", "tokens", "seconds"))]
-    for folder in folders:
-        for supervised in (True, False):
-            rows += [_Row(r) for r in _statement(folder, supervised, opts)]
-            print(rows[-2].line() + "\n" + rows[-1].line(), file=sys.stderr)  # progress
-    for pdf_path, truth in docs:
-        rows += [_Row(r) for r in _document(pdf_path, truth, opts)]
+    opts["proxy"] = CountingProxy(opts["base_url"])
+    logged = _log_size(opts["server_log"])
+    rows = [_Row(["what", "engine", "result", "calls", "tokens", "server", "s.tok", "rep",
+                  "seconds"], ["flags"])]
+    try:
+        for builtin, llm in _pairs(folders, docs, opts):
+            rows += [_Row(builtin), _Row(llm, _flags(builtin, llm))]
+            print(rows[-2].line() + "\n" + rows[-1].line(), file=sys.stderr, flush=True)
+    finally:
+        opts["proxy"].close()
+    total = opts["proxy"].snapshot()
+    reported = (sum(r.cells[3] for r in rows[1:]), sum(r.cells[4] for r in rows[1:]))
+    rows.append(_Note([f"total: dua reported {reported[0]} calls / {reported[1]} tokens; the "
+                       f"server answered {total[0]} requests / {total[1]} usage tokens; "
+                       f"identical requests sent again: {total[2]}"]))
+    if logged is not None:
+        requests, tokens = _log_counts(opts["server_log"], logged)
+        rows.append(_Note([f"server log {opts['server_log']}: {requests} chat requests / "
+                           f"{tokens} tokens during this run"]))
+    worse = [r.cells[0] for r in rows if "WORSE" in r.flags]
+    rows.append(_Note([f"LLM worse than built-in: {', '.join(worse) or 'none'}"]))
     return rows

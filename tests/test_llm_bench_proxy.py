@@ -1,0 +1,63 @@
+"""The real-model bench's counting proxy, against the test server: what it counts is what
+the server answered, so the bench's dua-vs-server check means something."""
+from __future__ import annotations
+
+import json
+import unittest
+import urllib.request
+
+from tests.bench.bench_llm_real import CountingProxy, _flags, _usage_tokens
+from tests.llm_server import Fail, LLMServer, Turn
+from tests.test_classify import llm_provider
+
+
+class CountingProxyTest(unittest.TestCase):
+    def test_requests_usage_and_repeats_are_counted_as_the_server_answered(self):
+        script = [Turn(text="a", usage=(120, 7)), Fail("server"), Turn(text="b", usage=(30, 4))]
+        with LLMServer(script) as server:
+            proxy = CountingProxy(server.url + "/v1")
+            self.addCleanup(proxy.close)
+            provider = llm_provider(proxy.url[:-len("/v1")])
+            first = provider.complete([{"role": "user", "content": "hi"}], max_tokens=9)
+            with self.assertRaises(Exception):  # the 500 goes through the proxy unchanged
+                provider.complete([{"role": "user", "content": "hi"}], max_tokens=9)
+            provider.complete([{"role": "user", "content": "again"}], max_tokens=9)
+        self.assertEqual(first.text, "a")
+        self.assertEqual(server.count, 3)
+        # Three requests reached the server; the second repeated the first's body exactly.
+        self.assertEqual(proxy.snapshot(), (3, 120 + 7 + 30 + 4, 1))
+        self.assertEqual((provider.usage.calls,
+                          provider.usage.input_tokens + provider.usage.output_tokens),
+                         (3, 161))
+
+    def test_a_post_from_any_client_is_forwarded_and_counted(self):
+        with LLMServer([Turn(text="a")]) as server:
+            proxy = CountingProxy(server.url + "/v1")
+            self.addCleanup(proxy.close)
+            request = urllib.request.Request(proxy.url + "/chat/completions", method="POST",
+                                             data=json.dumps({"messages": []}).encode(),
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=5) as resp:
+                self.assertEqual(resp.status, 200)
+        self.assertEqual(proxy.snapshot()[0], 1)
+
+    def test_usage_is_read_from_an_answer_or_a_stream(self):
+        whole = json.dumps({"usage": {"prompt_tokens": 5, "completion_tokens": 2}}).encode()
+        stream = (b'data: {"choices": []}\n\ndata: {"usage": {"prompt_tokens": 5, '
+                  b'"completion_tokens": 3}}\n\ndata: [DONE]\n\n')
+        self.assertEqual((_usage_tokens(whole), _usage_tokens(stream), _usage_tokens(b"<html>")),
+                         (7, 8, 0))
+
+    def test_the_flags_name_a_worse_result_a_count_mismatch_and_a_repeat(self):
+        rules = ["doc", "rules", "macro-F1 1.000 lv 1.00", 0, 0, 0, 0, 0, 1.0]
+        worse = ["doc", "llm", "macro-F1 0.950 lv 1.00", 2, 500, 3, 520, 1, 9.0]
+        same = ["doc", "llm", "macro-F1 1.000 lv 1.00", 1, 300, 1, 300, 0, 9.0]
+        self.assertEqual(_flags(rules, worse), ["WORSE", "COUNT", "REPEAT"])
+        self.assertEqual(_flags(rules, same), [])
+        failed = ["s (b)", "builtin", "passed, exact", 0, 0, 0, 0, 0, 1.0]
+        inexact = ["s (b)", "llm", "passed, not exact", 0, 0, 0, 0, 0, 1.0]
+        self.assertEqual(_flags(failed, inexact), ["WORSE"])
+
+
+if __name__ == "__main__":
+    unittest.main()
