@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import unittest
+import urllib.error
 import urllib.request
 
 from tests.bench.bench_llm_real import CountingProxy, _flags, _usage_tokens
@@ -29,6 +30,23 @@ class CountingProxyTest(unittest.TestCase):
         self.assertEqual((provider.usage.calls,
                           provider.usage.input_tokens + provider.usage.output_tokens),
                          (3, 161))
+
+    def test_a_retry_after_a_failure_is_no_repeat_and_a_dead_server_answers_nothing(self):
+        script = [Fail("server"), Turn(text="a", usage=(10, 2))]
+        with LLMServer(script) as server:
+            proxy = CountingProxy(server.url + "/v1")
+            self.addCleanup(proxy.close)
+            provider = llm_provider(proxy.url[:-len("/v1")])
+            with self.assertRaises(Exception):
+                provider.complete([{"role": "user", "content": "hi"}], max_tokens=9)
+            provider.complete([{"role": "user", "content": "hi"}], max_tokens=9)
+        self.assertEqual(proxy.snapshot(), (2, 12, 0))  # the first was never answered
+        request = urllib.request.Request(proxy.url + "/chat/completions", method="POST",
+                                         data=b"{}", headers={"Content-Type": "application/json"})
+        with self.assertRaises(urllib.error.HTTPError) as caught:  # the server is gone now
+            urllib.request.urlopen(request, timeout=30)
+        self.assertEqual(caught.exception.code, 502)
+        self.assertEqual(proxy.snapshot(), (2, 12, 0))
 
     def test_a_post_from_any_client_is_forwarded_and_counted(self):
         with LLMServer([Turn(text="a")]) as server:

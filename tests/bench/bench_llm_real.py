@@ -94,12 +94,6 @@ class CountingProxy:
         root = self.upstream.split("://", 1)[1].split("/", 1)[0]
         url = self.upstream.split("://", 1)[0] + "://" + root + handler.path
         chat = body is not None and handler.path.endswith(_CHAT)
-        if chat:
-            digest = hashlib.sha256(body).hexdigest()
-            with self.lock:
-                self.requests += 1
-                self.repeats += digest in self.bodies
-                self.bodies.add(digest)
         request = urllib.request.Request(url, data=body, method=handler.command, headers={
             k: v for k, v in handler.headers.items() if k.lower() in ("content-type", "accept",
                                                                       "authorization")})
@@ -108,9 +102,20 @@ class CountingProxy:
                 status, headers, data = resp.status, resp.headers, resp.read()
         except urllib.error.HTTPError as exc:
             status, headers, data = exc.code, exc.headers, exc.read()
+        except OSError as exc:  # the server is not there: nothing it answered, nothing counted
+            status, headers = 502, {}
+            data = json.dumps({"error": {"message": f"proxy: upstream unreachable ({exc})"}}
+                              ).encode()
+            chat = False
         if chat:
+            # A repeat is a body the server already answered: a retry after a failure is not.
+            digest = hashlib.sha256(body).hexdigest()
             with self.lock:
+                self.requests += 1
                 self.tokens += _usage_tokens(data)
+                self.repeats += digest in self.bodies
+                if status == 200:
+                    self.bodies.add(digest)
         handler.send_response(status)
         handler.send_header("Content-Type", headers.get("Content-Type", "application/json"))
         handler.send_header("Content-Length", str(len(data)))
@@ -301,11 +306,27 @@ def _log_counts(path: str, start: int) -> tuple:
     return requests, tokens
 
 
+def _unreachable(base_url: str) -> str:
+    """Why the server at ``base_url`` does not answer GET /models, or ''."""
+    import urllib.request  # lazy: as above
+
+    try:
+        with urllib.request.urlopen(base_url.rstrip("/") + "/models", timeout=30) as resp:
+            resp.read()
+        return ""
+    except OSError as exc:  # URLError and HTTPError included
+        return str(exc)
+
+
 def run() -> list:
     opts = _options(sys.argv[1:])
     if not opts["base_url"] or not opts["model"]:
         print("   skipped: pass --base-url URL --model NAME (a running OpenAI-compatible server, "
               "e.g. shared/tools/llm-server.sh)")
+        return []
+    down = _unreachable(opts["base_url"])
+    if down:
+        print(f"   skipped: no server answers at {opts['base_url']} ({down})")
         return []
     from tests.documents_score import corpus
 
