@@ -24,9 +24,9 @@ class Figure:
 
     def line(self) -> str:
         target = f"  target: {self.target}" if self.target else ""
-        # a rate's ratio is the floor's time share; say it the way targets say it too
-        faster = (f" ({1 / self.ratio:.1f}x faster)"
-                  if self.higher_is_better and self.ratio and self.unit.endswith("/s") else "")
+        # a rate's ratio above is the floor's time share; say the rates' own ratio too
+        faster = (f" (rate {self.value / self.floor:.2f}x the floor's)"
+                  if self.higher_is_better and self.floor and self.unit.endswith("/s") else "")
         return (f"{self.name}: {_fmt(self.value)} {self.unit} vs {self.floor_name} "
                 f"{_fmt(self.floor)} {self.unit} -> {self.ratio:.2f}x the floor{faster}"
                 f"{target}")
