@@ -122,17 +122,19 @@ class _PdfiumPage:
             if code in (13, 10, 32) and is_generated(page_text, i) == 1:
                 continue  # pdfium's own spaces and line ends; pdfminer has none
             handle = get_object(page_text, i)
-            if not handle:
-                raise _PdfiumUnmapped("a character pdfium places outside any text object")
-            state = objects.get(handle)
-            if state is None:
-                get_matrix(page_text, i, at_matrix)
-                state = self.object_state(handle, self.matrix)
-            font, across, up, drop, name, single, by_text = state
+            another = handle != last_handle
+            if another:
+                if not handle:
+                    raise _PdfiumUnmapped("a character pdfium places outside any text object")
+                state = objects.get(handle)
+                if state is None:
+                    get_matrix(page_text, i, at_matrix)
+                    state = self.object_state(handle, self.matrix)
+                font, across, up, drop, name, single, by_text = state
             text = chr(code) if 32 <= code < 0x590 else font.text(code)
             get_origin(page_text, i, at_x, at_y)
             x, y = origin_x.value, origin_y.value
-            if handle != last_handle:
+            if another:
                 drift = step = 0.0  # pdfminer and pdfium agree where a text object starts
                 same = False
             else:
@@ -145,7 +147,8 @@ class _PdfiumPage:
             # where pdfminer puts two glyphs at one x (after one of zero width), undoing the
             # drift must not part them: thousandths of a point, as pdfminer's sums land
             left, bottom = (round(x - drift, 3) if by_text else x), height - y - drop
-            if text.isspace():
+            blank = text.isspace()
+            if blank:
                 width = 0.0
                 char = [text, left, left, bottom - up, bottom, name, up, handle]
             else:
@@ -156,16 +159,16 @@ class _PdfiumPage:
                         handle]
             if same and open_run is not None:
                 open_run[1], open_run = char, None  # the glyph after a space ends its run
-            if width == 0.0 and text.isspace():
+            if blank:
                 open_run = [char, None, font.space_width * across]
                 runs.append(open_run)
             chars.append(char)
-            if by_text and text not in font.agreeing():
-                step = self.drift(font, text, width, across, textpage, i, x)
-                drift += step
-                self.end_drift[handle] = drift
-            else:
+            if by_text:  # else drift and step stay 0 for the whole object
                 step = 0.0
+                if text not in font.agreeing():
+                    step = self.drift(font, text, width, across, textpage, i, x)
+                    drift += step
+                    self.end_drift[handle] = drift
             last_handle, last_x, last_y, last_text = handle, x, y, text
 
     def codes(self, textpage):
