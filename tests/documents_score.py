@@ -18,7 +18,7 @@ import os
 
 from tests.support import FIXTURES
 
-CORPUS = os.path.join(FIXTURES, "documents_real", "pdf")
+CORPUS = os.path.join(FIXTURES, "documents", "real")
 CLASSES = ("heading", "paragraph", "list", "table", "figure", "caption", "header", "footer",
            "page_number")
 

@@ -18,7 +18,7 @@ DOCS = os.path.join(FIXTURES, "documents")
 REPORT = os.path.join(DOCS, "report.pdf")
 # A real producer's report: the rules leave some short lines to the model (the project's
 # own reports leave none, so no request would be sent).
-UNSURE = os.path.join(FIXTURES, "documents_real", "pdf", "supplier_review.pdf")
+UNSURE = os.path.join(FIXTURES, "documents", "real", "supplier_review.pdf")
 
 
 class ExtractCommandTest(unittest.TestCase):

@@ -15,7 +15,7 @@ from tests.support import FIXTURES
 
 DOCS = os.path.join(FIXTURES, "documents")
 PDFS = sorted(glob.glob(os.path.join(DOCS, "*.pdf")))
-UNSURE = os.path.join(FIXTURES, "documents_real", "pdf", "supplier_review.pdf")
+UNSURE = os.path.join(FIXTURES, "documents", "real", "supplier_review.pdf")
 
 
 def truth_of(path: str) -> list:

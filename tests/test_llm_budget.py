@@ -12,7 +12,7 @@ from tests.llm_server import LLMServer, Turn
 
 from .support import FIXTURES, run_dua
 
-REPORT = os.path.join(FIXTURES, "documents_real", "pdf", "supplier_review.pdf")
+REPORT = os.path.join(FIXTURES, "documents", "real", "supplier_review.pdf")
 
 
 class BudgetSettingsTest(unittest.TestCase):

@@ -18,7 +18,7 @@ from tests.test_classify import SEED_ERRORS, asked_ids, llm_provider, user_text
 DOCS = os.path.join(FIXTURES, "documents")
 REPORT = os.path.join(DOCS, "report.pdf")
 # A real-producer report whose rules leave short lines (bold labels, chart ticks) unsure.
-LONG = os.path.join(FIXTURES, "documents_real", "pdf", "supplier_review.pdf")
+LONG = os.path.join(FIXTURES, "documents", "real", "supplier_review.pdf")
 
 
 def layout(path: str) -> tuple:

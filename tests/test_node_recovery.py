@@ -20,7 +20,7 @@ from tests.support import FIXTURES
 from tests.test_classify import asked_ids, block, llm_provider, rules_by_block
 
 # A document whose rules leave blocks unsure: only those go to the LLM (issue 16).
-REPORT = os.path.join(FIXTURES, "documents_real", "pdf", "supplier_review.pdf")
+REPORT = os.path.join(FIXTURES, "documents", "real", "supplier_review.pdf")
 FALLBACK_MESSAGE = "The language model keeps failing; continuing with the built-in engine (no LLM)."
 
 

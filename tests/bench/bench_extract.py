@@ -10,7 +10,7 @@ from .figures import Figure, best_of
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DOCS = sorted(glob.glob(os.path.join(REPO, "fixtures", "documents", "*.pdf")))
-REAL = sorted(glob.glob(os.path.join(REPO, "fixtures", "documents_real", "pdf", "*.pdf")))
+REAL = sorted(glob.glob(os.path.join(REPO, "fixtures", "documents", "real", "*.pdf")))
 SAMPLES = [os.path.join(os.path.dirname(REPO), "shared", "data", *p) for p in
            (("icici", "icici_sample.pdf"), ("monopoly_example", "statement.pdf"))]
 

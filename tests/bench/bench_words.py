@@ -16,7 +16,7 @@ ROUNDS = 5
 
 def _multi_page() -> list:
     paths = sorted(glob.glob(os.path.join(REPO, "fixtures", "statements", "*", "*.pdf")))
-    paths += sorted(glob.glob(os.path.join(REPO, "fixtures", "documents_real", "pdf", "*.pdf")))
+    paths += sorted(glob.glob(os.path.join(REPO, "fixtures", "documents", "real", "*.pdf")))
     import pypdfium2
 
     return [p for p in paths if len(pypdfium2.PdfDocument(p)) >= 3]
