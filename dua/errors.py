@@ -346,7 +346,7 @@ class LLMBudgetSpentError(UnusableAnswerError):
     """The run's total LLM deadline is spent; no further request is sent."""
 
     error_code = "LLM_BUDGET_SPENT"
-    hint = "Raise the run's LLM budget, or use --provider builtin."
+    hint = "Raise --llm-budget (DUA_LLM_BUDGET), or use --provider builtin."
 
 
 class ToolArgumentsError(ToolExecutionError, ValueError):
