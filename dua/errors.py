@@ -64,7 +64,7 @@ Every class sets its canonical seed-004 ``error_type``, a stable UPPER_SNAKE
 """
 from __future__ import annotations
 
-import datetime as _dt
+import time
 
 ERROR_TYPES = (
     "input_error",
@@ -148,8 +148,14 @@ class DuaError(Exception):
 
 def utc_now() -> str:
     """ISO 8601 UTC timestamp with a Z suffix, to the second."""
-    now = _dt.datetime.now(_dt.timezone.utc).replace(microsecond=0)
-    return now.isoformat().replace("+00:00", "Z")
+    global _NOW
+    now = int(time.time())
+    if _NOW[0] != now:  # formatted once a second: the Error Handler stamps every answer
+        _NOW = (now, time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(now)))
+    return _NOW[1]
+
+
+_NOW = (0, "")
 
 
 def _jsonable(value: object) -> object:

@@ -1,9 +1,9 @@
 """Group commit for ``dua serve``: the writes of requests that arrive together commit together.
 
 One thread runs every write job of the service. It takes the jobs queued while it was busy as
-one batch: BEGIN, each job, then one COMMIT for all. A job's caller is answered only after
-that COMMIT: nothing is acknowledged that a SIGKILL could still take away, and when the COMMIT
-fails, no job of the batch is acknowledged. A job that raises before writing anything (a
+one batch: BEGIN, each job, then one COMMIT for all. A job is answered (its ``done`` called,
+or its ``run`` returning) only after that COMMIT: nothing is acknowledged that a SIGKILL could
+still take away, and when the COMMIT fails, no job of the batch is acknowledged. A job that raises before writing anything (a
 refused payload) gets its exception and the batch goes on; one that raises after writing
 rolls the whole batch back, and every job of it is answered 503, to be retried.
 
@@ -16,6 +16,7 @@ arrivals overtake threads that have waited longest.
 """
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 from typing import Any, Callable
@@ -26,12 +27,10 @@ MAX_BATCH = 32  # bounds how long the first job of a batch waits for the others
 
 
 class _Job:
-    __slots__ = ("fn", "result", "error", "done")
+    __slots__ = ("fn", "done")
 
-    def __init__(self, fn: Callable[[], Any]):
-        self.fn, self.result, self.error = fn, None, None
-        self.done = threading.Lock()
-        self.done.acquire()  # released by the writer once the job's batch has committed or failed
+    def __init__(self, fn: Callable[[], Any], done: Callable[[Any, Exception | None], None]):
+        self.fn, self.done = fn, done
 
 
 class Committer:
@@ -45,6 +44,18 @@ class Committer:
         self._thread = threading.Thread(target=self._work, name="dua-committer", daemon=True)
         self._thread.start()
 
+    def submit(self, fn: Callable[[], Any],
+               done: Callable[[Any, Exception | None], None]) -> None:
+        """Queue ``fn()`` for the store's transaction; ``done(result, None)`` once that has
+        committed, or ``done(None, error)``: what ``fn`` raised (its writes undone), or a
+        StoreError when the commit failed (nothing of the batch was recorded). ``done`` runs on
+        the committer's thread: keep it quick (hand the answer over).
+        """
+        if self._stopped:  # nobody would run it: fail now rather than never
+            done(None, StoreError("The service is stopping; nothing was recorded"))
+            return
+        self._jobs.put(_Job(fn, done))
+
     def run(self, fn: Callable[[], Any]) -> Any:
         """``fn()`` inside the store's transaction; its result once that has committed.
 
@@ -52,14 +63,18 @@ class Committer:
             Exception: what ``fn`` raised (its writes undone), or StoreError when the commit
                 failed (nothing of the batch was recorded).
         """
-        if self._stopped:  # nobody would run it: fail now rather than wait for ever
-            raise StoreError("The service is stopping; nothing was recorded")
-        job = _Job(fn)
-        self._jobs.put(job)
-        job.done.acquire()
-        if job.error is not None:
-            raise job.error
-        return job.result
+        answered, answer = threading.Lock(), []
+        answered.acquire()
+
+        def done(result: Any, error: Exception | None) -> None:
+            answer[:] = [result, error]
+            answered.release()
+
+        self.submit(fn, done)
+        answered.acquire()
+        if answer[1] is not None:
+            raise answer[1]
+        return answer[0]
 
     def stop(self, timeout: float = 10.0) -> None:
         """Finish the jobs already queued, then end the thread."""
@@ -86,26 +101,28 @@ class Committer:
             self._commit(batch)
 
     def _commit(self, batch: list) -> None:
+        results: list = [(None, None)] * len(batch)
         try:
             with self.store.transaction() as db:
-                for job in batch:
+                for n, job in enumerate(batch):
                     changes = db.total_changes  # an attribute: no statement, no GIL hand-off
                     try:
-                        job.result = job.fn()
+                        results[n] = (job.fn(), None)
                     except Exception as exc:
-                        job.error = exc
+                        results[n] = (None, exc)
                         if db.total_changes != changes:  # it wrote: only a rollback undoes it
                             raise _Wrote(exc) from exc
         except Exception as exc:  # BEGIN or COMMIT failed, or a job wrote and failed
             cause = exc.args[0] if isinstance(exc, _Wrote) else exc
-            for job in batch:  # those that failed keep their own error
-                if job.error is None:
-                    job.result = None
-                    # One exception each: the callers raise them in their own threads.
-                    job.error = StoreError(f"Store write failed, nothing recorded: {cause}")
+            # Those that failed keep their own error; one exception each, raised by their callers.
+            results = [(None, error or StoreError(f"Store write failed, nothing recorded: {cause}"))
+                       for _, error in results]
         finally:
-            for job in batch:
-                job.done.release()
+            for job, (result, error) in zip(batch, results):
+                try:
+                    job.done(result, error)
+                except Exception:  # one caller's hand-over must not leave the others unanswered
+                    logging.getLogger(__name__).exception("answering a committed job failed")
 
 
 class _Wrote(Exception):

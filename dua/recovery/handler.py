@@ -15,6 +15,7 @@ committed): a client's retry is answered from there without touching the store.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 import os
 import random
@@ -77,30 +78,49 @@ class ErrorHandler:
                                  notifier, dict(limits or {}), backoff[0], backoff[1])
         self._answered = _Answered(ANSWERED)
 
-    def submit(self, raw: Any, strict: bool = True, *,
-               through: Callable[[Callable[[], Outcome]], Outcome] | None = None) -> Outcome:
+    def submit(self, raw: Any, strict: bool = True) -> Outcome:
         """Handle one payload, or replay the answer already recorded for it.
-
-        ``through(job)`` runs the deciding and recording of a new error (the service's group
-        commit: ``Committer.run``); a bad payload or a replay from memory does not wait for it.
 
         Raises:
             PayloadValidationError: strict and the payload is malformed or its query unknown.
             StoreError: the store is unusable.
         """
+        answer = self.prepare(raw, strict)
+        return answer if isinstance(answer, Outcome) else answer()
+
+    def prepare(self, raw: Any, strict: bool = True,
+                body: bytes | None = None) -> Outcome | Callable[[], Outcome]:
+        """What can be answered without the store: a bad payload raises, an answer already in
+        memory is replayed; anything else comes back as the job that decides and records it,
+        for the caller to run in a transaction (the service's group commit: ``Committer``).
+        ``body``: the request's bytes, whose retries ``replay`` then knows on sight.
+
+        Raises:
+            PayloadValidationError: strict and the payload is malformed.
+        """
         admitted = admit(raw, strict)  # a bad payload takes no lock
+        if body is not None and strict:
+            self._answered.know_body(_digest(body), admitted["event_key"])
         known = self._answered.get(admitted["event_key"])
         if known is not None:
             return self._replay(*known)
-        if through is None:
-            return self._handle(raw, strict, admitted)
-        return through(lambda: self._handle(raw, strict, admitted))
+        return lambda: self._handle(raw, strict, admitted)
+
+    def replay(self, body: bytes) -> Outcome | None:
+        """The answer recorded for these very bytes, when a strict ``prepare`` saw them before
+        (a client's retry): the same bytes make the same payload, so it need not be read."""
+        known = self._answered.for_body(_digest(body))
+        return None if known is None else self._replay(*known)
 
     def _handle(self, raw: Any, strict: bool, admitted: dict) -> Outcome:
-        services = self.services.for_run(planning=True)
-        state = self._run(new_state(raw, strict, **admitted), services)
-        if state is not None and state["duplicate"]:
-            return self._replay_recorded(state)
+        state = services = None
+        if not self.store.in_transaction():  # decided before the write lock, checked under it
+            services = self.services.for_run(planning=True)
+            state = self._run(new_state(raw, strict, **admitted), services)
+            if state is not None and state["duplicate"]:
+                return self._replay_recorded(state)
+        # Inside an open transaction (the group commit's) the store cannot change meanwhile:
+        # the graph runs once, its outside effects included.
         with self.store.transaction():
             if state is None or not self._still_valid(state):
                 services = self.services.for_run()
@@ -185,21 +205,42 @@ class _Answered:
     def __init__(self, capacity: int):
         self._capacity = capacity
         self._entries: OrderedDict = OrderedDict()
+        self._bodies: OrderedDict = OrderedDict()  # digest of a request body -> its event_key
         self._lock = threading.Lock()
 
     def get(self, key: str) -> tuple | None:
         with self._lock:
-            answer = self._entries.get(key)
-            if answer is not None:
-                self._entries.move_to_end(key)  # a retried error is likely retried again
-            return answer
+            return self._get(key)
+
+    def _get(self, key: str) -> tuple | None:
+        answer = self._entries.get(key)
+        if answer is not None:
+            self._entries.move_to_end(key)  # a retried error is likely retried again
+        return answer
 
     def put(self, key: str, answer: tuple) -> None:
         with self._lock:
-            self._entries[key] = answer
-            self._entries.move_to_end(key)
-            if len(self._entries) > self._capacity:
-                self._entries.popitem(last=False)
+            _keep(self._entries, key, answer, self._capacity)
+
+    def know_body(self, digest: bytes, key: str) -> None:
+        with self._lock:
+            _keep(self._bodies, digest, key, self._capacity)
+
+    def for_body(self, digest: bytes) -> tuple | None:
+        with self._lock:
+            key = self._bodies.get(digest)
+            return None if key is None else self._get(key)
+
+
+def _keep(entries: OrderedDict, key: Any, value: Any, capacity: int) -> None:
+    entries[key] = value
+    entries.move_to_end(key)
+    if len(entries) > capacity:
+        entries.popitem(last=False)
+
+
+def _digest(body: bytes) -> bytes:
+    return hashlib.sha256(body).digest()
 
 
 _DEFAULT = None

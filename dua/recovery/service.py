@@ -1,30 +1,31 @@
 """The Error Handler's HTTP routes and request handler (imported only by ``dua serve``).
 
-Every error answer is ``application/problem+json`` (RFC 9457). Keep-alive connections set
-TCP_NODELAY: Nagle plus delayed ACKs would add ~40 ms per request. The server itself (backlog,
-graceful stop) lives in ``server.py``.
+Every error answer is ``application/problem+json`` (RFC 9457). A handler reads one whole
+request from memory and writes its answer to memory: the server's event loop (``server.py``)
+does the socket work. A route that writes returns a ``Write``: its job runs in the group
+commit, and the answer is made once that has committed (``RequestHandler.resume``).
 """
 from __future__ import annotations
 
 import email.utils
 import hashlib
 import hmac
+import io
 import json
 import logging
 import re
-import socket
 import time
 from http.server import BaseHTTPRequestHandler
+from typing import Any, Callable
 
 from ..errors import DuaError, PayloadValidationError
 from . import head
+from .handler import Outcome
 
 LOG = logging.getLogger("dua.recovery.http")
 MAX_BODY = 1 << 20
-DRAIN_LIMIT = 16 << 20  # larger refused bodies are not read: the connection is closed
 PROBLEM = "application/problem+json"
 TYPE_BASE = "https://dua.invalid/problems/"  # .invalid: a stable name that never resolves
-IDLE_TIMEOUT = 30.0
 
 # (pattern, route label, {method: handler method name})
 ROUTES = (
@@ -54,14 +55,31 @@ class Problem(Exception):
         return doc
 
 
+class Write:
+    """A route's write: ``job`` runs in the store's transaction (the group commit), then
+    ``answer(result)`` makes the reply; ``after()``, if given, runs either way, first."""
+
+    __slots__ = ("job", "answer", "after")
+
+    def __init__(self, job: Callable[[], Any], answer: Callable[[Any], int],
+                 after: Callable[[], None] | None = None):
+        self.job, self.answer, self.after = job, answer, after
+
+
 class RequestHandler(BaseHTTPRequestHandler):
+    """One request, read from ``data`` (head and body, as the event loop framed it); the answer
+    is in ``wfile``, unless ``pending`` holds a Write the server must run first."""
+
     protocol_version = "HTTP/1.1"
     server_version = "dua-error-handler"
-    timeout = IDLE_TIMEOUT
 
-    def setup(self) -> None:
-        super().setup()
-        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    def __init__(self, server: Any, client_address: tuple, data: bytes):
+        # Not BaseHTTPRequestHandler.__init__, which would read a socket: the loop did.
+        self.server, self.client_address = server, client_address
+        self.rfile, self.wfile = io.BytesIO(data), io.BytesIO()
+        self.close_connection = True
+        self.pending: Write | None = None
+        self.admitted = False  # arriving before the service began to stop: not refused for it
 
     def parse_request(self) -> bool:
         return head.parse_request(self)  # the stdlib's, without the email package (head.py)
@@ -79,6 +97,9 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.end_headers()
         if getattr(self, "command", None) != "HEAD":
             self.wfile.write(body)
+
+    def handle_expect_100(self) -> bool:
+        return True  # the event loop sent "100 Continue" while the body was on its way
 
     def log_message(self, fmt: str, *args) -> None:
         # Called for every request: format nothing unless someone reads the debug log.
@@ -110,17 +131,37 @@ class RequestHandler(BaseHTTPRequestHandler):
     # --- plumbing ----------------------------------------------------------------------
 
     def _dispatch(self, method: str) -> None:
-        server = self.server
         self._started = time.perf_counter()
-        server.enter()
         self._consumed, self._label = False, "other"
+        self._guarded(lambda: self._call(method))
+
+    def _call(self, method: str) -> Any:
+        if self.server.closing and not self.admitted:  # type: ignore[attr-defined]
+            raise Problem(503, "shutting-down", "Shutting down",
+                          "The service is stopping; retry on another instance or later")
+        name, params = self._route(method)
+        self._authorize(self._label)
+        return getattr(self, name)(**params)
+
+    def resume(self, result: Any, error: Exception | None) -> None:
+        """Answer the pending Write with what its job gave (or the error it raised)."""
+        write, self.pending = self.pending, None
+
+        def answer() -> int:
+            if write.after is not None:
+                write.after()
+            if error is not None:
+                raise error
+            return write.answer(result)
+
+        self._guarded(answer)
+
+    def _guarded(self, step: Callable[[], Any]) -> None:
+        """Run a step of the request; every failure becomes its problem+json answer."""
         try:
-            if server.closing:
-                raise Problem(503, "shutting-down", "Shutting down",
-                              "The service is stopping; retry on another instance or later")
-            name, params = self._route(method)
-            self._authorize(self._label)
-            getattr(self, name)(**params)
+            outcome = step()
+            if isinstance(outcome, Write):
+                self.pending = outcome  # answered by resume(), once the job has committed
         except Problem as problem:
             self._problem(problem)
         except PayloadValidationError as exc:
@@ -128,14 +169,10 @@ class RequestHandler(BaseHTTPRequestHandler):
                                   problems=list(exc.problems)))
         except DuaError as exc:
             self._problem(Problem(503, "unavailable", "Service unavailable", exc.message))
-        except ConnectionError:  # the client went away mid-reply: nothing left to answer
-            self.close_connection = True
         except Exception:
-            LOG.exception("request %s %s failed", method, self.path)
+            LOG.exception("request %s %s failed", self.command, self.path)
             self._problem(Problem(500, "internal", "Internal error",
                                   "The error handler failed; see the server log."))
-        finally:
-            server.leave()
 
     def _route(self, method: str) -> tuple:
         path = self.path.split("?", 1)[0]
@@ -211,43 +248,31 @@ class RequestHandler(BaseHTTPRequestHandler):
             raise Problem(400, "invalid-content-length", "Invalid Content-Length",
                           f"Content-Length must be a number of bytes, got {length!r}")
         size, limit = int(length), self.server.max_body  # type: ignore[attr-defined]
-        if size > limit:
-            self._discard(size)
+        if size > limit:  # the event loop did not wait for it: it drains or drops the rest
             raise Problem(413, "payload-too-large", "Payload too large",
                           f"The body is {size} bytes; the limit is {limit}", max_bytes=limit)
         self._consumed = True
         return self.rfile.read(size)
 
-    def _discard(self, size: int) -> None:
-        """Read and drop a refused body of moderate size, so that the client (still sending)
-        can read our 413 instead of a connection reset; a huge one just closes the connection."""
-        if size > DRAIN_LIMIT:
-            return
-        while size > 0:
-            chunk = self.rfile.read(min(size, 65536))
-            if not chunk:
-                return
-            size -= len(chunk)
-        self._consumed = True
-
     # --- endpoints -------------------------------------------------------------------------
 
-    def post_error(self) -> int:
+    def post_error(self) -> int | Write:
         body = self._body()
         key = self.headers.get("Idempotency-Key")
         if key is not None:
             return self._keyed(key.strip(), body)
-        raw = _parse_json(body)
-        outcome = self.server.error_handler.submit(  # type: ignore[attr-defined]
-            raw, through=self.server.committer.run)  # type: ignore[attr-defined]
-        return self._answer(outcome)
+        handler = self.server.error_handler  # type: ignore[attr-defined]
+        answer = handler.replay(body) or handler.prepare(_parse_json(body), body=body)
+        if isinstance(answer, Outcome):  # a retry answered from memory
+            return self._answer(answer)
+        return Write(answer, self._answer)
 
-    def _answer(self, outcome) -> int:
+    def _answer(self, outcome: Outcome) -> int:
         # The feedback goes out as the very bytes stored: no second encoding.
         return self._send(201 if outcome.created else 200, outcome.feedback_json.encode(),
                           "application/json", {"Location": f"/v1/errors/{outcome.error_id}"})
 
-    def _keyed(self, key: str, body: bytes) -> int:
+    def _keyed(self, key: str, body: bytes) -> Write:
         """The request and its recorded answer commit together, so a key never outlives a crash
         half-used: after a restart the retry either replays the answer or is handled afresh."""
         if not 0 < len(key) <= 255:
@@ -255,6 +280,7 @@ class RequestHandler(BaseHTTPRequestHandler):
                           "The Idempotency-Key header must be 1 to 255 characters")
         server, digest = self.server, hashlib.sha256(body).hexdigest()
         store = server.error_handler.store  # type: ignore[attr-defined]
+        raw = _parse_json(body)  # a refused body does not hold its key
         holder = server.hold_key(key, digest)  # type: ignore[attr-defined]
         if holder is not None:
             _check_same_body(holder, digest)
@@ -269,11 +295,10 @@ class RequestHandler(BaseHTTPRequestHandler):
             store.save_key(key, digest, 201 if outcome.created else 200, outcome.feedback_json)
             return None, outcome
 
-        try:
-            raw = _parse_json(body)
-            stored, outcome = server.committer.run(answer_once)  # type: ignore[attr-defined]
-        finally:
-            server.drop_key(key)  # type: ignore[attr-defined]
+        return Write(answer_once, lambda result: self._replay_key(digest, *result),
+                     after=lambda: server.drop_key(key))  # type: ignore[attr-defined]
+
+    def _replay_key(self, digest: str, stored: tuple | None, outcome: Outcome | None) -> int:
         if outcome is not None:  # answered only now that it is committed
             return self._answer(outcome)
         _check_same_body(stored[0], digest)
@@ -298,19 +323,22 @@ class RequestHandler(BaseHTTPRequestHandler):
     def _json_body(self) -> object:
         return _parse_json(self._body() or b"{}")
 
-    def put_cache(self, key: str) -> int:
+    def put_cache(self, key: str) -> Write:
         """Store a result the cache fallback may serve (key: ``query:<query_id>`` or a cache_key)."""
-        self.server.error_handler.store.cache_put(key, self._json_body())  # type: ignore
-        return self._json(200, {"key": key, "stored": True})
+        value, store = self._json_body(), self.server.error_handler.store  # type: ignore
+        return Write(lambda: store.cache_put(key, value),
+                     lambda _: self._json(200, {"key": key, "stored": True}))
 
-    def put_session(self, query_id: str) -> int:
+    def put_session(self, query_id: str) -> Write:
         """Register a query (and its context): from then on, payloads must name known queries."""
         context = self._json_body()
         if not isinstance(context, dict):
             raise Problem(400, "invalid-session", "Invalid session", "The body must be a JSON object",
                           problems=["<body>: expected object"])
-        self.server.error_handler.store.register_query(query_id, context)  # type: ignore
-        return self._json(200, self.server.error_handler.session(query_id))  # type: ignore
+        handler = self.server.error_handler  # type: ignore[attr-defined]
+        return Write(lambda: (handler.store.register_query(query_id, context),
+                              handler.session(query_id))[1],
+                     lambda session: self._json(200, session))
 
     def get_healthz(self) -> int:
         return self._send(200, b'{"status":"ok"}', "application/json")

@@ -170,6 +170,10 @@ class Store:
                 except Exception:  # committed all the same: the caller must not think otherwise
                     logging.getLogger(__name__).exception("a hook after a commit failed")
 
+    def in_transaction(self) -> bool:
+        """Has this thread a transaction open (its reads see its writes, and nobody else's)?"""
+        return getattr(self._local, "open", False)
+
     def after_commit(self, hook: Callable[[], None]) -> None:
         """Run ``hook`` once this thread's transaction has committed (never if it rolls back;
         at once if none is open): for what may only be known once it is durable."""
