@@ -9,7 +9,6 @@ they decided, in one transaction (the handler's), and then announces it.
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import hashlib
 import random
@@ -79,7 +78,10 @@ class Services:
 
     def for_run(self, planning: bool = False) -> Services:
         """A copy with its own durations, so that concurrent runs do not mix their timings."""
-        run = copy.copy(self)  # not dataclasses.replace: that re-runs __init__ on every field
+        # A shallow copy by hand: dataclasses.replace re-runs __init__ on every field, and
+        # copy.copy goes through the pickle protocol; this runs once per error handled.
+        run = object.__new__(Services)
+        run.__dict__.update(self.__dict__)
         run.durations, run.planning = {}, planning
         return run
 
