@@ -28,9 +28,10 @@ def _pdfium_page(doc, number, miner_page, fonts):
     finally:
         page.close()
     reader.place_continued_text()
-    reader.check_space_runs()
+    line_of, lines = _char_lines(reader.chars)
+    reader.check_space_runs(line_of, lines)
     return {"number": number, "width": right, "height": top,
-            "words": _cluster_words(reader.chars), "chars": len(reader.chars),
+            "words": _cluster_words(lines), "chars": len(reader.chars),
             "reader": "pdfium", "why": "", "graphics": reader.graphics}
 
 
@@ -38,30 +39,34 @@ _CALLS = {}
 
 
 def _pdfium_calls(pdfium_c, ctypes):
-    """pdfium's functions called once per character or object, declared on plain
-    pointers: pypdfium2's typed handles cost more than the calls themselves."""
+    """pdfium's functions called once per character or object, on plain pointers.
+
+    The hot ones declare no arguments: ctypes' conversions cost more than the calls
+    (measured 0.9 us a call declared, 0.35 us not). Undeclared, a Python int goes in as
+    a C int, so every pointer must go in as a c_void_p; indices are ints.
+    """
     if not _CALLS:
-        ptr, num, matrix = ctypes.c_void_p, ctypes.c_int, ctypes.POINTER(pdfium_c.FS_MATRIX)
-        double = ctypes.POINTER(ctypes.c_double)
+        ptr, num, size = ctypes.c_void_p, ctypes.c_int, ctypes.c_size_t
+        for name, result in (
+                ("FPDFText_GetTextObject", ptr), ("FPDFText_GetCharOrigin", num),
+                ("FPDFText_IsGenerated", num), ("FPDFText_GetLooseCharBox", num),
+                ("FPDFText_GetCharBox", num), ("FPDFText_GetMatrix", num),
+                ("FPDFTextObj_GetFontSize", num), ("FPDFTextObj_GetFont", ptr),
+                ("FPDFPage_CountObjects", num), ("FPDFPage_GetObject", ptr),
+                ("FPDFPageObj_GetType", num), ("FPDFPageObj_GetMatrix", num),
+                ("FPDFFormObj_CountObjects", num)):
+            _CALLS[name] = ctypes.CFUNCTYPE(result)(_pdfium_address(pdfium_c, ctypes, name))
+            _CALLS[name].argtypes = None
         for name, result, *args in (
-                ("FPDFText_GetTextObject", ptr, ptr, num),
-                ("FPDFText_GetCharOrigin", num, ptr, num, double, double),
-                ("FPDFText_IsGenerated", num, ptr, num),
-                ("FPDFText_GetLooseCharBox", num, ptr, num, ctypes.POINTER(pdfium_c.FS_RECTF)),
-                ("FPDFText_GetMatrix", num, ptr, num, matrix),
-                ("FPDFTextObj_GetFontSize", num, ptr, ctypes.POINTER(ctypes.c_float)),
-                ("FPDFTextObj_GetFont", ptr, ptr),
-                ("FPDFFont_GetBaseFontName", ctypes.c_size_t, ptr, ctypes.c_char_p,
-                 ctypes.c_size_t),
-                ("FPDFPage_CountObjects", num, ptr),
-                ("FPDFPage_GetObject", ptr, ptr, num),
-                ("FPDFPageObj_GetType", num, ptr),
-                ("FPDFPageObj_GetMatrix", num, ptr, matrix),
-                ("FPDFFormObj_CountObjects", num, ptr),
+                ("FPDFFont_GetBaseFontName", size, ptr, ctypes.c_char_p, size),
                 ("FPDFFormObj_GetObject", ptr, ptr, ctypes.c_ulong)):
-            address = ctypes.cast(getattr(pdfium_c, name), ptr).value
-            _CALLS[name] = ctypes.CFUNCTYPE(result, *args)(address)
+            declared = ctypes.CFUNCTYPE(result, *args)
+            _CALLS[name] = declared(_pdfium_address(pdfium_c, ctypes, name))
     return _CALLS
+
+
+def _pdfium_address(pdfium_c, ctypes, name):
+    return ctypes.cast(getattr(pdfium_c, name), ctypes.c_void_p).value
 
 
 class _PdfiumPage:
@@ -85,12 +90,19 @@ class _PdfiumPage:
         self.at_size = ctypes.byref(self.size)
         self.rect = pdfium_c.FS_RECTF()
         self.at_rect, self.page_text = ctypes.byref(self.rect), None
+        self.box = (ctypes.c_double * 4)()
+        self.at_box = [ctypes.byref(self.box, 8 * k) for k in range(4)]
+        self.get_size = self.call["FPDFTextObj_GetFontSize"]
+        self.get_font = self.call["FPDFTextObj_GetFont"]
 
     def object_state(self, handle, matrix):
-        """Font, horizontal and vertical scale, descent below the origin and font name of
-        a text object's glyphs, shared by the objects drawn alike (cached per object)."""
-        self.call["FPDFTextObj_GetFontSize"](handle, self.at_size)
-        font_handle = self.call["FPDFTextObj_GetFont"](handle)
+        """Font, horizontal and vertical scale, descent below the origin, font name, the
+        font's single widths, whether they drift (standard 14), a space's step and the
+        texts that do not drift, of a text object's glyphs: shared by the objects drawn
+        alike, cached per object."""
+        pointer = self.ctypes.c_void_p(handle)
+        self.get_size(pointer, self.at_size)
+        font_handle = self.get_font(pointer)
         key = (font_handle, self.size.value, matrix.a, matrix.b, matrix.c, matrix.d)
         state = self.states.get(key)
         if state is None:
@@ -101,20 +113,23 @@ class _PdfiumPage:
             if font is None:
                 font = self.font_at[font_handle] = self.fonts.find(
                     self.call, self.ctypes, font_handle, self.miner_page)
-            state = self.states[key] = (font, a * size, d * size, font.descent * d * size,
-                                        font.name, font.single, font.metrics_by_text)
+            across = a * size
+            state = self.states[key] = (
+                font, across, d * size, font.descent * d * size, font.name, font.single,
+                font.metrics_by_text, font.space_width * across,
+                font.agreeing() if font.metrics_by_text else None)
         self.objects[handle] = state
         return state
 
     def read_chars(self, textpage):
-        c, ctypes, chars, runs, height = self.c, self.ctypes, self.chars, self.runs, self.height
-        page_text = self.page_text = ctypes.cast(textpage, ctypes.c_void_p).value
+        ctypes, chars, runs, height = self.ctypes, self.chars, self.runs, self.height
+        page_text = self.page_text = ctypes.cast(textpage, ctypes.c_void_p)
         get_object, get_origin = (self.call["FPDFText_GetTextObject"],
                                   self.call["FPDFText_GetCharOrigin"])
         get_matrix, at_matrix = self.call["FPDFText_GetMatrix"], ctypes.byref(self.matrix)
         objects, origin_x, origin_y = self.objects, ctypes.c_double(), ctypes.c_double()
         at_x, at_y = ctypes.byref(origin_x), ctypes.byref(origin_y)
-        last_handle = last_x = last_y = None
+        last_handle, last_x, last_y = 0, None, None  # 0: no object, so a NULL one is told
         last_text, drift, step = "", 0.0, 0.0
         open_run = None  # a space's run, until the next glyph of its object and line
         is_generated = self.call["FPDFText_IsGenerated"]
@@ -122,22 +137,21 @@ class _PdfiumPage:
             if code in (13, 10, 32) and is_generated(page_text, i) == 1:
                 continue  # pdfium's own spaces and line ends; pdfminer has none
             handle = get_object(page_text, i)
-            another = handle != last_handle
-            if another:
+            get_origin(page_text, i, at_x, at_y)
+            x, y = origin_x.value, origin_y.value
+            if handle != last_handle:
                 if not handle:
                     raise _PdfiumUnmapped("a character pdfium places outside any text object")
                 state = objects.get(handle)
                 if state is None:
                     get_matrix(page_text, i, at_matrix)
                     state = self.object_state(handle, self.matrix)
-                font, across, up, drop, name, single, by_text = state
-            text = chr(code) if 32 <= code < 0x590 else font.text(code)
-            get_origin(page_text, i, at_x, at_y)
-            x, y = origin_x.value, origin_y.value
-            if another:
+                font, across, up, drop, name, single, by_text, space_step, agree = state
+                text = chr(code) if 32 <= code < 0x590 else font.text(code)
                 drift = step = 0.0  # pdfminer and pdfium agree where a text object starts
                 same = False
             else:
+                text = chr(code) if 32 <= code < 0x590 else font.text(code)
                 same = y == last_y
                 if same and x == last_x and font.joined(last_text, text):
                     text = font.joined(last_text, text)  # one glyph pdfium split ("fl")
@@ -147,29 +161,30 @@ class _PdfiumPage:
             # where pdfminer puts two glyphs at one x (after one of zero width), undoing the
             # drift must not part them: thousandths of a point, as pdfminer's sums land
             left, bottom = (round(x - drift, 3) if by_text else x), height - y - drop
-            blank = text.isspace()
-            if blank:
+            if text.isspace():
                 width = 0.0
                 char = [text, left, left, bottom - up, bottom, name, up, handle]
+                if open_run is not None and same:
+                    open_run[1] = char  # the glyph after a space ends its run
+                open_run = [char, None, space_step]
+                runs.append(open_run)
             else:
                 width = single.get(text)
                 if width is None:
                     width = font.width(text, textpage, i, across, self)
                 char = [text, left, left + width * across, bottom - up, bottom, name, up,
                         handle]
-            if same and open_run is not None:
-                open_run[1], open_run = char, None  # the glyph after a space ends its run
-            if blank:
-                open_run = [char, None, font.space_width * across]
-                runs.append(open_run)
+                if open_run is not None and same:
+                    open_run[1], open_run = char, None  # the glyph after a space ends its run
             chars.append(char)
             if by_text:  # else drift and step stay 0 for the whole object
                 step = 0.0
-                if text not in font.agreeing():
+                if text not in agree:
                     step = self.drift(font, text, width, across, textpage, i, x)
                     drift += step
                     self.end_drift[handle] = drift
-            last_handle, last_x, last_y, last_text = handle, x, y, text
+            last_handle, last_x = handle, x  # pairs: Python builds no tuple for two
+            last_y, last_text = y, text
 
     def codes(self, textpage):
         """Every character's code: one call for the page, or one per character where the
@@ -178,8 +193,9 @@ class _PdfiumPage:
         units = (self.ctypes.c_ushort * (count + 1))()
         if c.FPDFText_GetText(textpage, 0, count, units) == count + 1:
             codes = units[:count]
-            for i in (i for i, code in enumerate(codes) if code == 0xFFFE):
-                codes[i] = c.FPDFText_GetUnicode(textpage, i)  # pdfium's mark, not a glyph
+            marked = 0xFFFE in codes  # pdfium's mark, not a glyph (a scan in C, most pages)
+            for i in (i for i, code in enumerate(codes) if code == 0xFFFE) if marked else ():
+                codes[i] = c.FPDFText_GetUnicode(textpage, i)
             return codes
         return [c.FPDFText_GetUnicode(textpage, i) for i in range(count)]
 
@@ -208,11 +224,10 @@ class _PdfiumPage:
         ink, its right edge is the advance; where the ink reaches past it, the advance is
         unknown and only one longer than pdfminer's is proven, which falls back.
         """
-        loose, left, right = self.c.FS_RECTF(), self.ctypes.c_double(), self.ctypes.c_double()
-        bottom, top = self.ctypes.c_double(), self.ctypes.c_double()
-        self.c.FPDFText_GetLooseCharBox(textpage, index, loose)
-        self.c.FPDFText_GetCharBox(textpage, index, left, right, bottom, top)
-        if loose.right > right.value + 0.01:
+        loose, box = self.rect, self.box  # box: left, right, bottom, top
+        self.call["FPDFText_GetLooseCharBox"](self.page_text, index, self.at_rect)
+        self.call["FPDFText_GetCharBox"](self.page_text, index, *self.at_box)
+        if loose.right > box[1] + 0.01:
             return loose.right - origin
         if origin + ours > loose.right + 0.01:
             raise _PdfiumUnmapped("a glyph whose width pdfium's boxes cannot tell")
@@ -229,30 +244,35 @@ class _PdfiumPage:
         get_type, get_matrix = call["FPDFPageObj_GetType"], call["FPDFPageObj_GetMatrix"]
         text_kind, form_kind, at_matrix = (c.FPDF_PAGEOBJ_TEXT, c.FPDF_PAGEOBJ_FORM,
                                            self.ctypes.byref(matrix))
-        page = self.ctypes.cast(page, self.ctypes.c_void_p).value
+        pointer, page = self.ctypes.c_void_p, self.ctypes.cast(page, self.ctypes.c_void_p)
+        order = self.order
         todo = [(call["FPDFPage_CountObjects"](page), call["FPDFPage_GetObject"], page,
                  (1.0, 0.0, 0.0, 1.0, 0.0, 0.0))]
         while todo:
             count, get, holder, outer = todo.pop()
             for k in range(count):
                 obj = get(holder, k)
-                kind = get_type(obj)
+                if obj in objects:  # a text object whose characters were read: no call
+                    if holder is page:
+                        order.append(obj)
+                    continue
+                at_obj = pointer(obj)
+                kind = get_type(at_obj)
                 if kind == text_kind:
-                    if holder == page:
-                        self.order.append(obj)
-                    if obj not in objects:
-                        get_matrix(obj, at_matrix)
-                        m = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e,
-                                      matrix.f), outer)
-                        matrix.a, matrix.b, matrix.c, matrix.d = m[:4]
-                        self.add_blank(m, obj, self.object_state(obj, matrix))
+                    if holder is page:
+                        order.append(obj)
+                    get_matrix(at_obj, at_matrix)
+                    m = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e, matrix.f),
+                                 outer)
+                    matrix.a, matrix.b, matrix.c, matrix.d = m[:4]
+                    self.add_blank(m, obj, self.object_state(obj, matrix))
                 elif kind == form_kind:
                     self.forms = True
-                    get_matrix(obj, at_matrix)
+                    get_matrix(at_obj, at_matrix)
                     inner = _compose((matrix.a, matrix.b, matrix.c, matrix.d, matrix.e,
                                       matrix.f), outer)
-                    todo.append((call["FPDFFormObj_CountObjects"](obj),
-                                 call["FPDFFormObj_GetObject"], obj, inner))
+                    todo.append((call["FPDFFormObj_CountObjects"](at_obj),
+                                 call["FPDFFormObj_GetObject"], at_obj, inner))
                 elif kind in (c.FPDF_PAGEOBJ_PATH, c.FPDF_PAGEOBJ_IMAGE,
                               c.FPDF_PAGEOBJ_SHADING):
                     self.graphics = True
@@ -296,29 +316,27 @@ class _PdfiumPage:
                 char[1] -= moved
                 char[2] -= moved
 
-    def check_space_runs(self):
+    def check_space_runs(self, line_of, lines):
         """pdfium keeps one of several spaces in a row. Where other text stands over such a
-        run, pdfplumber breaks words at the hidden spaces, so the page falls back."""
+        run, pdfplumber breaks words at the hidden spaces, so the page falls back.
+
+        Text within 3 pt of a run's top is on the run's line (``_char_lines`` chains tops
+        within 3 pt), already sorted by x0: only the lines with a run are searched.
+        """
         import bisect
 
-        runs = [(space[1], after[1], space, step) for space, after, step in self.runs
-                if after is not None and after[1] - space[1] >= 4 * step]
-        if not runs:
-            return
-        by_line = {}
-        for ch in sorted(self.chars, key=lambda ch: ch[1]):
-            if not ch[0].isspace():
-                by_line.setdefault(round(ch[3]), []).append(ch)
-        starts = {line: [ch[1] for ch in row] for line, row in by_line.items()}
-        for x0, x1, blank, step in runs:
-            top, over = blank[3], 0
-            for line in range(round(top) - 3, round(top) + 4):
-                row = by_line.get(line)
-                if row:
-                    xs = starts[line]
-                    for ch in row[bisect.bisect_right(xs, x0 + step):
-                                  bisect.bisect_left(xs, x1 - step)]:
-                        over += ch[7] != blank[7] and abs(ch[3] - top) <= 3
+        starts = {}  # a line's x0s, for the lines that hold a run
+        for space, after, step in self.runs:
+            if after is None or after[1] - space[1] < 4 * step:
+                continue
+            n, top, over = line_of[space[3]], space[3], 0
+            if n not in starts:
+                starts[n] = [ch[1] for ch in lines[n]]
+            xs = starts[n]
+            for ch in lines[n][bisect.bisect_right(xs, space[1] + step):
+                               bisect.bisect_left(xs, after[1] - step)]:
+                over += (ch[7] != space[7] and abs(ch[3] - top) <= 3
+                         and not ch[0].isspace())
             if over >= 3:
                 raise _PdfiumUnmapped("text stands over a run of spaces pdfium merged")
 
@@ -331,4 +349,4 @@ def _compose(m, n):
 
 
 # last, so that importing this module first works too: dua.words imports it back
-from .words import _PdfiumUnmapped, _cluster_words  # noqa: E402
+from .words import _PdfiumUnmapped, _char_lines, _cluster_words  # noqa: E402

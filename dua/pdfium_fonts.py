@@ -142,6 +142,8 @@ class _PdfiumFont:
         if len(found) == 1:
             return found[0]
         near = page.loose_width(textpage, index) / across
+        if len(found) == 2:  # the usual case, without min's key function (the first on a tie)
+            return found[0] if abs(found[0] - near) <= abs(found[1] - near) else found[1]
         return min(found, key=lambda w: abs(w - near))
 
 

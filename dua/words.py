@@ -110,9 +110,9 @@ _LIGATURES = {"\ufb00": "ff", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb01": "fi", 
 _LIGATURE_OF = {v: k for k, v in _LIGATURES.items()}
 
 
-def _cluster_words(chars):
-    """pdfplumber's default word rule: lines are tops chained within 3 pt; in a line,
-    by x0, a word ends at a blank, a step back, a gap over 3 pt or a 3 pt jump in top."""
+def _char_lines(chars):
+    """pdfplumber's lines, as ``(line of each top, lines)``: tops chained within 3 pt,
+    each line's characters by x0, ties in reading order as pdfplumber keeps them."""
     from operator import itemgetter
 
     line_of, line, last = {}, -1, None
@@ -120,34 +120,47 @@ def _cluster_words(chars):
         if last is None or top > last + 3:
             line += 1
         line_of[top], last = line, top
-    lines, words = {}, []
-    for c in chars:  # in reading order, so that ties keep pdfplumber's order
-        lines.setdefault(line_of[c[3]], []).append(c)
-    for n in sorted(lines):
-        word, start, end, top = [], 0.0, 0.0, 0.0
-        for c in sorted(lines[n], key=itemgetter(1)):
-            blank = c[0].isspace()
-            if word and (blank or c[1] < start or c[1] > end + 3 or abs(c[3] - top) > 3):
-                _add_word(words, word)
-                word = []
-            if not blank:
+    lines = [[] for _ in range(line + 1)]
+    for c in chars:
+        lines[line_of[c[3]]].append(c)
+    for row in lines:
+        row.sort(key=itemgetter(1))
+    return line_of, lines
+
+
+def _cluster_words(lines):
+    """pdfplumber's default word rule: in a line, a word ends at a blank, a gap over 3 pt
+    or a 3 pt jump in top (a step back cannot happen once the line is sorted by x0)."""
+    words = []
+    for row in lines:
+        word, end, top = [], 0.0, 0.0
+        for c in row:
+            if c[0].isspace():
+                if word:
+                    _add_word(words, word)
+                    word = []
+            else:
+                if word and (c[1] > end + 3 or abs(c[3] - top) > 3):
+                    _add_word(words, word)
+                    word = []
                 word.append(c)
-                start, end, top = c[1], c[2], c[3]
-        _add_word(words, word)
+                end, top = c[2], c[3]
+        if word:
+            _add_word(words, word)
     return words
 
 
 def _add_word(words, chars):
-    if not chars:
-        return
-    text = "".join([c[0] for c in chars])
+    first = chars[0]
+    text, _, x1, top, bottom, _, sizes, _ = zip(*chars)  # the columns, in one C call
+    text = "".join(text)
     if not text.isascii():
-        text = "".join([_LIGATURES.get(c[0], c[0]) for c in chars])
-    size = chars[0][6]
-    if any(c[6] != size for c in chars):
-        size = _usual_size([c[6] for c in chars])
-    words.append((text, chars[0][1], max([c[2] for c in chars]), min([c[3] for c in chars]),
-                  max([c[4] for c in chars]), chars[0][5], round(float(size), 2)))
+        text = "".join([_LIGATURES.get(t, t) for t in text])
+    size = first[6]
+    if sizes.count(size) != len(sizes):
+        size = _usual_size(sizes)
+    words.append((text, first[1], max(x1), min(top), max(bottom), first[5],
+                  round(float(size), 2)))
 
 
 from .pdfium_chars import _pdfium_page  # noqa: E402  (they need the above)

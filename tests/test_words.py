@@ -177,6 +177,15 @@ class ShowOperatorsTest(unittest.TestCase):
         self.assertIsNone(_show_operators(b"BT [(a) () -5] TJ ET"))
         self.assertIsNone(_show_operators(b"q BI /W 1 /H 1 ID \x00\xff EI Q"))
         self.assertIsNone(_show_operators(b"BT (a(b(c))d) Tj ET"))  # nested three deep
+        self.assertIsNone(_show_operators(b"BT [(a) [(b)]] TJ ET"))  # an array in an array
+        self.assertIsNone(_show_operators(b"BT [(a) % why\n(b)] TJ ET"))  # a comment in one
+
+    def test_a_long_run_of_operands_is_scanned_without_backtracking(self):
+        from dua.pdfium_content import _show_operators
+
+        # each operand is one token whole: a run that ends in no move is not re-split
+        content = b"BT " + b"1 0 0 1 72 720 cm q Q /F1 10 Tf " * 400 + b"(x) Tj ET"
+        self.assertEqual(_show_operators(content), [(True, 0.0)])
 
 
 if __name__ == "__main__":
