@@ -41,6 +41,28 @@ class CliHelpTest(unittest.TestCase):
         self.assertRegex(proc.stdout, r"^dua \d+\.\d+")
 
 
+class CliExitTest(unittest.TestCase):
+    """Only the program (argv from sys.argv) freezes its objects for a fast exit."""
+
+    def test_a_caller_passing_argv_keeps_its_garbage_collection(self):
+        import gc
+
+        before = gc.get_freeze_count()
+        with contextlib.redirect_stderr(io.StringIO()):
+            cli.main([])
+        self.assertEqual(before, gc.get_freeze_count())
+
+    def test_the_program_freezes_what_it_made_before_it_exits(self):
+        import gc
+
+        try:
+            with mock.patch("sys.argv", ["dua"]), contextlib.redirect_stderr(io.StringIO()):
+                self.assertEqual(2, cli.main())
+            self.assertGreater(gc.get_freeze_count(), 0)
+        finally:
+            gc.unfreeze()
+
+
 @mock.patch.dict(cli.COMMANDS, {"fake": ("a test command", "tests.cli_fake_command")})
 class CliErrorPathTest(unittest.TestCase):
     def main(self, *argv, env=None):

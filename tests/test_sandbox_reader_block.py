@@ -56,6 +56,21 @@ class ReaderBlockTest(unittest.TestCase):
         self.assertTrue(any("pdfium" in v.reason for v in violations), _reasons(violations))
         self.assertTrue(any("'open'" in v.reason for v in violations), _reasons(violations))
 
+    def test_finding_by_text_agrees_with_finding_by_syntax_tree(self):
+        block = reader_block.source()
+        second = [s.name for s in ast.parse(block).body if isinstance(s, ast.FunctionDef)][1]
+        decorated = block.replace(f"\ndef {second}(", f"\n@staticmethod\ndef {second}(", 1)
+        changed = block.replace("doc.close()", "doc.close(); doc.raw", 1)
+        self.assertNotIn(block, (decorated, changed))
+        for name, text, found in (("verbatim", block, True), ("decorated", decorated, False),
+                                  ("crlf", block.replace("\n", "\r\n"), True),
+                                  ("a changed line", changed, False)):
+            with self.subTest(name):
+                source = _parser(text)
+                tree = ast.parse(source)
+                self.assertEqual(reader_block.find(tree), reader_block.find(tree, source))
+                self.assertEqual(found, reader_block.find(tree, source) is not None)
+
     def test_the_reader_is_refused_when_not_at_the_top_level(self):
         indented = "".join("    " + line if line.strip() else line
                            for line in reader_block.source().splitlines(True))

@@ -287,6 +287,20 @@ class SandboxWordReaderTest(unittest.TestCase):
         self.assertIn("Salary", df["text"].tolist())
         self.assertEqual({"pdfium"}, set(df["reader"]))
 
+    def test_words_the_caller_read_already_are_handed_over_instead_of_read_again(self):
+        from dua import words
+
+        pdf = make_statement(os.path.join(self.tmp.name, "given.pdf"))
+        parser = self._parser("read_pages(pdf_path)")
+        read = words.read_pages(pdf)
+        same = self.sandbox.run(parser, pdf, timeout=20, words=read)
+        self.assertTrue(same.equals(self.sandbox.run(parser, pdf, timeout=20)))
+        renamed = [dict(p, words=[("Wages",) + tuple(w[1:]) if w[0] == "Salary" else w
+                                  for w in p["words"]]) for p in read]
+        df = self.sandbox.run(parser, pdf, timeout=20, words=renamed)
+        self.assertIn("Wages", df["text"].tolist())
+        self.assertNotIn("Salary", df["text"].tolist())
+
     def test_the_reader_keeps_the_document_errors_and_takes_the_password(self):
         parser = self._parser("read_pages(pdf_path)")
         whole = make_statement(os.path.join(self.tmp.name, "whole.pdf"))

@@ -93,7 +93,7 @@ def check_source(source: str, filename: str = "parser.py") -> list:
         return [Violation(1, 0, f"unreadable source: {exc}")]
     # dua's own word reader, copied in unchanged, is the one block that may use pdfium (it
     # never runs in the sandbox: the child hands its read_pages the words read beforehand)
-    block = reader_block.find(tree) or range(0)
+    block = reader_block.find(tree, source) or range(0)
     checker = _Checker(reader_block.private_names() if block else frozenset())
     checker.check_module(tree, block)
     for i, stmt in enumerate(tree.body):

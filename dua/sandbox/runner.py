@@ -110,11 +110,14 @@ class Sandbox:
             self._server = None
 
     def run(self, parser_path: str, pdf_path: str, *, timeout: float = 60.0,
-            password: str | None = None, static_check: bool = True) -> pandas.DataFrame:
+            password: str | None = None, static_check: bool = True,
+            words: list | None = None) -> pandas.DataFrame:
         """Run ``parse(pdf_path)`` from ``parser_path`` in a fresh child; its DataFrame.
 
         ``static_check=False`` skips the syntax-tree check (the run-time fence still holds);
-        it exists to test that second fence on its own.
+        it exists to test that second fence on its own. ``words`` is what
+        ``dua.words.read_pages(pdf_path, password)`` returned to a caller that read the PDF
+        already: a parser holding the word reader is handed it instead of a second reading.
 
         Raises:
             PolicyViolationError, ParserCrashedError, ParserTimeoutError, ResourceLimitError,
@@ -135,20 +138,23 @@ class Sandbox:
         check_file(pdf_path)
         with self._lock:
             self._ensure_server()
-            header, meta, frame = self._request(parser_path, pdf_path, timeout, password)
+            header, meta, frame = self._request(parser_path, pdf_path, timeout, password,
+                                                words)
         df = outcome.result(parser_path, pdf_path, timeout, self.limits, header, meta, frame)
         self.last_run = RunInfo(header.get("seconds", 0.0), header.get("output", ""),
                                 header.get("output_bytes", 0))
         return df
 
     def _request(self, parser_path: str, pdf_path: str, timeout: float,
-                 password: str | None) -> tuple:
+                 password: str | None, words: list | None) -> tuple:
         import shutil  # lazy: keeps import dua fast
         import tempfile
 
         workdir = tempfile.mkdtemp(prefix="dua-sandbox-")
         request = {"parser": parser_path, "pdf": pdf_path, "password": password,
                    "timeout": timeout, "workdir": workdir, "limits": self._limits(timeout)}
+        if words is not None:
+            request["words"] = words
         try:
             return self._server.request(request, timeout + _SERVER_GRACE)
         except BaseException:  # Ctrl-C or a dead server: the protocol is out of step; drop it
@@ -220,12 +226,13 @@ def default_sandbox() -> Sandbox:
 
 
 def run_parser(parser_path: str, pdf_path: str, *, timeout: float = 60.0,
-               password: str | None = None) -> pandas.DataFrame:
+               password: str | None = None, words: list | None = None) -> pandas.DataFrame:
     """Run a generated parser safely and return its DataFrame (see ``Sandbox.run``).
 
     Raises:
         PolicyViolationError, ParserCrashedError, ParserTimeoutError, ResourceLimitError,
         BadReturnValueError, DocumentError
     """
-    return default_sandbox().run(parser_path, pdf_path, timeout=timeout, password=password)
+    return default_sandbox().run(parser_path, pdf_path, timeout=timeout, password=password,
+                                 words=words)
 

@@ -2,8 +2,9 @@
 
 analyze → generate → save → execute → compare ⇄ refine → finalize. The PDF is read
 once (in analyze); the writer searches on those cached words, and only its best
-candidate is run for real through safe execution. A failed node asks the Error Handler
-(dua.recovery, through ``recovery.py``) and the routes follow its answer.
+candidate is run for real through safe execution, which is handed the same words. A
+failed node asks the Error Handler (dua.recovery, through ``recovery.py``) and the routes
+follow its answer.
 """
 from __future__ import annotations
 
@@ -33,6 +34,7 @@ class AgentContext:
     out_path: str | None = None
     parsers_dir: str = "custom_parsers"
     pages: list = dataclasses.field(default_factory=list)
+    words: list | None = None  # the word reader's own pages, for the sandbox (None: it reads)
     analysis: object = None
     expected: object = None
     writer: object = None
@@ -53,11 +55,19 @@ def prepare(state: StatementState, ctx: AgentContext):
         DocumentError, VerificationError (no transaction table), SchemaError
     """
     from .. import pdf  # lazy: pdfplumber loads only when a statement is parsed
-    from . import analysis, verify
+    from . import analysis, prefetch, verify
 
-    doc = pdf.read_document(state.pdf_path, ctx.password)
+    reading = prefetch.start(state.pdf_path, ctx.password)
+    try:
+        verify.preload()  # pandas, which every run needs, imports while the copy reads
+        # Not sooner: until now the copy and pandas kept both cores busy. The sandbox's own
+        # imports overlap the rest of the read and the analysis instead.
+        _start_sandbox()
+        doc = reading.document()
+    finally:
+        reading.cancel()
     pdf.require_text_layer(doc)
-    ctx.pages = analysis.pages_from_document(doc)
+    ctx.pages, ctx.words = analysis.pages_from_document(doc), reading.pages
     if state.expected_csv_path:
         ctx.expected = verify.load_expected(state.expected_csv_path)
     ctx.analysis = found = analysis.analyze_pages(ctx.pages, ctx.expected)
@@ -101,7 +111,7 @@ def execute(state: StatementState, ctx: AgentContext) -> dict:
 
     try:
         frame = run_parser(state.parser_file_path, state.pdf_path, timeout=ctx.timeout,
-                              password=ctx.password)
+                           password=ctx.password, words=ctx.words)
     except GeneratedCodeError as exc:
         attempts = _note(state, outcome="execution_failed", detail=exc.message,
                          error=type(exc).__name__)
@@ -301,14 +311,13 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
                    make_writer=make_writer, llm_mode=llm_mode)
-    _start_sandbox()
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            step_limit=_steps(max_retries))
 
 
 def _start_sandbox() -> None:
-    """Start the sandbox now: it imports pandas while the statement is read and its parser
-    written, instead of after."""
+    """Start the sandbox now: it imports pandas while the statement is analysed and its
+    parser written, instead of after."""
     from ..sandbox.runner import default_sandbox  # lazy: the sandbox loads when a parser runs
 
     default_sandbox().start(wait=False)

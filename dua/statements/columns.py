@@ -20,22 +20,35 @@ HEADER_WORDS = {
 
 def find_segments(lines: list) -> list:
     """x-ranges that the candidate lines' words cover, split at whitespace rivers."""
-    step, cover = 0.5, {}
+    step, changes = 0.5, {}
     for line in lines:
-        seen = set()
-        for w in line:
-            seen.update(range(int(w[1] / step), int(w[2] / step) + 1))
-        for x in seen:
-            cover[x] = cover.get(x, 0) + 1
+        # each line counts once where its words cover a half-point: count the edges of
+        # the runs it covers, not each half-point (a wide table has a thousand of them)
+        for a, b in _runs(sorted((int(w[1] / step), int(w[2] / step)) for w in line)):
+            changes[a] = changes.get(a, 0) + 1
+            changes[b + 1] = changes.get(b + 1, 0) - 1
     noise = len(lines) // 30
-    xs = sorted(x for x, n in cover.items() if n > noise)
-    segments = []
-    for x in xs:
+    segments, count, edges = [], 0, sorted(changes)
+    for x, nxt in zip(edges, edges[1:]):
+        count += changes[x]
+        if count <= noise:
+            continue
         if segments and x - segments[-1][1] <= 1:
-            segments[-1][1] = x
+            segments[-1][1] = nxt - 1
         else:
-            segments.append([x, x])
+            segments.append([x, nxt - 1])
     return [(a * step, (b + 1) * step) for a, b in segments]
+
+
+def _runs(spans: list) -> list:
+    """Sorted inclusive integer spans merged where they overlap: the integers they cover."""
+    out = []
+    for a, b in spans:
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
 
 
 def _header_score(line: list) -> int:

@@ -17,6 +17,7 @@ from .columns import GLUE_GAP, LINE_TOLERANCE
 from .dates import DATE_PATTERNS
 
 _SPAN = 3  # an amount may print over up to three words: '12 345,67', 'EUR 1.234,56'
+_DIGIT = re.compile(r"\d")
 MARKS = {"dr", "dr.", "cr", "cr.", "-", "+"}  # a sign printed as a word of its own
 
 
@@ -80,8 +81,11 @@ class Page:
         key = (k, settings["decimal"])
         if key not in self._amounts:
             line, out = self.lines[k], collections.defaultdict(list)
+            digits = [bool(_DIGIT.search(w[0])) for w in line]
             for i in range(len(line)):
                 for j in range(i + 1, min(i + _SPAN, len(line)) + 1):
+                    if not any(digits[i:j]):
+                        continue  # an amount prints a digit (the engine's \d): skip the parse
                     amount = engine.parse_amount(" ".join(w[0] for w in line[i:j]), settings)
                     if amount is not None:
                         out[round(abs(amount) * 100)].append((i, j))

@@ -15,6 +15,17 @@ from . import reconcile as reconcile_mod
 _MAX_CELLS = 5
 
 
+def preload() -> None:
+    """Import pandas now, at a moment chosen to overlap other work; a missing pandas is
+    reported where it is first used, as before."""
+    import importlib  # lazy: keeps import dua fast
+
+    try:
+        importlib.import_module("pandas")
+    except ImportError:
+        pass
+
+
 def load_expected(path: str):
     """The expected CSV as ``pandas.read_csv`` reads it.
 
