@@ -153,6 +153,32 @@ class IsolationTest(LoopCase):
         self.assertEqual(_answers(sock, 1)[0][0], 200)
 
 
+    def test_a_connection_broken_at_its_answer_ends_alone(self):
+        self.release.clear()
+        broken = self.connect()
+        broken.sendall(_request(OUTAGE))
+        self.assertTrue(self.entered.wait(10))
+        (conn,) = self.server._connections  # its answer will meet a broken pipe
+        conn.sock = _Broken(conn.sock)
+        self.release.set()
+        self.assertEqual(broken.recv(1), b"")  # that connection is closed...
+        self.assertEqual(self.get("/healthz")[0], 200)  # ...and the service goes on
+        self.assertTrue(self.thread.is_alive())
+
+
+class _Broken:
+    """A socket whose peer is gone by the time anything is sent."""
+
+    def __init__(self, sock: socket.socket):
+        self._sock = sock
+
+    def send(self, data) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def __getattr__(self, name: str):
+        return getattr(self._sock, name)
+
+
 class IdleTest(LoopCase):
     idle_timeout = 0.2
 

@@ -123,16 +123,22 @@ class ErrorServer:
             # answer queued from now on sends a byte of its own.
             self._woken = False
         else:
-            try:
-                if mask & WRITE:
-                    self._flush(key.data)
-                if mask & READ and key.data in self._connections:
-                    self._read(key.data)
-            except OSError:
-                self._close(key.data)
-            except Exception:  # a fault of ours: this connection ends, the service goes on
-                LOG.exception("connection from %s failed", key.data.address)
-                self._close(key.data)
+            if mask & WRITE:
+                self._on(key.data, self._flush)
+            if mask & READ:
+                self._on(key.data, self._read)
+
+    def _on(self, conn: Connection, step) -> None:
+        """One step of a connection's work; whatever goes wrong ends that connection only."""
+        if conn not in self._connections:
+            return
+        try:
+            step(conn)
+        except OSError:  # reset, broken pipe: the client is gone
+            self._close(conn)
+        except Exception:  # a fault of ours: this connection ends, the service goes on
+            LOG.exception("connection from %s failed", conn.address)
+            self._close(conn)
 
     def _accept(self) -> None:
         for _ in range(self.request_queue_size):
@@ -240,9 +246,11 @@ class ErrorServer:
             handler, conn.busy = conn.busy, None
             self._pending -= 1
             handler.resume(result, error)
-            if conn in self._connections:
-                self._reply(conn, handler)
-                self._advance(conn)  # requests that came in behind it
+            self._on(conn, lambda c: self._send_answer(c, handler))
+
+    def _send_answer(self, conn: Connection, handler: RequestHandler) -> None:
+        self._reply(conn, handler)
+        self._advance(conn)  # the requests that came in behind it
 
     # --- stopping ----------------------------------------------------------------------------
 
