@@ -70,6 +70,15 @@ class LoopCase(unittest.TestCase):
         self.addCleanup(sock.close)
         return sock
 
+    def hold_a_write(self) -> socket.socket:
+        """A connection whose new error waits in the notifier, inside the group commit,
+        until ``self.release`` is set."""
+        self.release.clear()
+        sock = self.connect()
+        sock.sendall(_request(OUTAGE))
+        self.assertTrue(self.entered.wait(10))
+        return sock
+
     def get(self, path: str) -> tuple:
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
         try:
@@ -125,10 +134,7 @@ class IsolationTest(LoopCase):
         recorded = self.connect()
         recorded.sendall(_request(CHART))
         self.assertEqual(_answers(recorded, 1)[0][0], 201)
-        self.release.clear()
-        held = self.connect()
-        held.sendall(_request(OUTAGE))
-        self.assertTrue(self.entered.wait(10))  # its write now waits in the notifier
+        held = self.hold_a_write()
         started = time.monotonic()
         self.assertEqual(self.get("/healthz")[0], 200)
         recorded.sendall(_request(CHART))  # a retry, answered from memory
@@ -138,10 +144,7 @@ class IsolationTest(LoopCase):
         self.assertEqual(_answers(held, 1)[0][0], 201)
 
     def test_a_client_gone_before_its_answer_leaves_the_error_recorded_and_the_service_up(self):
-        self.release.clear()
-        gone = self.connect()
-        gone.sendall(_request(OUTAGE))
-        self.assertTrue(self.entered.wait(10))
+        gone = self.hold_a_write()
         gone.close()
         self.release.set()
         deadline = time.monotonic() + 10
@@ -152,12 +155,8 @@ class IsolationTest(LoopCase):
         sock.sendall(_request(OUTAGE))  # the same error: its answer was recorded
         self.assertEqual(_answers(sock, 1)[0][0], 200)
 
-
     def test_a_connection_broken_at_its_answer_ends_alone(self):
-        self.release.clear()
-        broken = self.connect()
-        broken.sendall(_request(OUTAGE))
-        self.assertTrue(self.entered.wait(10))
+        broken = self.hold_a_write()
         (conn,) = self.server._connections  # its answer will meet a broken pipe
         conn.sock = _Broken(conn.sock)
         self.release.set()
@@ -184,10 +183,7 @@ class IdleTest(LoopCase):
 
     def test_an_idle_connection_is_closed_and_a_busy_one_is_not(self):
         idle = self.connect()
-        busy = self.connect()
-        self.release.clear()
-        busy.sendall(_request(OUTAGE))
-        self.assertTrue(self.entered.wait(10))
+        busy = self.hold_a_write()
         self.assertEqual(idle.recv(1), b"")  # closed by the server after 0.2 s of silence
         time.sleep(0.4)
         self.release.set()
