@@ -3,9 +3,10 @@
 One thread runs every write job of the service. It takes the jobs queued while it was busy as
 one batch: BEGIN, each job, then one COMMIT for all. A job is answered (its ``done`` called,
 or its ``run`` returning) only after that COMMIT: nothing is acknowledged that a SIGKILL could
-still take away, and when the COMMIT fails, no job of the batch is acknowledged. A job that raises before writing anything (a
-refused payload) gets its exception and the batch goes on; one that raises after writing
-rolls the whole batch back, and every job of it is answered 503, to be retried.
+still take away, and when the COMMIT fails, no job of the batch is acknowledged. A job that
+raises before writing anything (a refused payload) gets its exception and the batch goes on;
+one that raises after writing rolls the whole batch back, and every job of it is answered 503,
+to be retried.
 
 Why: a commit costs about as much as deciding an error (measured in process: about 600 us of
 CPU per new error committed one at a time, 480 us eight to a commit; under 16 clients, batches

@@ -10,6 +10,7 @@ can read the answer instead of a reset.
 from __future__ import annotations
 
 import re
+import selectors
 import socket
 from typing import Any
 
@@ -36,7 +37,7 @@ class Connection:
         self.closing = False  # close once outbuf is sent (after draining ``unread`` bytes)
         self.unread = 0  # body bytes of a refused request still to come
         self.continued = False  # "100 Continue" sent for the request being read
-        self.events = 1  # what the loop's selector watches for: EVENT_READ
+        self.events = selectors.EVENT_READ  # what the loop's selector watches for
         self.admitted = False  # its request began before the stop: answered, not refused
 
     def take_request(self, max_body: int) -> tuple | None:

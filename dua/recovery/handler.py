@@ -1,13 +1,14 @@
 """ErrorHandler: runs the agent graph once per distinct error and replays the answer to duplicates.
 
 Identical submissions, even concurrent ones in several threads or processes, get the same
-``error_id`` and feedback, and the automated actions run once. The graph first runs without
-the write lock, reading the store: a duplicate is answered there and then. A new error is then
-recorded in one write transaction, which first makes sure the store is still what the decision
-rested on (the event, the attempts, the session): nothing committed since the read, or else
-the same on a second read. If not, or if the plan has an effect outside the store (the ops
-notifier), the graph runs again under the lock, where it sees the latest state and runs that
-effect once.
+``error_id`` and feedback, and the automated actions run once. Called inside an open
+transaction (the service's group commit), the graph runs once, under the write lock. Called
+outside one, it first runs without the lock, reading the store: a duplicate is answered there
+and then. A new error is then recorded in one write transaction, which first makes sure the
+store is still what the decision rested on (the event, the attempts, the session): nothing
+committed since the read, or else the same on a second read. If not, or if the plan has an
+effect outside the store (the ops notifier), the graph runs again under the lock, where it
+sees the latest state and runs that effect once.
 
 Answers already recorded are also kept in memory (the most recent ``ANSWERED`` of them, once
 committed): a client's retry is answered from there without touching the store.
