@@ -57,6 +57,7 @@
     │   ├── InvalidGraphError (ValueError)
     │   └── StepLimitError (RecursionError)
     ├── StoreError                            the Error Handler's sqlite store is unusable
+    ├── OutputClosedError (ConnectionError)   a pipe's reader left before the output was whole
     └── CoverageError (AssertionError)        a bug: extract lost or doubled a word
 
 Every class sets its canonical seed-004 ``error_type``, a stable UPPER_SNAKE
@@ -634,6 +635,13 @@ class StoreError(DuaError):
 
     error_code = "STORE_ERROR"
     hint = "Check that DUA_HOME (or serve --db) points to a writable directory."
+
+
+class OutputClosedError(DuaError, ConnectionError):
+    """The reader of an output pipe went away before the output was whole."""
+
+    error_code = "OUTPUT_CLOSED"
+    hint = "Keep the program that reads the pipe running until dua ends, or write to a file."
 
 
 class CoverageError(DuaError, AssertionError):

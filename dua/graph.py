@@ -12,7 +12,7 @@ import time
 from typing import Any, Callable, Iterator, Mapping, NamedTuple, Optional
 
 from .errors import InvalidGraphError, StepLimitError
-from .outputs import write_atomically
+from .outputs import write_output
 
 START = "__start__"
 END = "__end__"
@@ -213,7 +213,7 @@ def apply_updates(state: Any, updates: Mapping[str, Any], node: str) -> Any:
 def save_checkpoint(path: str, state: Any, next_node: str, step: int) -> None:
     """Write the state atomically so that a crash never leaves half a checkpoint."""
     doc = {"next": next_node, "step": step, "state": _state_to_dict(state)}
-    write_atomically(path, json.dumps(doc))
+    write_output(path, json.dumps(doc))
 
 
 def _state_to_dict(state: Any) -> dict:

@@ -7,10 +7,12 @@ file appears whole by a rename, or not at all.
 from __future__ import annotations
 
 import os
+import stat
+import sys
 import time
 from typing import Callable, Union
 
-from .errors import UsageError
+from .errors import OutputClosedError, UsageError
 
 
 def check_folder(path: str, what: str, shown: str | None = None) -> None:
@@ -57,6 +59,82 @@ def check_not_an_input(path: str, what: str, inputs) -> None:
                              hint=f"Pass {what} a path of its own.")
 
 
+def write_output(path: str, content: Union[str, Callable]) -> None:
+    """Write one of dua's outputs to ``path``, whatever kind of file the user named.
+
+    A regular file (new or existing) appears whole by a rename (``write_atomically``); a
+    symbolic link keeps being a link, and the file it points to is replaced that way; ``-``
+    is standard output; a character device (``/dev/null``, ``/dev/stdout``, a terminal) or a
+    named pipe is opened and written in place, since renaming over it would replace the
+    device node itself.
+
+    Raises:
+        UsageError: the destination cannot be written. OutputClosedError: the reader of a
+        pipe (or of standard output) went away before the output was whole.
+    """
+    if path == "-":  # a reader that stops early (| head) ends dua quietly, as json.tool does
+        _write(sys.stdout, content)
+        return
+    target = os.path.realpath(path)  # a link's file is replaced, the link stays
+    try:
+        mode = os.stat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise UsageError(f"Cannot write {path}: {exc.strerror or exc}",
+                         hint="Pass an output path in a folder you can write to.") from exc
+    if mode is not None and not stat.S_ISREG(mode):
+        if stat.S_ISDIR(mode):
+            raise UsageError(f"Cannot write {path}: it is a folder, not a file",
+                             hint="Pass a file path such as out.csv.")
+        _write_in_place(path, content)
+        return
+    write_atomically(target, content)
+
+
+def is_special(path: str) -> bool:
+    """True for ``-`` and for anything that exists and is neither a regular file nor a folder
+    (a device, a pipe): such an output is written in place and never compared with inputs."""
+    if path == "-":
+        return True
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return False
+    return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
+
+
+def _write_in_place(path: str, content: Union[str, Callable]) -> None:
+    try:
+        fh = open(path, "w", encoding="utf-8", newline="")
+    except OSError as exc:
+        raise UsageError(f"Cannot write {path}: {exc.strerror or exc}",
+                         hint="Pass an output path you can write to.") from exc
+    try:
+        _write_stream(fh, content, path)
+    finally:
+        try:
+            fh.close()
+        except BrokenPipeError:
+            pass  # reported by _write_stream already, or the reader left at the very end
+
+
+def _write(fh, content: Union[str, Callable]) -> None:
+    if isinstance(content, str):
+        fh.write(content)
+    else:
+        content(fh)
+    fh.flush()
+
+
+def _write_stream(fh, content: Union[str, Callable], shown: str) -> None:
+    try:
+        _write(fh, content)
+    except BrokenPipeError as exc:
+        raise OutputClosedError(f"The reader of {shown} went away before the output was whole",
+                                path=shown) from exc
+
+
 def write_atomically(path: str, content: Union[str, Callable]) -> None:
     """Write ``content`` (text, or ``fn(fh)`` that writes it) to a temporary file beside
     ``path``, then rename: readers never see half a file.
@@ -69,11 +147,7 @@ def write_atomically(path: str, content: Union[str, Callable]) -> None:
     try:
         os.makedirs(folder, exist_ok=True)
         with open(tmp, "w", encoding="utf-8", newline="") as fh:
-            if isinstance(content, str):
-                fh.write(content)
-            else:
-                content(fh)
-            fh.flush()
+            _write(fh, content)
             os.fsync(fh.fileno())  # the rename must not overtake the data after a crash
         os.replace(tmp, path)
     except BaseException as exc:

@@ -35,9 +35,9 @@ def write_stamp(output_path: str, stamp: dict) -> None:
     """Written after the output itself, so a stamp always vouches for a whole file."""
     import json  # lazy: keeps import dua fast
 
-    from ..outputs import write_atomically  # lazy: only a file with an output needs it
+    from ..outputs import write_output  # lazy: only a file with an output needs it
 
-    write_atomically(stamp_path(output_path), json.dumps(stamp))
+    write_output(stamp_path(output_path), json.dumps(stamp))
 
 
 def read_stamp(output_path: str) -> dict | None:

@@ -99,9 +99,9 @@ def _borrowed_sandbox():
 
 def write_csv_atomically(frame, path: str) -> None:
     """The frame as CSV at ``path``, never half-written (see dua.outputs)."""
-    from ..outputs import write_atomically  # lazy: only a file with an output needs it
+    from ..outputs import write_output  # lazy: only a file with an output needs it
 
-    write_atomically(path, lambda fh: frame.to_csv(fh, index=False))
+    write_output(path, lambda fh: frame.to_csv(fh, index=False))
 
 
 def failure(task, exc: BaseException, seconds: float) -> dict:

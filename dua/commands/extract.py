@@ -142,7 +142,7 @@ def _run(args, settings) -> int:
     markdown = args.format == "markdown" and not args.json
     text = to_markdown(result) if markdown else json.dumps(result, indent=2, ensure_ascii=False) + "\n"
     if args.out:
-        outputs.write_atomically(args.out, text)
+        outputs.write_output(args.out, text)
     else:
         sys.stdout.write(text)
     if progress:

@@ -16,7 +16,7 @@ import time
 from ..errors import GeneratedCodeError, UsageError, VerificationError
 from ..graph import END, START, Graph
 from ..recovery.node import NodeRecovery, new_run_id
-from ..outputs import check_file, check_folder, check_not_an_input, write_atomically
+from ..outputs import check_file, check_folder, check_not_an_input, write_output
 from ..schemas import StatementState
 from . import recovery
 
@@ -101,7 +101,7 @@ def generate(state: StatementState, ctx: AgentContext) -> dict:
 def save(state: StatementState, ctx: AgentContext) -> dict:
     """Write ``{parsers_dir}/{bank}_parser.py`` atomically."""
     path = os.path.join(ctx.parsers_dir, f"{state.target_bank}_parser.py")
-    write_atomically(path, state.generated_code)
+    write_output(path, state.generated_code)
     return {"parser_file_path": path}
 
 
@@ -172,7 +172,7 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
     if final == "failed" and ctx.best and ctx.best[2] != state.generated_code:
         # Keep the best attempt, not the last one: its parser and its output.
         _, attempt, code, frame, result = ctx.best
-        write_atomically(state.parser_file_path, code)
+        write_output(state.parser_file_path, code)
         updates.update(generated_code=code, generated_df=frame, comparison_result=result,
                        rows=int(len(frame)), errors=state.errors + [
                            f"kept attempt {attempt}, the closest to passing"])
@@ -180,7 +180,7 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
         out = ctx.out_path or os.path.join(ctx.parsers_dir, f"{state.target_bank}_result.csv")
         if final == "failed":  # never in the place of a verified result: named for what it is
             out = "%s.partial%s" % os.path.splitext(out)
-        write_atomically(out, frame.to_csv(index=False))
+        write_output(out, frame.to_csv(index=False))
         updates["output_csv_path"] = out
     return updates
 
