@@ -6,8 +6,8 @@ import sys
 import unittest
 from unittest import mock
 
-from dua import errors, words
-from dua.pdf import read_document
+from dua import errors
+from dua.pdf import read_document, words
 
 from .support import FIXTURES
 
@@ -41,6 +41,38 @@ class MissingDependencyTest(unittest.TestCase):
         self.assertTrue(doc.pages)
         self.assertEqual({"pdfplumber"}, {p.reader for p in doc.pages})
         self.assertIn("not installed", doc.pages[0].why)
+
+
+class PackageShapeTest(unittest.TestCase):
+    def test_the_pdf_package_modules_import_no_circle(self):
+        import ast
+        import dua.pdf
+
+        folder = os.path.dirname(dua.pdf.__file__)
+        graph = {}
+        for name in os.listdir(folder):
+            if name.endswith(".py") and name != "__init__.py":
+                with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                    tree = ast.parse(fh.read())
+                graph[name[:-3]] = {
+                    alias.name if node.module is None else node.module
+                    for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1
+                    for alias in (node.names if node.module is None else [node])}
+        self.assertGreaterEqual(len(graph), 5)
+        done, stack = set(), []
+
+        def visit(module):
+            self.assertNotIn(module, stack, f"import circle: {stack + [module]}")
+            if module in done or module not in graph:
+                return
+            stack.append(module)
+            for nxt in graph[module]:
+                visit(nxt)
+            stack.pop()
+            done.add(module)
+
+        for module in graph:
+            visit(module)
 
 
 if __name__ == "__main__":

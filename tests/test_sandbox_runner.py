@@ -288,7 +288,7 @@ class SandboxWordReaderTest(unittest.TestCase):
         self.assertEqual({"pdfium"}, set(df["reader"]))
 
     def test_words_the_caller_read_already_are_handed_over_instead_of_read_again(self):
-        from dua import words
+        from dua.pdf import words
 
         pdf = make_statement(os.path.join(self.tmp.name, "given.pdf"))
         parser = self._parser("read_pages(pdf_path)")

@@ -39,7 +39,8 @@ def _in_fresh_interpreter(code: str, *args: str) -> dict:
 
 _COMPARE = """
 import json, sys
-from dua import pdf, words
+from dua import pdf
+from dua.pdf import words
 from dua.statements import prefetch
 from tests.test_statements_prefetch import _summary
 path, password = (sys.argv[1:] + [None])[:2]

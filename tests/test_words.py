@@ -1,4 +1,4 @@
-"""dua.words: pdfium's words equal pdfplumber's, page by page, on every PDF we hold.
+"""dua.pdf.words: pdfium's words equal pdfplumber's, page by page, on every PDF we hold.
 
 The parity test prints each page that differs (and why) and each page that fell back to
 pdfplumber with its reason; it fails on a difference, never on a named fallback.
@@ -10,7 +10,7 @@ import os
 import sys
 import unittest
 
-from dua import words
+from dua.pdf import words
 
 from .support import FIXTURES, SHARED_DATA
 
@@ -163,7 +163,7 @@ class ContinuedTextTest(unittest.TestCase):
 
 class ShowOperatorsTest(unittest.TestCase):
     def test_each_show_says_whether_it_was_positioned_and_what_pdfium_drops(self):
-        from dua.pdfium_content import _show_operators
+        from dua.pdf.content import _show_operators
 
         content = (b"BT /F1 10 Tf 1 0 0 1 5 5 Tm [(abc) -20 (de) -111 ()] TJ [(x)] TJ "
                    b"10 0 Td (y) Tj () Tj (z) Tj (w) ' ET")
@@ -171,7 +171,7 @@ class ShowOperatorsTest(unittest.TestCase):
                          [(True, -111.0), (False, 0.0), (True, 0.0), (False, 0.0), (True, 0.0)])
 
     def test_what_the_scan_cannot_read_answers_none(self):
-        from dua.pdfium_content import _show_operators
+        from dua.pdf.content import _show_operators
 
         self.assertIsNone(_show_operators(b"BT [(a) () (b)] TJ ET"))
         self.assertIsNone(_show_operators(b"BT [(a) () -5] TJ ET"))
@@ -181,7 +181,7 @@ class ShowOperatorsTest(unittest.TestCase):
         self.assertIsNone(_show_operators(b"BT [(a) % why\n(b)] TJ ET"))  # a comment in one
 
     def test_a_long_run_of_operands_is_scanned_without_backtracking(self):
-        from dua.pdfium_content import _show_operators
+        from dua.pdf.content import _show_operators
 
         # each operand is one token whole: a run that ends in no move is not re-split
         content = b"BT " + b"1 0 0 1 72 720 cm q Q /F1 10 Tf " * 400 + b"(x) Tj ET"

@@ -1,7 +1,7 @@
 """The word reader as copied into generated parsers: its source, and how to recognise it.
 
-dua/words.py and the dua/pdfium_*.py modules it imports, less their docstrings,
-``__future__`` lines and relative imports, are the one block of a parser that may use pypdfium2. Standard library
+The word reader's modules in dua/pdf/ (``read_pages`` first), less their docstrings, ``__future__``
+lines and relative imports, are the one block of a parser that may use pypdfium2. Standard library
 only and no dua imports: ``_child.py`` loads this module by path.
 """
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import ast
 import os
 
-_DUA = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCES = tuple(os.path.join(_DUA, name) for name in (
-    "words.py", "pdfium_chars.py", "pdfium_fonts.py", "pdfium_content.py"))
+_PDF = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pdf")
+SOURCES = tuple(os.path.join(_PDF, name) for name in (
+    "words.py", "chars.py", "fonts.py", "content.py", "wordrule.py"))
 PUBLIC = "read_pages"  # the one name of the block a parser's own code may use
 _cache: dict = {}
 
@@ -31,7 +31,7 @@ def _stripped(path: str) -> str:
     for i, stmt in enumerate(tree.body):
         docstring = (i == 0 and isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
                      and isinstance(stmt.value.value, str))
-        # the two modules import each other's names; in one parser they share one namespace
+        # the modules import each other's names; in one parser they share one namespace
         if docstring or (isinstance(stmt, ast.ImportFrom) and
                          (stmt.level or stmt.module == "__future__")):
             drop.update(range(stmt.lineno, stmt.end_lineno + 1))

@@ -116,7 +116,7 @@ class Sandbox:
 
         ``static_check=False`` skips the syntax-tree check (the run-time fence still holds);
         it exists to test that second fence on its own. ``words`` is what
-        ``dua.words.read_pages(pdf_path, password)`` returned to a caller that read the PDF
+        ``dua.pdf.read_pages(pdf_path, password)`` returned to a caller that read the PDF
         already: a parser holding the word reader is handed it instead of a second reading.
 
         Raises:

@@ -1,7 +1,7 @@
 """The statement read once, in a forked copy of this process, while this one imports pandas.
 
 Both are about a third of a second of work and every run needs both: on two cores they
-overlap. The copy runs ``dua.words.read_pages`` (what ``pdf.read_document`` runs) and sends
+overlap. The copy runs ``dua.pdf.read_pages`` (what ``pdf.read_document`` runs) and sends
 its pages back as JSON. Wherever that cannot happen (no fork, threads running, the copy
 failed or died), the statement is read here by ``pdf.read_document``, which raises the
 typed DocumentError: what is read, and every failure, stay the same.
@@ -89,9 +89,9 @@ def _fork_reader(path: str, password: str | None) -> tuple | None:
 
 
 def _answer(fd: int, path: str, password: str | None) -> int:
-    from .. import words  # lazy: pypdfium2 loads only when a statement is read
+    from .. import pdf  # lazy: pypdfium2 loads only when a statement is read
 
-    data = json.dumps(words.read_pages(path, password), separators=(",", ":")).encode()
+    data = json.dumps(pdf.read_pages(path, password), separators=(",", ":")).encode()
     view = memoryview(data)
     while view:
         view = view[os.write(fd, view):]

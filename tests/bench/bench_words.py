@@ -1,4 +1,4 @@
-"""Reading words: dua.words (pdfium's characters) against pdfplumber's extract_words.
+"""Reading words: dua.pdf.words (pdfium's characters) against pdfplumber's extract_words.
 
 The floor is pdfplumber reading the same pages in the same run; the issue's target is
 8x on the multi-page fixtures. Pages that fall back to pdfplumber count against us.
@@ -35,7 +35,7 @@ def _plumber(paths: list) -> int:
 
 
 def _fast(paths: list) -> int:
-    from dua import words
+    from dua.pdf import words
 
     return sum(len(words.read_pages(p)) for p in paths)
 
@@ -69,10 +69,10 @@ def run() -> list:
     browser = [p for p in paths if "longform_us_html" in p]
     b_pages, b_fast, b_floor = _rounds(browser)
     return [
-        Figure(f"dua.words on {len(paths)} multi-page fixtures ({pages} pages)", fast, floor,
+        Figure(f"dua.pdf.words on {len(paths)} multi-page fixtures ({pages} pages)", fast, floor,
                unit="pages/s", floor_name="pdfplumber extract_words", higher_is_better=True,
                target=">= 8x"),
-        Figure(f"dua.words on browser-printed statements ({b_pages} pages, all pdfium)",
+        Figure(f"dua.pdf.words on browser-printed statements ({b_pages} pages, all pdfium)",
                b_fast, b_floor, unit="pages/s", floor_name="pdfplumber extract_words",
                higher_is_better=True, target=">= 8x"),
     ]

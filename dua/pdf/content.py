@@ -1,4 +1,4 @@
-"""Where text continues from where earlier text stopped, for ``dua.pdfium_chars``.
+"""Where text continues from where earlier text stopped, for ``dua.pdf.chars``.
 
 A text-showing operator that follows no positioning operator starts where the previous
 one left the pen, and pdfium leaves it elsewhere than pdfminer in two ways: it advances
@@ -6,7 +6,7 @@ by the file's /Widths where pdfminer uses the standard 14 fonts' own metrics, an
 drops a TJ array's last move when only empty strings follow it. Both are measured: the
 first glyph by glyph while reading, the second here, from the page's content stream.
 
-Copied verbatim with ``dua.words`` into every generated parser: standard library only at
+Copied verbatim with ``dua.pdf.words`` into every generated parser: standard library only at
 import, pdfminer inside the function that uses it.
 """
 from __future__ import annotations

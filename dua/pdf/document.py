@@ -1,9 +1,9 @@
-"""Opening PDFs: the one door to PDF files.
+"""Opening PDFs: documents, pages and words as dataclasses, every failure typed.
 
 It turns every way a file can fail to be a readable PDF into a typed
 ``DocumentError`` and reads each page once into plain dataclasses (words with
 font and size, ruling lines, image boxes) that the rest of dua works on. Words come
-from ``dua.words`` (pdfium's characters, pdfplumber's word rule, pdfplumber itself on
+from ``dua.pdf.words`` (pdfium's characters, pdfplumber's word rule, pdfplumber itself on
 the pages pdfium cannot map); lines, images and tables from pdfplumber when asked for.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import dataclasses
 import os
 from typing import Iterator, Sequence
 
-from .errors import (
+from ..errors import (
     CorruptPDFError,
     DocumentNotFoundError,
     EncryptedPDFError,
@@ -21,7 +21,7 @@ from .errors import (
     NotAPDFError,
     NoTextLayerError,
 )
-
+from . import words
 
 
 @dataclasses.dataclass
@@ -134,8 +134,6 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
     Raises:
         DocumentError (any subclass)
     """
-    from . import words  # lazy: keeps import dua fast
-
     check_file(path)
     with _translated(path, password):
         try:

@@ -1,10 +1,12 @@
 """pdfium's fonts matched to pdfminer's, whose metrics pdfplumber's boxes come from,
-for ``dua.pdfium_chars``.
+for ``dua.pdf.chars``.
 
-Copied verbatim with ``dua.words`` into every generated parser: standard library only at
+Copied verbatim with ``dua.pdf.words`` into every generated parser: standard library only at
 import, pdfminer inside the functions that use it.
 """
 from __future__ import annotations
+
+from .wordrule import _LIGATURE_OF, _PdfiumUnmapped
 
 
 class _PdfiumFonts:
@@ -158,7 +160,3 @@ def _miner_cids(font):
             continue
         if isinstance(text, str) and text:
             yield cid, text
-
-
-# last, so that importing this module first works too: dua.words imports it back
-from .words import _LIGATURE_OF, _PdfiumUnmapped  # noqa: E402

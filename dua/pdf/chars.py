@@ -1,11 +1,12 @@
-"""pdfium's characters measured as pdfminer measures them, for ``dua.words``.
+"""pdfium's characters measured as pdfminer measures them, for ``dua.pdf.words``.
 
-Copied verbatim with ``dua.words`` into every generated parser: standard library only at
+Copied verbatim with ``dua.pdf.words`` into every generated parser: standard library only at
 import, pypdfium2 and pdfminer inside the functions that use them.
 """
 from __future__ import annotations
 
-from .pdfium_content import _page_content, _show_operators
+from .content import _page_content, _show_operators
+from .wordrule import _PdfiumUnmapped, _char_lines, _cluster_words
 
 
 def _pdfium_page(doc, number, miner_page, fonts):
@@ -286,7 +287,7 @@ class _PdfiumPage:
 
     def place_continued_text(self):
         """Text objects that start where the previous one stopped start where pdfminer
-        stopped it, which pdfium may not (see ``dua.pdfium_content``): each is moved by
+        stopped it, which pdfium may not (see ``content``): each is moved by
         what pdfium had gained by then. Only where that gain can be nonzero (drifting
         widths, or an empty string in the content) is the content stream scanned."""
         content = None
@@ -346,7 +347,3 @@ def _compose(m, n):
     (a, b, c, d, e, f), (p, q, r, s, t, u) = m, n
     return (a * p + b * r, a * q + b * s, c * p + d * r, c * q + d * s,
             e * p + f * r + t, e * q + f * s + u)
-
-
-# last, so that importing this module first works too: dua.words imports it back
-from .words import _PdfiumUnmapped, _char_lines, _cluster_words  # noqa: E402

@@ -1,0 +1,75 @@
+"""pdfplumber's word rule over characters read by pdfium: lines, words, ligatures.
+
+The lowest module of the word reader (``words``, ``chars`` and ``fonts`` import it; it
+imports none of them). Copied verbatim with them into every generated parser: standard
+library only.
+"""
+from __future__ import annotations
+
+
+class _PdfiumUnmapped(Exception):
+    """Characters pdfium reads but cannot map onto pdfminer's: pdfplumber reads them."""
+
+
+def _usual_size(sizes):
+    """A word's most common size: one odd glyph (an OCR layer's) does not decide it."""
+    sizes = [round(float(s), 2) for s in sizes]
+    return max(set(sizes), key=sizes.count)
+
+
+_LIGATURES = {"\ufb00": "ff", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb01": "fi", "\ufb02": "fl",
+              "\ufb06": "st", "\ufb05": "st"}  # pdfplumber expands these in words
+_LIGATURE_OF = {v: k for k, v in _LIGATURES.items()}
+
+
+def _char_lines(chars):
+    """pdfplumber's lines, as ``(line of each top, lines)``: tops chained within 3 pt,
+    each line's characters by x0, ties in reading order as pdfplumber keeps them."""
+    from operator import itemgetter
+
+    line_of, line, last = {}, -1, None
+    for top in sorted({c[3] for c in chars}):
+        if last is None or top > last + 3:
+            line += 1
+        line_of[top], last = line, top
+    lines = [[] for _ in range(line + 1)]
+    for c in chars:
+        lines[line_of[c[3]]].append(c)
+    for row in lines:
+        row.sort(key=itemgetter(1))
+    return line_of, lines
+
+
+def _cluster_words(lines):
+    """pdfplumber's default word rule: in a line, a word ends at a blank, a gap over 3 pt
+    or a 3 pt jump in top (a step back cannot happen once the line is sorted by x0)."""
+    words = []
+    for row in lines:
+        word, end, top = [], 0.0, 0.0
+        for c in row:
+            if c[0].isspace():
+                if word:
+                    _add_word(words, word)
+                    word = []
+            else:
+                if word and (c[1] > end + 3 or abs(c[3] - top) > 3):
+                    _add_word(words, word)
+                    word = []
+                word.append(c)
+                end, top = c[2], c[3]
+        if word:
+            _add_word(words, word)
+    return words
+
+
+def _add_word(words, chars):
+    first = chars[0]
+    text, _, x1, top, bottom, _, sizes, _ = zip(*chars)  # the columns, in one C call
+    text = "".join(text)
+    if not text.isascii():
+        text = "".join([_LIGATURES.get(t, t) for t in text])
+    size = first[6]
+    if sizes.count(size) != len(sizes):
+        size = _usual_size(sizes)
+    words.append((text, first[1], max(x1), min(top), max(bottom), first[5],
+                  round(float(size), 2)))
