@@ -120,25 +120,44 @@ def _stack(lines: list, best: list, segments: list | None) -> list:
             # A wrapped heading word may reach past a narrow right-aligned column.
             inside = segments is None or (ln[0][1] >= segments[0][0] - 60
                                           and ln[-1][2] <= segments[-1][1] + 60)
-            if gap < 0.6 * height and inside and _within_cells(ln, best) and (
+            if gap < 0.6 * height and inside and _within_cells(ln, best, segments) and (
                     segments or _header_score(ln) or under):
                 block.append(ln)
                 grew = True
     return sorted(block, key=lambda ln: ln[0][3])
 
 
-def _within_cells(line: list, best: list) -> bool:
-    """Each phrase of ``line`` stands over at most one phrase of the heading ``best``.
+def _within_cells(line: list, best: list, segments: list | None = None) -> bool:
+    """Each phrase of ``line`` stands over at most one phrase of the heading ``best``, or
+    each of its words is aligned with a word of ``best`` of its own (a heading's upper
+    tier: 'TRANSACTION' over 'DATE', 'POSTING' over the next 'DATE').
 
     A heading cell wraps inside its own column; a section title printed just above the
-    heading runs across several columns and is no part of it.
+    heading runs across several columns, its words aligned with nothing, and is no part
+    of it.
     """
+    if _aligned_tier(line, best):
+        return True
     cells = _phrases([best])
     for phrase in _phrases([line]):
         a, b = phrase[0][1], phrase[-1][2]
         if sum(1 for c in cells if min(b, c[-1][2]) - max(a, c[0][1]) > 0) > 1:
             return False
     return True
+
+
+def _aligned_tier(line: list, best: list, slack: float = 1.5) -> bool:
+    """Every word of ``line`` starts, ends or is centred where a word of ``best`` does, and
+    no two of them on the same word."""
+    taken = set()
+    for w in line:
+        match = next((i for i, b in enumerate(best) if i not in taken and (
+            abs(w[1] - b[1]) <= slack or abs(w[2] - b[2]) <= slack
+            or abs(w[1] + w[2] - b[1] - b[2]) <= 2 * slack)), None)
+        if match is None:
+            return False
+        taken.add(match)
+    return len(line) >= 2
 
 
 def widen(segments: list, lines: list) -> list:
@@ -194,6 +213,20 @@ def _split_at_rivers(phrases: list, segments: list) -> list:
     return out
 
 
+def _tier_phrases(header: list) -> list:
+    """The heading's phrases, where a tier whose every word is aligned with a word of the
+    tier below it gives one phrase per word: 'TRANSACTION POSTING' over 'DATE DATE' names
+    two columns, however narrow the space between its words."""
+    phrases = []
+    for i, line in enumerate(header):
+        below = [ln for ln in header[i + 1:] if ln[0][3] > line[0][3]]
+        if below and _aligned_tier(line, below[0]):
+            phrases += [[w] for w in line]
+        else:
+            phrases += _phrases([line])
+    return phrases
+
+
 def _covered(segments: list, phrase: list) -> list:
     a, b = phrase[0][1], phrase[-1][2]
     hit = [i for i, (s0, s1) in enumerate(segments) if min(b, s1) - max(a, s0) > 0]
@@ -208,7 +241,7 @@ def _group(segments: list, header: list) -> list:
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
-    for phrase in _split_at_rivers(_phrases(header), segments):
+    for phrase in _split_at_rivers(_tier_phrases(header), segments):
         hit = _covered(segments, phrase)
         first = owner[hit[0]]
         for i in range(hit[0], hit[-1] + 1):

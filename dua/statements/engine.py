@@ -132,7 +132,8 @@ def mark_running(items_by_page: list) -> None:
             if item[0] in ("text", "money", "furniture", "outside") and item[3]:
                 key = _DIGITS.sub("#", normalize(item[3]))
                 outside = not tops or item[1] < tops[0] or item[1] > tops[-1]
-                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] == "text"))
+                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
+                                                 ("text", "money")))
     for places in seen.values():
         tops = [t for _, _, t, _ in places]
         if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
@@ -182,10 +183,9 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     money = _amount_cells(cells, settings, kinds)
     if money and set(money) == {settings.get("balance_column")}:
         return ["furniture", top, cells, text, line, "a balance line (it prints only a balance)"]
-    if money:
-        return ["money", top, cells, text, line, ""]
-    if any(cells[i] for i, k in enumerate(kinds) if k != "text"):
-        return ["money", top, cells, text, line, ""]  # a date or a value with no money
+    if money or re.fullmatch(settings["date_pattern"], cells[col], re.IGNORECASE) or any(
+            cells[i] for i, k in enumerate(kinds) if k not in ("text", "date")):
+        return ["money", top, cells, text, line, ""]  # money, a date, or a value: no row
     return ["text", top, cells, text, line, ""]
 
 
@@ -207,11 +207,15 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
 
 
 def _continues(item: list, settings: dict) -> bool:
-    """Whether a text line may continue a row: its words stand in the columns rows wrap in."""
+    """Whether a text line may continue a row: its words stand in the columns rows wrap in
+    (learned from the answer key), or at least none in the date column, where a heading
+    over a group of rows starts and a wrapped description does not."""
     allowed = settings.get("continuation_columns")
-    if allowed is None:
-        return True
     columns = settings["columns"]
+    if allowed is None:
+        date = settings["date_column"]
+        return settings.get("date_groups") or not any(
+            column_of(w, columns) == date for w in item[4])
     return all(column_of(w, columns) in allowed for w in item[4])
 
 
@@ -324,9 +328,13 @@ def _convert(values: list, col: dict, settings: dict) -> list:
 
 def build_frame(pages: list, settings: dict):
     """The statement's transactions as a DataFrame (columns and kinds from ``settings``)."""
+    return frame_of(extract(pages, settings)[0], settings)
+
+
+def frame_of(rows: list, settings: dict):
+    """The DataFrame of rows ``extract`` found."""
     import pandas as pd  # lazy: the engine is also imported by dua, which must stay light
 
-    rows = extract(pages, settings)[0]
     data = {}
     for i, col in enumerate(settings["columns"]):
         if not col.get("output", True):
