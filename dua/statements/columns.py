@@ -241,8 +241,9 @@ def _group(segments: list, header: list) -> list:
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
-    for phrase in _split_at_rivers(_tier_phrases(header), segments):
-        hit = _covered(segments, phrase)
+    phrases = _split_at_rivers(_tier_phrases(header), segments)
+    hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments)
+    for phrase, hit in zip(phrases, hits):
         first = owner[hit[0]]
         for i in range(hit[0], hit[-1] + 1):
             owner[i] = first
@@ -255,6 +256,37 @@ def _group(segments: list, header: list) -> list:
         else:
             merged.append(g)
     return merged
+
+
+def _in_order(hits: list, phrases: list, segments: list) -> list:
+    """Segments for the names of a one-line heading whose names collide (two over one
+    segment). A heading set off to one side of its columns' values ('Money out' over
+    nothing, 'Money in' over the money out) still names them in order: each name takes its
+    own segment, left to right, the names as near their segments as they can stand."""
+    single_line = len({round(p[0][3]) for p in phrases}) == 1
+    firsts = [h[0] for h in hits]
+    if not single_line or all(b > a for a, b in zip(firsts, firsts[1:])) \
+            or len(phrases) > len(segments):
+        return hits
+    cost = [[_distance(p, seg) for seg in segments] for p in phrases]
+    n, m = len(phrases), len(segments)
+    best = [[float("inf")] * (m + 1) for _ in range(n + 1)]  # best[i][j]: i names, j segments
+    best[0] = [0.0] * (m + 1)
+    for i in range(1, n + 1):
+        for j in range(i, m + 1):
+            best[i][j] = min(best[i][j - 1], best[i - 1][j - 1] + cost[i - 1][j - 1])
+    out, j = [], m
+    for i in range(n, 0, -1):
+        while best[i][j] == best[i][j - 1]:
+            j -= 1
+        out.append([j - 1])
+        j -= 1
+    return out[::-1]
+
+
+def _distance(phrase: list, segment: tuple) -> float:
+    a, b = phrase[0][1], phrase[-1][2]
+    return max(0.0, segment[0] - b, a - segment[1])
 
 
 def _merge_unlabeled(groups: list) -> list:

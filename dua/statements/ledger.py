@@ -17,6 +17,7 @@ from . import engine
 _CENT = 0.005
 _HEADER = "the page's header, above the table's column heading"
 _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
+_LEFT_OUT = "a column the output leaves out"
 
 
 @dataclasses.dataclass
@@ -86,7 +87,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not low <= item[1] <= high:
                 continue
             if (page, k) in owned:
-                ledger.words_in_cells += len(item[4])
+                _cells(ledger, page, item[4], rows[owned[(page, k)]], settings, money)
                 continue
             reason = item[5] or (_HEADER if item[0] == "outside" else "")
             if not reason and item[0] == "money":
@@ -98,6 +99,24 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if low <= word[3] <= high:
                 _own(ledger, page, [word], word[0], reason)
     return ledger
+
+
+def _cells(ledger: Ledger, page: int, words: list, row: list, settings: dict,
+           money: "_Arithmetic") -> None:
+    """A row line's words: each in a cell whose value the output keeps, or said otherwise.
+    An amount column's cell that reads as no amount keeps nothing of its words."""
+    columns = settings["columns"]
+    for w in words:
+        c = engine.column_of(w, columns)
+        col = columns[c]
+        if not col.get("output", True):
+            _own(ledger, page, [w], w[0], _LEFT_OUT)
+        elif col["kind"] == "amount" and row[0][c] and money.amount(row[0][c], c) is None:
+            ledger.unaccounted.append({"page": page + 1, "box": _box([w]), "text": w[0],
+                                       "why": f"in {col['name']!r}, whose cell "
+                                              f"{row[0][c]!r} reads as no amount"})
+        else:
+            ledger.words_in_cells += 1
 
 
 def _heads_rows(items: list, k: int, settings: dict) -> bool:
@@ -162,10 +181,11 @@ class _Arithmetic:
         kinds = [c["kind"] for c in settings["columns"]]
         self.columns = [i for i, k in enumerate(kinds) if k == "amount"]
         self.balance = settings.get("balance_column")
-        self.values = [{i: self._amount(row[0][i], i) for i in self.columns} for row in rows]
+        self.values = [{i: self.amount(row[0][i], i) for i in self.columns} for row in rows]
         self.starts = [row[3][0] for row in rows]  # in page order: each row's first line
 
-    def _amount(self, text: str, column: int):
+    def amount(self, text: str, column: int):
+        """A cell of amount column ``column`` as the output reads it (None: no amount)."""
         if not text:
             return None
         col = self.settings["columns"][column]
