@@ -109,6 +109,17 @@ def _moves(cells: list, settings: dict, kinds: list) -> bool:
     return any(i != balance for i in _amount_cells(cells, settings, kinds))
 
 
+def _foreign_heading(line: list, settings: dict) -> bool:
+    """A line of plain words under three columns or more that is not the table's heading:
+    another table's heading ('Date Amount Date Amount' over daily balances), where the
+    transactions' table has ended. A wrapped description or a group's title stands under
+    one or two columns."""
+    if len(line) < 3 or not all(re.search(r"[^\W\d_]", w[0]) and not re.search(r"\d", w[0])
+                                for w in line):
+        return False
+    return len({column_of(w, settings["columns"]) for w in line}) >= 3
+
+
 def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     """A line that starts a transaction: its date cell matches (or, with ``anchor`` set to
     ``amount``, is empty under a layout that prints each day's date once) and it has money."""
@@ -156,7 +167,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
         state["in_table"] = True
         return ["furniture", top, None, text, line, "the table's column heading"]
     if not state["in_table"]:
-        return ["outside", top, None, text, line, "above the table's heading"]
+        return ["outside", top, None, text, line, state.get("outside", "above the table's heading")]
     norm = normalize(text)
     if norm in state["sections"]:
         state["sign"] = state["sections"][norm]
@@ -166,6 +177,11 @@ def _item(line: list, settings: dict, state: dict) -> list:
     skipped = _skip_reason(text, settings["skip_patterns"])
     if skipped:
         return ["furniture", top, None, text, line, skipped]
+    if _foreign_heading(line, settings):
+        state["in_table"] = False
+        state["outside"] = "under another table's column heading"
+        return ["outside", top, None, text, line,
+                "another table's column heading: the transactions' table ends here"]
     if settings.get("date_groups") and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
         state["date"] = text
         return ["furniture", top, None, text, line, "the date heading of the rows below it"]
@@ -273,6 +289,7 @@ def extract(pages: list, settings: dict) -> tuple:
         # "once": pages after the first header continue the table without repeating it.
         if not settings.get("header_once"):
             state["in_table"] = not settings.get("require_header", False)
+            state["outside"] = "above the table's heading"
     if settings.get("running", True):
         mark_running(items_by_page)
     rows = []

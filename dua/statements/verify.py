@@ -187,6 +187,17 @@ def attach_accounting(result: dict, pages: list, settings: dict, apart: list | N
     result["accounting"] = ledger.to_dict()
 
 
+def _same_rows(frame, pages: list, settings: dict, extraction: tuple | None) -> bool:
+    """Whether ``frame`` is what the engine reads from ``pages`` with ``settings``."""
+    rows = (extraction or engine.extract(pages, settings))[0]
+    if len(rows) != len(frame):
+        return False
+    try:
+        return bool(engine.frame_of(rows, settings).equals(frame))
+    except (KeyError, ValueError, TypeError, IndexError):
+        return False
+
+
 def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
               extraction: tuple | None = None) -> dict:
     """Verification without an answer key: the statement's own arithmetic and the accounting
@@ -200,12 +211,16 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     ledger = ledger_mod.build(pages, settings, apart, extraction) \
         if settings.get("columns") else None
     checks = [arithmetic, accounting(ledger)]
+    if ledger is not None and not _same_rows(frame, pages, settings, extraction):
+        checks[1] = {"name": "words_accounted", "passed": None,
+                     "detail": "the accounting reads the pages with the built-in engine, and "
+                               "its rows are not the rows of this result"}
     hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
     if arithmetic["passed"] is False:
         status = "failed"
     else:
         status = "passed" if arithmetic["passed"] and checks[1]["passed"] else "unverified"
-    left = len(ledger.unaccounted) if ledger else 0
+    left = len(ledger.unaccounted) if ledger and checks[1]["passed"] is not None else 0
     # Failed arithmetic dominates; rows that do not reconcile and words left over rank the
     # rest, so that the search moves towards a result whose every word is accounted for.
     distance = {"failed": 1000 + arithmetic.get("bad_rows", 0) + left,
