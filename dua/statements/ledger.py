@@ -18,6 +18,7 @@ _CENT = 0.005
 _HEADER = "the page's header, above the table's column heading"
 _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
 _LEFT_OUT = "a column the output leaves out"
+_FOOT = "the page's foot: below its last row, out of a continuation's reach"
 
 
 @dataclasses.dataclass
@@ -82,7 +83,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
     region = _region(rows, items)
     money = _Arithmetic(rows, settings)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
-    for page, (low, high) in sorted(region.items()):
+    reach = settings.get("continuation_gap", 0.0)
+    for page, (low, high, last_row) in sorted(region.items()):
         for k, item in enumerate(items[page]):
             if not low <= item[1] <= high:
                 continue
@@ -94,6 +96,9 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 reason = money.explain(item, page, k)
             if not reason and item[0] == "text" and _heads_rows(items[page], k, settings):
                 reason = _GROUP
+            wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
+            if not reason and wordy and item[1] > last_row + reach:
+                reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
             _own(ledger, page, item[4], item[3], reason)
         for word, reason in (apart[page] if apart and page < len(apart) else []):
             if low <= word[3] <= high:
@@ -138,8 +143,8 @@ def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None
 
 
 def _region(rows: list, items: list) -> dict:
-    """page -> (top, bottom) of what is accounted for: the pages holding rows, from the
-    first transaction's first line to the last one's last line."""
+    """page -> (top, bottom, last row line) of what is accounted for: the pages holding
+    rows, from the first transaction's first line to the last one's last line."""
     if not rows:
         return {}
     region = {}
@@ -150,7 +155,7 @@ def _region(rows: list, items: list) -> dict:
             region[page] = (min(low, top), max(high, top))
     first, last = min(region), max(region)
     return {p: (region[p][0] if p == first else float("-inf"),
-                region[p][1] if p == last else float("inf")) for p in region}
+                region[p][1] if p == last else float("inf"), region[p][1]) for p in region}
 
 
 def _rows(rows: list, items: list, settings: dict) -> list:
@@ -193,10 +198,14 @@ class _Arithmetic:
             else self.settings
         return engine.parse_amount(text, settings)
 
+    def amounts(self, item: list) -> list:
+        """The amounts a line's cells print."""
+        found = [engine.parse_amount(c, self.settings) for c in item[2] or [] if c]
+        return [v for v in found if v is not None]
+
     def explain(self, item: list, page: int, k: int) -> str:
         """The reason a line of money is no row, or '' when its numbers say nothing."""
-        found = [engine.parse_amount(c, self.settings) for c in item[2] or [] if c]
-        found = [v for v in found if v is not None]
+        found = self.amounts(item)
         if not found:
             return ""
         above = bisect.bisect_left(self.starts, (page, k))
