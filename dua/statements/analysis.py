@@ -37,6 +37,7 @@ class Analysis:
     candidate_lines: int
     page_count: int
     learned: dict | None = None  # settings learned from the answer key's evidence, if given
+    sections: list = dataclasses.field(default_factory=list)  # titles that may sign rows
 
 
 def reader_pages(doc) -> list:
@@ -225,9 +226,32 @@ def _from_layout(pages: list) -> Analysis:
     _signs(columns, by_col, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
+    _roles(pages, settings)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),
-                    len(candidates), len(pages))
+                    len(candidates), len(pages), sections=_sections(pages, settings))
+
+
+def _roles(pages: list, settings: dict) -> None:
+    """The balance column, when the rows reconcile with one: a line printing only it is
+    then no row."""
+    from . import reconcile  # lazy: pandas loads with the first frame
+
+    try:
+        result = reconcile.reconcile(engine.build_frame(pages, settings))
+    except (KeyError, ValueError, TypeError, IndexError):
+        result = {"passed": None}
+    names = [c["name"] for c in settings["columns"]]
+    if result["passed"] and result["roles"][0] in names:
+        settings["balance_column"] = names.index(result["roles"][0])
+
+
+def _sections(pages: list, settings: dict) -> list:
+    """Titles of the table's sections, which may sign the amounts printed under them: the
+    search tries their signs only when the rows do not add up unsigned."""
+    from . import sections
+
+    return [t for t, _ in sections.guess(pages, settings)]
 
 
 def _signs(columns: list, by_col: list, settings: dict) -> None:
