@@ -90,7 +90,25 @@ def _dominant(found: list) -> list:
     xs = sorted(f[3] for f in found if f[2] == pattern)
     x = xs[len(xs) // 2]
     reach = max(12.0, 2.0 * _pitch([(i, ln) for i, ln, _, _ in found]))
-    return [(i, ln) for i, ln, p, x0 in found if p == pattern and abs(x0 - x) < reach]
+    return _aligned_money([(i, ln) for i, ln, p, x0 in found
+                           if p == pattern and abs(x0 - x) < reach])
+
+
+def _aligned_money(lines: list) -> list:
+    """Drop the lines whose money stands where the table's does not: a summary block above
+    the table ('Beginning Balance', 'Ending Balance' with dates of their own) or a strip of
+    daily balances below it prints amounts off the edges the rows right-align theirs on.
+    Only where most lines keep to those edges; amounts set left or centred give no such
+    evidence."""
+    edges: dict = {}
+    for _, line in lines:
+        for x in {round(w[2]) for w in line if engine.looks_like_amount(w[0])}:
+            edges[x] = edges.get(x, 0) + 1
+    common = {x for x, n in edges.items() if n >= max(3, 0.05 * len(lines))}
+    near = lambda line: all(any(abs(round(w[2]) - x) <= 2 for x in common)  # noqa: E731
+                            for w in line if engine.looks_like_amount(w[0]))
+    kept = [(i, ln) for i, ln in lines if near(ln)]
+    return kept if len(kept) >= 0.8 * len(lines) else lines
 
 
 def _vote_date(cells_by_col: list) -> tuple:
