@@ -96,6 +96,14 @@ class WaveTest(unittest.TestCase):
             with self.subTest(layout=layout.name):
                 self.assertTrue(0.15 <= abs(b - a) / a <= 0.35, layout.rows)
 
+    def test_a_and_b_differ_in_holder_period_and_opening_balance(self):
+        for layout in WAVE:
+            a, b = model.build(layout, "a"), model.build(layout, "b")
+            with self.subTest(layout=layout.name):
+                self.assertNotEqual(a.holder, b.holder)
+                self.assertNotEqual(a.period, b.period)
+                self.assertNotEqual(a.opening, b.opening)
+
     def test_a_terms_page_interrupts_a_description_where_the_layout_inserts_one(self):
         inserted = [l for l in WAVE if l.insert_page_after]
         self.assertTrue(inserted)
