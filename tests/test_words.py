@@ -21,6 +21,8 @@ def corpus() -> list:
     """Every readable PDF under fixtures/ and the shared samples (bad inputs excluded)."""
     paths = sorted(glob.glob(os.path.join(FIXTURES, "**", "*.pdf"), recursive=True))
     paths = [p for p in paths if os.sep + "bad" + os.sep not in p]
+    # wave 3 stays apart until the engineer decides to measure dua on it (issue 25)
+    paths = [p for p in paths if not p.startswith(os.path.join(FIXTURES, "wave3") + os.sep)]
     paths += sorted(glob.glob(os.path.join(SHARED_DATA, "**", "*.pdf"), recursive=True))
     return paths
 
