@@ -12,6 +12,7 @@ import difflib
 import glob
 import os
 import sys
+import tempfile
 import unittest
 
 from fixtures import make_reader
@@ -101,6 +102,23 @@ class ReaderFixturesTest(unittest.TestCase):
                 self.assertEqual(truth.read(pdf)["pages"], stored["pages"],
                                  f"pdfplumber {stored['pdfplumber']} wrote the truth: run "
                                  f"{make_reader.REGENERATE} --truth-only")
+
+    def test_the_readme_is_what_the_script_writes(self):
+        with open(os.path.join(READER, "README.md"), encoding="utf-8") as fh:
+            self.assertEqual(fh.read(), make_reader.readme(),
+                             f"run {make_reader.REGENERATE} --truth-only")
+
+
+@unittest.skipIf(make_reader.family_of(make_reader.by_name("pdftex_ligatures_cm")).missing(),
+                 "pdfTeX is not installed: the PDFs are committed")
+class RegenerateTest(unittest.TestCase):
+    def test_a_pdftex_fixture_renders_again_byte_for_byte(self):
+        fixture = make_reader.by_name("pdftex_ligatures_cm")
+        with tempfile.TemporaryDirectory() as tmp:
+            made = make_reader.render(fixture, tmp)
+            with open(made, "rb") as fh, open(os.path.join(READER, os.path.basename(made)),
+                                               "rb") as committed:
+                self.assertEqual(fh.read(), committed.read())
 
 
 def _print_report(report: list) -> None:
