@@ -26,8 +26,8 @@ TOLERANCE = 0.001
 
 
 def read_pages(path: str) -> list:
-    """The reader under test, behind one import (it moves to ``dua.pdf``, issue 24)."""
-    from dua.words import read_pages as reader
+    """The reader under test, behind one import (the package's one door)."""
+    from dua.pdf import read_pages as reader
 
     return reader(path)
 
