@@ -117,8 +117,8 @@ class _PdfiumPage:
             across = a * size
             state = self.states[key] = (
                 font, across, d * size, font.descent * d * size, font.name, font.single,
-                font.metrics_by_text, font.space_width * across,
-                font.agreeing() if font.metrics_by_text else None)
+                font.drifts, font.space_width * across,
+                font.agreeing() if font.drifts else None)
         self.objects[handle] = state
         return state
 
@@ -131,7 +131,7 @@ class _PdfiumPage:
         objects, origin_x, origin_y = self.objects, ctypes.c_double(), ctypes.c_double()
         at_x, at_y = ctypes.byref(origin_x), ctypes.byref(origin_y)
         last_handle, last_x, last_y = 0, None, None  # 0: no object, so a NULL one is told
-        last_text, drift, step = "", 0.0, 0.0
+        last_text, drift, step, pending = "", 0.0, 0.0, False
         open_run = None  # a space's run, until the next glyph of its object and line
         is_generated = self.call["FPDFText_IsGenerated"]
         for i, code in enumerate(self.codes(textpage)):
@@ -154,11 +154,15 @@ class _PdfiumPage:
             else:
                 text = chr(code) if 32 <= code < 0x590 else font.text(code)
                 same = y == last_y
-                if same and x == last_x and font.joined(last_text, text):
-                    text = font.joined(last_text, text)  # one glyph pdfium split ("fl")
-                    drift -= step
-                    if runs and runs[-1][1] is chars.pop():
+                whole = same and x == last_x and font.joined(last_text, text)
+                if whole and self.one_glyph(i):
+                    text, pending = whole, False  # one glyph pdfium split ("ffi")
+                    drift, step = drift - step, 0.0
+                    split = chars.pop()  # always: a page with no spaces has no runs
+                    if runs and runs[-1][1] is split:
                         runs[-1][1], open_run = None, runs[-1]
+            if pending:
+                raise _PdfiumUnmapped(f"pieces of a glyph, {last_text!r}, that no glyph reads")
             # where pdfminer puts two glyphs at one x (after one of zero width), undoing the
             # drift must not part them: thousandths of a point, as pdfminer's sums land
             left, bottom = (round(x - drift, 3) if by_text else x), height - y - drop
@@ -172,13 +176,14 @@ class _PdfiumPage:
             else:
                 width = single.get(text)
                 if width is None:
-                    width = font.width(text, textpage, i, across, self)
+                    pending = font.pending(text)  # its width comes with its last piece
+                    width = 0.0 if pending else font.width(text, textpage, i, across, self)
                 char = [text, left, left + width * across, bottom - up, bottom, name, up,
                         handle]
                 if open_run is not None and same:
                     open_run[1], open_run = char, None  # the glyph after a space ends its run
             chars.append(char)
-            if by_text:  # else drift and step stay 0 for the whole object
+            if by_text and not pending:  # else drift and step stay 0 for the whole object
                 step = 0.0
                 if text not in agree:
                     step = self.drift(font, text, width, across, textpage, i, x)
@@ -186,6 +191,17 @@ class _PdfiumPage:
                     self.end_drift[handle] = drift
             last_handle, last_x = handle, x  # pairs: Python builds no tuple for two
             last_y, last_text = y, text
+        if pending:
+            raise _PdfiumUnmapped(f"pieces of a glyph, {last_text!r}, that no glyph reads")
+
+    def one_glyph(self, index):
+        """Whether characters ``index - 1`` and ``index`` are pieces of one glyph: pdfium
+        gives each piece the whole glyph's origin and ink box; two glyphs' ink differs."""
+        box, get = self.box, self.call["FPDFText_GetCharBox"]
+        get(self.page_text, index - 1, *self.at_box)
+        before = tuple(box)
+        get(self.page_text, index, *self.at_box)
+        return before == tuple(box)
 
     def codes(self, textpage):
         """Every character's code: one call for the page, or one per character where the
@@ -280,7 +296,7 @@ class _PdfiumPage:
 
     def add_blank(self, matrix, handle, state):
         font, up, bottom = state[0], state[2], matrix[5] + state[3]
-        if font.metrics_by_text and font.file_width(" ") not in (None, font.space_width):
+        if font.drifts and font.file_width(" ") not in (None, font.space_width):
             self.end_drift[handle] = None  # its spaces drift, and they are not counted
         self.chars.append([" ", matrix[4], matrix[4], self.height - bottom - up,
                            self.height - bottom, state[4], up, handle])

@@ -6,7 +6,7 @@ import, pdfminer inside the functions that use it.
 """
 from __future__ import annotations
 
-from .wordrule import _LIGATURE_OF, _PdfiumUnmapped
+from .wordrule import _LIGATURE_OF, _LIGATURES, _PdfiumUnmapped
 
 
 class _PdfiumFonts:
@@ -65,9 +65,9 @@ def _miner_fonts(manager, resources):
                 out.append((literal_name(resolve1(spec.get("BaseFont", ""))), font))
                 widths = resolve1(spec.get("Widths"))
                 first = resolve1(spec.get("FirstChar", 0)) or 0
-                # pdfium's widths, where pdfminer may use its own for the standard 14 fonts
-                font.dua_file_widths = ({first + i: resolve1(w) for i, w in enumerate(widths)}
-                                        if isinstance(widths, list) else {})
+                if isinstance(widths, list):  # pdfminer may use its own (the standard 14)
+                    font.dua_file_widths = {first + i: resolve1(w)
+                                            for i, w in enumerate(widths)}
         for ref in (resolve1(res.get("XObject")) or {}).values():
             stream = resolve1(ref)
             attrs = getattr(stream, "attrs", {})
@@ -85,7 +85,7 @@ class _PdfiumFont:
             raise _PdfiumUnmapped("a vertical font")
         self.candidates, self.name = candidates, first.fontname
         self.descent = first.get_descent()
-        self.widths, self.file_widths, self.agree = {}, None, None
+        self.widths, self.file_widths, self.agree, self.prefixes = {}, None, None, None
         for font in candidates:
             for cid, text in _miner_cids(font):
                 self.widths.setdefault(text, set()).add(font.char_width(cid))
@@ -96,16 +96,20 @@ class _PdfiumFont:
         # pdfminer's built-in metrics (the standard 14 fonts) look widths up by text
         self.metrics_by_text = any(isinstance(next(iter(f.widths), 0), str)
                                    for f in candidates if f.widths)
+        # pdfium reads a font's widths as whole thousandths, pdfminer keeps the fraction
+        self.drifts = self.metrics_by_text or any(
+            w != int(w) for f in candidates for w in _given_widths(f).values())
 
     def file_width(self, text):
-        """The file's /Widths for ``text`` where they give one, else None."""
+        """pdfium's width for ``text`` where the file gives one width, else None: the
+        file's /Widths (or /W) in whole thousandths, as pdfium reads them."""
         if self.file_widths is None:
             found = {}
             for font in self.candidates:
-                given = getattr(font, "dua_file_widths", {})
+                given = _given_widths(font)
                 for cid, glyph in _miner_cids(font) if given else ():
-                    if isinstance(given.get(cid), (int, float)):
-                        found.setdefault(glyph, set()).add(given[cid] * 0.001)
+                    if cid in given:
+                        found.setdefault(glyph, set()).add(int(given[cid]) * 0.001)
             self.file_widths = {t: next(iter(w)) for t, w in found.items() if len(w) == 1}
         return self.file_widths.get(text)
 
@@ -118,11 +122,23 @@ class _PdfiumFont:
         return self.agree
 
     def joined(self, first, second):
-        """The text of one glyph pdfium split in two (a ligature), or ''."""
-        for text in (first + second, _LIGATURE_OF.get(first + second, "")):
-            if text and text in self.widths:
-                return text
-        return ""
+        """The text of one glyph pdfium split in pieces (a ligature), as far as the pieces
+        go: a glyph's whole text, or the start of one (see ``pending``); else ''."""
+        whole = _expanded(first) + second
+        found = [t for t in (whole, _LIGATURE_OF.get(whole)) if t in self.widths]
+        if len(found) > 1:
+            raise _PdfiumUnmapped(f"two glyphs of font {self.name!r} read {whole!r}")
+        return found[0] if found else (whole if whole in self.starts() else "")
+
+    def pending(self, text):
+        """Whether ``text`` only starts a glyph's text: the first pieces of a ligature."""
+        return text not in self.widths and text in self.starts()
+
+    def starts(self):
+        if self.prefixes is None:
+            self.prefixes = {whole[:k] for whole in map(_expanded, self.widths)
+                             for k in range(1, len(whole))}
+        return self.prefixes
 
     def text(self, code):
         if code == 2:  # pdfium's mark for a hyphen that ends a line
@@ -147,6 +163,20 @@ class _PdfiumFont:
         if len(found) == 2:  # the usual case, without min's key function (the first on a tie)
             return found[0] if abs(found[0] - near) <= abs(found[1] - near) else found[1]
         return min(found, key=lambda w: abs(w - near))
+
+
+def _expanded(text):
+    return "".join([_LIGATURES.get(t, t) for t in text]) if not text.isascii() else text
+
+
+def _given_widths(font):
+    """The widths the file gives a font, by character code: its /Widths, or a CID font's
+    /W, which pdfminer keeps as its own (the standard 14 fonts' own are by name)."""
+    given = getattr(font, "dua_file_widths", None)
+    if given is None:
+        given = {k: v for k, v in (font.widths or {}).items() if isinstance(k, int)}
+        font.dua_file_widths = given
+    return {k: v for k, v in given.items() if isinstance(v, (int, float))}
 
 
 def _miner_cids(font):
