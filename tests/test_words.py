@@ -14,7 +14,7 @@ from dua.pdf import words
 
 from .support import FIXTURES, SHARED_DATA
 
-TOLERANCE = 0.5  # points, on x0, x1, top and bottom
+TOLERANCE = 0.001  # points, on x0, x1, top and bottom: the word rule's own margin (wordrule._NEAR)
 
 
 def corpus() -> list:

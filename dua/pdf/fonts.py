@@ -85,41 +85,45 @@ class _PdfiumFont:
             raise _PdfiumUnmapped("a vertical font")
         self.candidates, self.name = candidates, first.fontname
         self.descent = first.get_descent()
-        self.widths, self.file_widths, self.agree, self.prefixes = {}, None, None, None
+        self.widths, self.prefixes, steps = {}, None, {}
         for font in candidates:
+            pdfium_width = _pdfium_widths(font)
             for cid, text in _miner_cids(font):
-                self.widths.setdefault(text, set()).add(font.char_width(cid))
+                width = font.char_width(cid)
+                self.widths.setdefault(text, set()).add(width)
+                given = pdfium_width(cid)
+                steps.setdefault((text, width), set()).add(
+                    width if given is None else given)
         self.widths = {text: tuple(found) for text, found in self.widths.items()}
         self.single = {text: found[0] for text, found in self.widths.items()
                        if len(found) == 1}
         self.space_width = min(self.widths.get(" ", (0.0,)))
-        # pdfminer's built-in metrics (the standard 14 fonts) look widths up by text
-        self.metrics_by_text = any(isinstance(next(iter(f.widths), 0), str)
-                                   for f in candidates if f.widths)
-        # pdfium reads a font's widths as whole thousandths, pdfminer keeps the fraction
-        self.drifts = self.metrics_by_text or any(
-            w != int(w) for f in candidates for w in _given_widths(f).values())
+        # how much further pdfium advances than pdfminer past a glyph of this text and
+        # pdfminer's width, per unit of size; glyphs that share both but not pdfium's
+        # width are left out, so reading one falls back
+        self.steps = {key: next(iter(given)) - key[1] for key, given in steps.items()
+                      if len(given) == 1}
+        self.choices = {key: given for key, given in steps.items() if len(given) > 1}
+        self.drifts = any(self.steps.values()) or bool(self.choices)
 
-    def file_width(self, text):
-        """pdfium's width for ``text`` where the file gives one width, else None: the
-        file's /Widths (or /W) in whole thousandths, as pdfium reads them."""
-        if self.file_widths is None:
-            found = {}
-            for font in self.candidates:
-                given = _given_widths(font)
-                for cid, glyph in _miner_cids(font) if given else ():
-                    if cid in given:
-                        found.setdefault(glyph, set()).add(int(given[cid]) * 0.001)
-            self.file_widths = {t: next(iter(w)) for t, w in found.items() if len(w) == 1}
-        return self.file_widths.get(text)
+    def step(self, text, width, page=None, index=0, across=1.0):
+        """pdfium's advance past a glyph less pdfminer's, per unit of size.
 
-    def agreeing(self):
-        """The texts whose one width in the file is pdfminer's one width: no drift."""
-        if self.agree is None:
-            self.file_width(" ")
-            self.agree = frozenset(t for t, w in self.file_widths.items()
-                                   if t in self.single and abs(w - self.single[t]) <= 0.0005)
-        return self.agree
+        Where glyphs of that text and width advance differently in pdfium, its box for the
+        character tells which (it spans the advance where the file gives widths).
+
+        Raises _PdfiumUnmapped where nothing tells.
+        """
+        step = self.steps.get((text, width))
+        if step is None:
+            given = self.choices.get((text, width), ())
+            seen = round(page.loose_width(None, index) / across * 1000) * 0.001 if page else None
+            found = [w for w in given if abs(w - seen) <= 1e-9] if given and page else []
+            if len(found) != 1 or any(w is None for w in given):
+                raise _PdfiumUnmapped(f"glyphs of font {self.name!r} that read {text!r} "
+                                      "advance differently in pdfium")
+            step = found[0] - width
+        return step
 
     def joined(self, first, second):
         """The text of one glyph pdfium split in pieces (a ligature), as far as the pieces
@@ -169,14 +173,39 @@ def _expanded(text):
     return "".join([_LIGATURES.get(t, t) for t in text]) if not text.isascii() else text
 
 
-def _given_widths(font):
-    """The widths the file gives a font, by character code: its /Widths, or a CID font's
-    /W, which pdfminer keeps as its own (the standard 14 fonts' own are by name)."""
+def _pdfium_widths(font):
+    """pdfium's width of a character code in ``font``, or None where it is pdfminer's.
+
+    pdfium reads the file's widths (/Widths, /MissingWidth, a CID font's /W and /DW) as
+    whole thousandths where pdfminer keeps their fractions; for the standard 14 fonts
+    pdfminer uses its own metrics even where the file gives /Widths, and pdfium those
+    (and /MissingWidth, 0 unless given, for a code they leave out); where the file
+    gives none, pdfium's own metrics advance as pdfminer's do.
+    A simple font that gives no widths at all is drawn by its font program's own, which
+    only pdfium reads: that font falls back.
+    """
     given = getattr(font, "dua_file_widths", None)
-    if given is None:
-        given = {k: v for k, v in (font.widths or {}).items() if isinstance(k, int)}
-        font.dua_file_widths = given
-    return {k: v for k, v in given.items() if isinstance(v, (int, float))}
+    by_name = any(isinstance(k, str) for k in font.widths or ())
+    if by_name and given is None:  # the standard 14 drawn by their own metrics
+        return lambda cid: None
+    if by_name:  # pdfminer's metrics; pdfium's the file's /Widths, else /MissingWidth
+        missing = _whole(font.descriptor.get("MissingWidth", 0) if font.descriptor else 0)
+        return lambda cid: _whole(given[cid]) if cid in given else missing
+    if given is None and not font.widths and not hasattr(font, "cidcoding"):
+        raise _PdfiumUnmapped(f"font {font.fontname!r} gives no widths")
+    if getattr(font, "hscale", 0.001) != 0.001:  # a Type 3 font's matrix scales its widths
+        scaled = [w * font.hscale * 1000 for w in font.widths.values()]
+        if any(not isinstance(w, (int, float)) or w != int(w) for w in scaled):
+            raise _PdfiumUnmapped(f"a Type 3 font, {font.fontname!r}, whose widths pdfium "
+                                  "may round")
+        return lambda cid: None
+    default = _whole(font.default_width)
+    return lambda cid: _whole(font.widths[cid]) if cid in font.widths else default
+
+
+def _whole(thousandths):
+    """A width as pdfium reads it: whole thousandths (truncated), per unit of size."""
+    return int(thousandths) * 0.001 if isinstance(thousandths, (int, float)) else None
 
 
 def _miner_cids(font):
