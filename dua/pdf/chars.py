@@ -51,6 +51,7 @@ def _pdfium_calls(pdfium_c, ctypes):
         for name, result in (
                 ("FPDFText_GetTextObject", ptr), ("FPDFText_GetCharOrigin", num),
                 ("FPDFText_IsGenerated", num), ("FPDFText_GetLooseCharBox", num),
+                ("FPDFText_HasUnicodeMapError", num),
                 ("FPDFText_GetCharBox", num), ("FPDFText_GetMatrix", num),
                 ("FPDFTextObj_GetFontSize", num), ("FPDFTextObj_GetFont", ptr),
                 ("FPDFPage_CountObjects", num), ("FPDFPage_GetObject", ptr),
@@ -133,9 +134,12 @@ class _PdfiumPage:
         last_text, drift, step, pending = "", 0.0, 0.0, False
         open_run = None  # a space's run, until the next glyph of its object and line
         is_generated = self.call["FPDFText_IsGenerated"]
+        unmapped = self.call["FPDFText_HasUnicodeMapError"]
         for i, code in enumerate(self.codes(textpage)):
             if code in (13, 10, 32) and is_generated(page_text, i) == 1:
                 continue  # pdfium's own spaces and line ends; pdfminer has none
+            if unmapped(page_text, i) == 1:  # the code stands in for the text pdfium lacks
+                raise _PdfiumUnmapped("a glyph pdfium has no text for")
             handle = get_object(page_text, i)
             get_origin(page_text, i, at_x, at_y)
             x, y = origin_x.value, origin_y.value
@@ -177,6 +181,8 @@ class _PdfiumPage:
                 if width is None:
                     pending = font.pending(text)  # its width comes with its last piece
                     width = 0.0 if pending else font.width(text, textpage, i, across, self)
+                if font.unnamed and not pending:
+                    font.check_named(text, width, self, i, across)
                 char = [text, left, left + width * across, bottom - up, bottom, name, up,
                         handle]
                 if open_run is not None and same:
@@ -265,6 +271,9 @@ class _PdfiumPage:
 
     def add_blank(self, matrix, handle, state):
         font, up, bottom = state[0], state[2], matrix[5] + state[3]
+        if font.invisible():
+            raise _PdfiumUnmapped(f"text pdfium drops for its width, in font {font.name!r} "
+                                  "which has glyphs of no width")
         if font.drifts and font.step(" ", font.space_width):
             self.end_drift[handle] = None  # its spaces drift, and they are not counted
         self.chars.append([" ", matrix[4], matrix[4], self.height - bottom - up,

@@ -86,8 +86,14 @@ class _PdfiumFont:
         self.candidates, self.name = candidates, first.fontname
         self.descent = first.get_descent()
         self.widths, self.prefixes, steps = {}, None, {}
+        self.unnamed = set()  # pdfium's widths of glyphs pdfminer cannot name ("(cid:N)")
+        self.by_own_metrics = all(getattr(f, "dua_file_widths", None) is None and
+                                  any(isinstance(k, str) for k in f.widths or ())
+                                  for f in candidates)
         for font in candidates:
             pdfium_width = _pdfium_widths(font)
+            if not hasattr(font, "cidcoding"):  # a simple font names codes by encodings
+                self.unnamed.update(pdfium_width(cid) for cid in _unnamed(font))
             for cid, text in _miner_cids(font):
                 width = font.char_width(cid)
                 self.widths.setdefault(text, set()).add(width)
@@ -125,6 +131,24 @@ class _PdfiumFont:
             step = found[0] - width
         return step
 
+    def check_named(self, text, width, page, index, across):
+        """Raises _PdfiumUnmapped where the glyph could be one pdfminer cannot name that
+        pdfium named ``text``: its width in pdfium is one of theirs, or not ``text``'s."""
+        given = width + self.steps.get((text, width), 0.0)
+        seen = round(page.loose_width(None, index) / across * 1000) * 0.001
+        if abs(seen - given) > 1e-9 or any(abs(given - (w or 0.0)) <= 1e-9
+                                           for w in self.unnamed):
+            raise _PdfiumUnmapped(f"font {self.name!r} has glyphs pdfminer cannot name, and "
+                                  f"one that pdfium reads {text!r} may be one")
+
+    def invisible(self):
+        """Whether a glyph other than a blank has no width: pdfium drops a text object
+        that shows only such glyphs, as it drops blanks, and pdfminer reads it."""
+        # the standard 14 without widths: pdfminer's zero is a name its metrics lack
+        return not self.by_own_metrics and any(
+            not text.isspace() and width == 0.0 and not step
+            for (text, width), step in self.steps.items())
+
     def joined(self, first, second):
         """The text of one glyph pdfium split in pieces (a ligature), as far as the pieces
         go: a glyph's whole text, or the start of one (see ``pending``); else ''."""
@@ -145,9 +169,9 @@ class _PdfiumFont:
         return self.prefixes
 
     def text(self, code):
-        if code == 2:  # pdfium's mark for a hyphen that ends a line
+        if code == 2:  # pdfium's mark for a hyphen that ends a line: which glyph, it hides
             hyphens = [h for h in ("-", "\xad", "\u2010") if h in self.widths]
-            if len(hyphens) == 1:
+            if len(hyphens) == 1 and hyphens[0] in self.single:
                 return hyphens[0]
         if code in (0, 2, 0xFFFE, 0xFFFF) or 0xD800 <= code < 0xE000:
             raise _PdfiumUnmapped(f"a glyph pdfium maps to U+{code:04X}")
@@ -201,6 +225,14 @@ def _pdfium_widths(font):
         return lambda cid: None
     default = _whole(font.default_width)
     return lambda cid: _whole(font.widths[cid]) if cid in font.widths else default
+
+
+def _unnamed(font):
+    """The codes of glyphs the font gives a width that have no text for pdfminer (code 0,
+    .notdef, pdfium gives no text either, and that falls back)."""
+    named = {cid for cid, _ in _miner_cids(font)}
+    return [cid for cid, w in (font.widths or {}).items()
+            if w and isinstance(cid, int) and cid and cid not in named]
 
 
 def _whole(thousandths):
