@@ -205,12 +205,14 @@ class _PdfiumPage:
 
     def one_glyph(self, index):
         """Whether characters ``index - 1`` and ``index`` are pieces of one glyph: pdfium
-        gives each piece the whole glyph's origin and ink box; two glyphs' ink differs."""
-        box, get = self.box, self.call["FPDFText_GetCharBox"]
+        gives each piece the glyph's origin and either its whole ink box (a ligature
+        character it expands) or the next slice of it (a glyph whose text is several
+        characters); two glyphs drawn at one origin have other boxes."""
+        box, get = self.box, self.call["FPDFText_GetCharBox"]  # left, right, bottom, top
         get(self.page_text, index - 1, *self.at_box)
         before = tuple(box)
         get(self.page_text, index, *self.at_box)
-        return before == tuple(box)
+        return before == tuple(box) or (before[1] == box[0] and before[2:] == tuple(box)[2:])
 
     def codes(self, textpage):
         """Every character's code: one call for the page, or one per character where the
