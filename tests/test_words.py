@@ -159,7 +159,7 @@ class ContinuedTextTest(unittest.TestCase):
     def test_an_empty_string_between_shown_ones_falls_back_with_the_reason(self):
         page, reference = self._read(b"BT /F1 10 Tf 20 150 Td [(ab) () (cd)] TJ (ef) Tj ET")
         self.assertEqual(page["reader"], "pdfplumber")
-        self.assertIn("continuation scan", page["why"])
+        self.assertIn("empty strings", page["why"])
         self.assertEqual(difference(page["words"], reference), "")
 
 
@@ -177,10 +177,17 @@ class ShowOperatorsTest(unittest.TestCase):
 
         self.assertIsNone(_show_operators(b"BT [(a) () (b)] TJ ET"))
         self.assertIsNone(_show_operators(b"BT [(a) () -5] TJ ET"))
-        self.assertIsNone(_show_operators(b"q BI /W 1 /H 1 ID \x00\xff EI Q"))
+        self.assertIsNone(_show_operators(b"q BI /W 1 /H 1 ID \x00\xff (a) Tj"))  # no EI
         self.assertIsNone(_show_operators(b"BT (a(b(c))d) Tj ET"))  # nested three deep
         self.assertIsNone(_show_operators(b"BT [(a) [(b)]] TJ ET"))  # an array in an array
         self.assertIsNone(_show_operators(b"BT [(a) % why\n(b)] TJ ET"))  # a comment in one
+
+    def test_an_inline_image_is_skipped_where_pdfminer_ends_it(self):
+        from dua.pdf.content import _show_operators
+
+        # its data holds what reads as a string and a show; EI ends it only before a blank
+        content = b"q BI /W 2 /H 1 /BPC 8 ID (x) TjEI) Tj\x00EI Q BT (a) Tj ET"
+        self.assertEqual(_show_operators(content), [(True, 0.0)])
 
     def test_a_long_run_of_operands_is_scanned_without_backtracking(self):
         from dua.pdf.content import _show_operators

@@ -1,200 +1,121 @@
-"""pdfium's fonts matched to pdfminer's, whose metrics pdfplumber's boxes come from,
-for ``dua.pdf.chars``.
+"""pdfminer's fonts, which pdfplumber's text and boxes come from, found by the names the
+content stream uses, for ``dua.pdf.content`` and ``dua.pdf.chars``.
 
 Copied verbatim with ``dua.pdf.words`` into every generated parser: standard library only at
 import, pdfminer inside the functions that use it.
 """
 from __future__ import annotations
 
-from .wordrule import _LIGATURE_OF, _LIGATURES, _PdfiumUnmapped
+from .wordrule import _LIGATURES, _PdfiumUnmapped
 
 
-class _PdfiumFonts:
-    """pdfium's fonts matched by name to pdfminer's, which hold pdfplumber's metrics."""
+class _PageFonts:
+    """A document's fonts and forms as pdfminer reads them, by resource name.
+
+    A font is loaded when a show first uses it (pdfminer loads every font a page lists),
+    and shared by the pages and forms that use the same font object, as pdfminer's are.
+    """
 
     def __init__(self, manager):
-        self.manager, self.by_handle, self.by_page, self.by_miner = manager, {}, {}, {}
+        self.manager, self.by_miner, self.named, self.forms = manager, {}, {}, {}
 
-    def find(self, call, ctypes, handle, miner_page):
-        key = (handle, id(miner_page))
-        if key not in self.by_handle:
-            buffer = ctypes.create_string_buffer(256)
-            call["FPDFFont_GetBaseFontName"](handle, buffer, 256)
-            name = buffer.value.decode("latin-1")
-            plain, fonts = _plain_font_name(name), self._page_fonts(miner_page)
-            exact = [f for n, f in fonts if name in (n, f.fontname)]
-            found = [f for n, f in fonts if plain in (_plain_font_name(n),
-                                                        _plain_font_name(str(f.fontname)))]
-            if not found:
-                raise _PdfiumUnmapped(f"font {name!r} is not among the page's fonts")
-            # pdfminer's fonts are shared by the pages that use them, and so are ours
-            same = tuple(id(f) for f in exact or found)
-            if same not in self.by_miner:
-                self.by_miner[same] = _PdfiumFont(exact or found)
-            self.by_handle[key] = self.by_miner[same]
-        return self.by_handle[key]
+    def font(self, resources, name):
+        """The font a Tf names in ``resources``, or _PdfiumUnmapped where it names none."""
+        key = (id(resources), name)
+        found = self.named.get(key)
+        if found is None:
+            found = self.named[key] = (self._load(resources, name), resources)
+        return found[0]  # the resources are kept with it: their id stays theirs
 
-    def _page_fonts(self, page):
-        if id(page) not in self.by_page:
-            self.by_page[id(page)] = _miner_fonts(self.manager, page.resources)
-        return self.by_page[id(page)]
+    def _load(self, resources, name):
+        from pdfminer.pdftypes import PDFObjRef, resolve1
 
+        listed = resolve1(resources.get("Font")) if isinstance(resources, dict) else None
+        ref = listed.get(name) if isinstance(listed, dict) else None
+        spec = resolve1(ref)
+        if not isinstance(spec, dict):
+            raise _PdfiumUnmapped(f"font {name!r} is not among the page's fonts")
+        font = self.manager.get_font(ref.objid if isinstance(ref, PDFObjRef) else None, spec)
+        if id(font) not in self.by_miner:
+            widths = resolve1(spec.get("Widths"))
+            first = resolve1(spec.get("FirstChar", 0)) or 0
+            if isinstance(widths, list):  # pdfminer may use its own (the standard 14)
+                font.dua_file_widths = {first + i: resolve1(w) for i, w in enumerate(widths)}
+            self.by_miner[id(font)] = (_PdfiumFont(font), font)
+        return self.by_miner[id(font)][0]
 
-def _plain_font_name(name):
-    head, plus, tail = name.partition("+")
-    return tail if plus and len(head) == 6 and head.isupper() else name
+    def form(self, resources, name):
+        """``(content, resources or None)`` of the form a Do names, where pdfminer draws
+        it (a form with a /BBox); None for an image, an unknown name or another kind."""
+        from pdfminer.pdftypes import PDFStream, resolve1
+        from pdfminer.psparser import literal_name
 
-
-def _miner_fonts(manager, resources):
-    """``(BaseFont, pdfminer font)`` for the page's fonts and its forms' fonts."""
-    from pdfminer.pdftypes import PDFObjRef, resolve1
-    from pdfminer.psparser import literal_name
-
-    out, todo, seen = [], [(resources, 0)], set()
-    while todo:
-        res, depth = todo.pop()
-        res = resolve1(res)
-        if not isinstance(res, dict) or id(res) in seen or depth > 8:
-            continue
-        seen.add(id(res))
-        for ref in (resolve1(res.get("Font")) or {}).values():
-            spec = resolve1(ref)
-            if isinstance(spec, dict):
-                objid = ref.objid if isinstance(ref, PDFObjRef) else None
-                font = manager.get_font(objid, spec)
-                out.append((literal_name(resolve1(spec.get("BaseFont", ""))), font))
-                widths = resolve1(spec.get("Widths"))
-                first = resolve1(spec.get("FirstChar", 0)) or 0
-                if isinstance(widths, list):  # pdfminer may use its own (the standard 14)
-                    font.dua_file_widths = {first + i: resolve1(w)
-                                            for i, w in enumerate(widths)}
-        for ref in (resolve1(res.get("XObject")) or {}).values():
-            stream = resolve1(ref)
-            attrs = getattr(stream, "attrs", {})
-            if literal_name(resolve1(attrs.get("Subtype", ""))) == "Form":
-                todo.append((attrs.get("Resources"), depth + 1))
-    return out
+        listed = resolve1(resources.get("XObject")) if isinstance(resources, dict) else None
+        stream = resolve1(listed.get(name)) if isinstance(listed, dict) else None
+        if not isinstance(stream, PDFStream):
+            return None
+        if id(stream) not in self.forms:
+            drawn = (literal_name(resolve1(stream.get("Subtype", ""))) == "Form"
+                     and "BBox" in stream)
+            inner = resolve1(stream.get("Resources")) if drawn else None
+            self.forms[id(stream)] = (
+                (stream.get_data(), inner if isinstance(inner, dict) and inner else None)
+                if drawn else None, stream)
+        return self.forms[id(stream)][0]
 
 
 class _PdfiumFont:
-    """Text, width and descent of characters as pdfminer measures them in one font."""
+    """What pdfminer reads for each code of one font: its text (``(cid:N)`` where pdfminer
+    has none), its width, and how much further pdfium advances past it."""
 
-    def __init__(self, candidates):
-        first = candidates[0]
-        if any(f.is_vertical() for f in candidates):
+    def __init__(self, font):
+        from pdfminer.pdffont import PDFUnicodeNotDefined
+
+        if font.is_vertical():
             raise _PdfiumUnmapped("a vertical font")
-        self.candidates, self.name = candidates, first.fontname
-        self.descent = first.get_descent()
-        self.widths, self.prefixes, steps = {}, None, {}
-        self.unnamed = set()  # pdfium's widths of glyphs pdfminer cannot name ("(cid:N)")
-        self.by_own_metrics = all(getattr(f, "dua_file_widths", None) is None and
-                                  any(isinstance(k, str) for k in f.widths or ())
-                                  for f in candidates)
-        for font in candidates:
-            pdfium_width = _pdfium_widths(font)
-            if not hasattr(font, "cidcoding"):  # a simple font names codes by encodings
-                self.unnamed.update(pdfium_width(cid) for cid in _unnamed(font))
-            for cid, text in _miner_cids(font):
-                width = font.char_width(cid)
-                self.widths.setdefault(text, set()).add(width)
-                given = pdfium_width(cid)
-                steps.setdefault((text, width), set()).add(
-                    width if given is None else given)
-        self.widths = {text: tuple(found) for text, found in self.widths.items()}
-        self.single = {text: found[0] for text, found in self.widths.items()
-                       if len(found) == 1}
-        self.space_width = min(self.widths.get(" ", (0.0,)))
-        # how much further pdfium advances than pdfminer past a glyph of this text and
-        # pdfminer's width, per unit of size; glyphs that share both but not pdfium's
-        # width are left out, so reading one falls back
-        self.steps = {key: next(iter(given)) - key[1] for key, given in steps.items()
-                      if len(given) == 1}
-        self.choices = {key: given for key, given in steps.items() if len(given) > 1}
-        self.drifts = any(self.steps.values()) or bool(self.choices)
+        self.font, self.name, self.undefined = font, font.fontname, PDFUnicodeNotDefined
+        self.descent = font.get_descent()
+        self.multibyte = font.is_multibyte()
+        self.given = _pdfium_widths(font)
+        self.codes = {}  # code -> (text, width, step, blank, the text's one UTF-16 unit or -1)
 
-    def step(self, text, width, page=None, index=0, across=1.0):
-        """pdfium's advance past a glyph less pdfminer's, per unit of size.
+    def decode(self, strings):
+        """The codes of a show's strings, as pdfminer decodes them (string by string)."""
+        if not self.multibyte:
+            return b"".join(strings)  # a simple font's codes are its bytes
+        codes = []
+        for string in strings:
+            codes.extend(self.font.decode(string))
+        return codes
 
-        Where glyphs of that text and width advance differently in pdfium, its box for the
-        character tells which (it spans the advance where the file gives widths).
+    def code(self, cid):
+        """``(text, width, step, blank, unit)`` of a code (see ``codes``): pdfminer's text
+        and width per unit of size, pdfium's advance less pdfminer's, whether pdfplumber
+        takes it for a blank, and the code pdfium gives where it reads the same text."""
+        info = self.codes.get(cid)
+        if info is None:
+            try:
+                text = self.font.to_unichr(cid)
+            except self.undefined:
+                text = f"(cid:{cid})"  # pdfminer's text for a code it cannot name
+            width = self.font.char_width(cid)
+            given = self.given(cid)
+            unit = ord(text) if len(text) == 1 and ord(text) < 0x10000 else -1
+            info = self.codes[cid] = (text, width, 0.0 if given is None else given - width,
+                                      text.isspace(), unit)
+        return info
 
-        Raises _PdfiumUnmapped where nothing tells.
-        """
-        step = self.steps.get((text, width))
-        if step is None:
-            given = self.choices.get((text, width), ())
-            seen = round(page.loose_width(None, index) / across * 1000) * 0.001 if page else None
-            found = [w for w in given if abs(w - seen) <= 1e-9] if given and page else []
-            if len(found) != 1 or any(w is None for w in given):
-                raise _PdfiumUnmapped(f"glyphs of font {self.name!r} that read {text!r} "
-                                      "advance differently in pdfium")
-            step = found[0] - width
-        return step
+    def agrees(self, seen, text):
+        """Whether pdfium's text for a glyph is pdfminer's ``text`` for its code, as far as
+        pdfium tells: the same, or with a ligature expanded, a surrogate pair joined, or
+        composed otherwise (pdfium may compose a letter and its mark)."""
+        if any(0xD800 <= ord(c) < 0xE000 for c in seen):
+            seen = seen.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+        if seen == text or seen == _expanded(text):
+            return True
+        import unicodedata
 
-    def check_named(self, text, width, page, index, across):
-        """Raises _PdfiumUnmapped where the glyph could be one pdfminer cannot name that
-        pdfium named ``text``: its width in pdfium is one of theirs, or not ``text``'s."""
-        given = width + self.steps.get((text, width), 0.0)
-        seen = round(page.loose_width(None, index) / across * 1000) * 0.001
-        if abs(seen - given) > 1e-9:  # unless the first piece of a ligature, whose box it is
-            given = next((w + step for (whole, w), step in self.steps.items()
-                          if len(_expanded(whole)) > 1 and _expanded(whole).startswith(text)
-                          and abs(w + step - seen) <= 1e-9), given)
-        if abs(seen - given) > 1e-9 or any(abs(given - (w or 0.0)) <= 1e-9
-                                           for w in self.unnamed):
-            raise _PdfiumUnmapped(f"font {self.name!r} has glyphs pdfminer cannot name, and "
-                                  f"one that pdfium reads {text!r} may be one")
-
-    def invisible(self):
-        """Whether a glyph other than a blank has no width: pdfium drops a text object
-        that shows only such glyphs, as it drops blanks, and pdfminer reads it."""
-        # the standard 14 without widths: pdfminer's zero is a name its metrics lack
-        return not self.by_own_metrics and any(
-            not text.isspace() and width == 0.0 and not step
-            for (text, width), step in self.steps.items())
-
-    def joined(self, first, second):
-        """The text of one glyph pdfium split in pieces (a ligature), as far as the pieces
-        go: a glyph's whole text, or the start of one (see ``pending``); else ''."""
-        whole = _expanded(first) + second
-        found = [t for t in (whole, _LIGATURE_OF.get(whole)) if t in self.widths]
-        if len(found) > 1:
-            raise _PdfiumUnmapped(f"two glyphs of font {self.name!r} read {whole!r}")
-        return found[0] if found else (whole if whole in self.starts() else "")
-
-    def pending(self, text):
-        """Whether ``text`` only starts a glyph's text: the first pieces of a ligature."""
-        return text not in self.widths and text in self.starts()
-
-    def starts(self):
-        if self.prefixes is None:
-            self.prefixes = {whole[:k] for whole in map(_expanded, self.widths)
-                             for k in range(1, len(whole))}
-        return self.prefixes
-
-    def text(self, code):
-        if code == 2:  # pdfium's mark for a hyphen that ends a line: which glyph, it hides
-            hyphens = [h for h in ("-", "\xad", "\u2010") if h in self.widths]
-            if len(hyphens) == 1 and hyphens[0] in self.single:
-                return hyphens[0]
-        if code in (0, 2, 0xFFFE, 0xFFFF) or 0xD800 <= code < 0xE000:
-            raise _PdfiumUnmapped(f"a glyph pdfium maps to U+{code:04X}")
-        if 0x590 <= code < 0x900 or 0xFB1D <= code < 0xFE00 or 0xFE70 <= code < 0xFF00:
-            raise _PdfiumUnmapped("right-to-left text, which pdfium reorders")
-        return chr(code)
-
-    def width(self, text, textpage, index, across, page):
-        """pdfminer's width of ``text`` (per unit of font size); where glyphs of that text
-        differ, the one nearest pdfium's box for the character."""
-        found = self.widths.get(text)
-        if not found:
-            raise _PdfiumUnmapped(f"no glyph of font {self.name!r} reads {text!r}")
-        if len(found) == 1:
-            return found[0]
-        near = page.loose_width(textpage, index) / across
-        if len(found) == 2:  # the usual case, without min's key function (the first on a tie)
-            return found[0] if abs(found[0] - near) <= abs(found[1] - near) else found[1]
-        return min(found, key=lambda w: abs(w - near))
+        return unicodedata.normalize("NFKC", seen) == unicodedata.normalize("NFKC", text)
 
 
 def _expanded(text):
@@ -219,39 +140,40 @@ def _pdfium_widths(font):
     if by_name:  # pdfminer's metrics; pdfium's the file's /Widths, else /MissingWidth
         missing = _whole(font.descriptor.get("MissingWidth", 0) if font.descriptor else 0)
         return lambda cid: _whole(given[cid]) if cid in given else missing
-    if given is None and not font.widths and not hasattr(font, "cidcoding"):
+    if given is None and not font.widths and not font.is_multibyte():
         raise _PdfiumUnmapped(f"font {font.fontname!r} gives no widths")
-    if getattr(font, "hscale", 0.001) != 0.001:  # a Type 3 font's matrix scales its widths
-        scaled = [w * font.hscale * 1000 for w in font.widths.values()]
-        if any(not isinstance(w, (int, float)) or w != int(w) for w in scaled):
-            raise _PdfiumUnmapped(f"a Type 3 font, {font.fontname!r}, whose widths pdfium "
-                                  "may round")
-        return lambda cid: None
+    if hasattr(font, "matrix"):  # a Type 3 font: its matrix scales its widths
+        return _type3_widths(font)
     default = _whole(font.default_width)
     return lambda cid: _whole(font.widths[cid]) if cid in font.widths else default
 
 
-def _unnamed(font):
-    """The codes of glyphs the font gives a width that have no text for pdfminer (code 0,
-    .notdef, pdfium gives no text either, and that falls back)."""
-    named = {cid for cid, _ in _miner_cids(font)}
-    return [cid for cid, w in (font.widths or {}).items()
-            if w and isinstance(cid, int) and cid and cid not in named]
+def _type3_widths(font):
+    """pdfium's widths of a Type 3 font: each /Widths entry times the matrix's x scale,
+    rounded to whole thousandths in single precision; where that is 0, the glyph's own
+    procedure gives it, which pdfium alone reads: a page that shows it falls back."""
+    import struct
+
+    def single(value):
+        return struct.unpack("f", struct.pack("f", value))[0]
+
+    a, b, c = (float(v) for v in font.matrix[:3])
+    if b or c or a <= 0:
+        raise _PdfiumUnmapped(f"a Type 3 font, {font.fontname!r}, turned by its matrix")
+    scale, rounded = single(a), {}
+    for cid, width in (font.widths or {}).items():
+        if isinstance(cid, int) and isinstance(width, (int, float)):
+            value = single(single(single(float(width)) * scale) * 1000)
+            rounded[cid] = int(value + 0.5) if value >= 0 else -int(-value + 0.5)
+
+    def given(cid):
+        if not rounded.get(cid):
+            raise _PdfiumUnmapped(f"a glyph of Type 3 font {font.fontname!r} that pdfium "
+                                  "measures by its own procedure")
+        return rounded[cid] * 0.001
+    return given
 
 
 def _whole(thousandths):
     """A width as pdfium reads it: whole thousandths (truncated), per unit of size."""
     return int(thousandths) * 0.001 if isinstance(thousandths, (int, float)) else None
-
-
-def _miner_cids(font):
-    unicode_map = getattr(font, "unicode_map", None)
-    cids = set(getattr(unicode_map, "cid2unichr", {}))
-    cids.update(getattr(font, "cid2unicode", {}))
-    for cid in sorted(cids):
-        try:
-            text = font.to_unichr(cid)
-        except Exception:  # pdfminer's PDFUnicodeNotDefined and friends
-            continue
-        if isinstance(text, str) and text:
-            yield cid, text

@@ -7,7 +7,7 @@ inside ``read_pages``, and a page pdfium cannot map is read by pdfplumber instea
 from __future__ import annotations
 
 from .chars import _pdfium_page
-from .fonts import _PdfiumFonts
+from .fonts import _PageFonts
 from .wordrule import _PdfiumUnmapped, _runs, _usual_size
 
 
@@ -49,22 +49,23 @@ def _pdfium_pages(data, password, wanted):
         doc = pypdfium2.PdfDocument(data, password=password)
     except pypdfium2.PdfiumError as exc:
         raise _PdfiumUnmapped(f"pdfium cannot open the file ({exc})") from exc
+    count = len(doc)
+    wanted = sorted({n for n in wanted if 1 <= n <= count}) if wanted else range(1, count + 1)
     try:
         miner = PDFDocument(PDFParser(io.BytesIO(data)), password=password or "")
-        miner_pages = list(PDFPage.create_pages(miner))
+        miner_pages = _miner_pages(PDFPage.create_pages(miner), wanted, count)
+    except _PdfiumUnmapped:
+        doc.close()
+        raise
     except Exception as exc:  # pdfminer's errors are pdfplumber's to raise and explain
         doc.close()
-        raise _PdfiumUnmapped(f"pdfminer cannot read the fonts ({type(exc).__name__})") from exc
+        raise _PdfiumUnmapped(f"pdfminer cannot read the pages ({type(exc).__name__})") from exc
     try:
-        if len(miner_pages) != len(doc):
-            raise _PdfiumUnmapped("pdfium and pdfminer count different pages")
-        fonts, out, todo = _PdfiumFonts(PDFResourceManager()), {}, {}
-        for n in wanted or range(1, len(doc) + 1):
-            if not 1 <= n <= len(doc):
-                continue
+        fonts, out, todo = _PageFonts(PDFResourceManager()), {}, {}
+        for n in wanted:
             try:
                 out[n] = _pdfium_page(doc, n, miner_pages[n - 1], fonts)
-                out[n]["of"] = len(doc)
+                out[n]["of"] = count
             except _PdfiumUnmapped as exc:
                 todo[n] = str(exc)
             except Exception as exc:  # a font or page pdfminer or pdfium chokes on
@@ -72,6 +73,19 @@ def _pdfium_pages(data, password, wanted):
         return out, todo
     finally:
         doc.close()
+
+
+def _miner_pages(pages, wanted, count):
+    """pdfminer's pages up to the last one wanted (each costs pdfminer a parse): all of
+    them, counted against pdfium's count, when every page is wanted."""
+    last, found = (wanted[-1] if wanted else 0), []
+    for page in pages:
+        found.append(page)
+        if len(found) == last and len(wanted) < count:
+            return found
+    if len(found) != count:
+        raise _PdfiumUnmapped("pdfium and pdfminer count different pages")
+    return found
 
 
 def _plumber_pages(pdf_path, password, wanted, why, reasons):
