@@ -125,7 +125,7 @@ def _our_pages(path: str, count: int) -> list:
 
 
 def _compare(corpus: Corpus, path: str, page: dict, reference: list) -> None:
-    if page["reader"] != "pdfium":
+    if page["reader"] != "dua":
         corpus.fallbacks[page["why"]] += 1
         return
     why, changed = difference(page["words"], reference)

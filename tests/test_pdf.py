@@ -29,7 +29,7 @@ class MissingDependencyTest(unittest.TestCase):
         exc = self._read_failing_with(ModuleNotFoundError("no PIL", name="PIL.Image"))
         self.assertEqual("PIL is not installed (pdfplumber needs it)", exc.message)
 
-    def test_a_missing_pypdfium2_means_pdfplumber_reads_every_page(self):
+    def test_a_missing_pypdfium2_changes_nothing_the_reader_needs_pdfminer_only(self):
         saved = sys.modules.get("pypdfium2")
         sys.modules["pypdfium2"] = None  # import pypdfium2 now raises ImportError
         try:
@@ -39,8 +39,7 @@ class MissingDependencyTest(unittest.TestCase):
             if saved is not None:
                 sys.modules["pypdfium2"] = saved
         self.assertTrue(doc.pages)
-        self.assertEqual({"pdfplumber"}, {p.reader for p in doc.pages})
-        self.assertIn("not installed", doc.pages[0].why)
+        self.assertEqual({"dua"}, {p.reader for p in doc.pages})
 
 
 class PackageShapeTest(unittest.TestCase):

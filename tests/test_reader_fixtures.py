@@ -81,7 +81,7 @@ class ReaderFixturesTest(unittest.TestCase):
             tally = {"equal": 0, "differ": [], "fell back": []}
             for page in pages:
                 found = differences(page["words"], expected[page["number"] - 1])
-                if page["reader"] != "pdfium":
+                if page["reader"] != "dua":
                     tally["fell back"].append(f"p{page['number']}: {page['why']}")
                 if found:
                     tally["differ"].append(f"p{page['number']} ({page['reader']}): "

@@ -51,7 +51,8 @@ class ReaderBlockTest(unittest.TestCase):
         self.assertEqual([], check_source(_parser(reader_block.source())))
 
     def test_a_copy_changed_in_one_line_is_refused(self):
-        block = reader_block.source().replace("doc.close()", "doc.close(); doc.raw", 1)
+        block = reader_block.source().replace("data = fh.read()", "data = fh.read(); pdfium = 1",
+                                              1)
         violations = check_source(_parser(block))
         self.assertTrue(any("pdfium" in v.reason for v in violations), _reasons(violations))
         self.assertTrue(any("'open'" in v.reason for v in violations), _reasons(violations))
@@ -60,7 +61,7 @@ class ReaderBlockTest(unittest.TestCase):
         block = reader_block.source()
         second = [s.name for s in ast.parse(block).body if isinstance(s, ast.FunctionDef)][1]
         decorated = block.replace(f"\ndef {second}(", f"\n@staticmethod\ndef {second}(", 1)
-        changed = block.replace("doc.close()", "doc.close(); doc.raw", 1)
+        changed = block.replace("data = fh.read()", "data = fh.read(); pdfium = 1", 1)
         self.assertNotIn(block, (decorated, changed))
         for name, text, found in (("verbatim", block, True), ("decorated", decorated, False),
                                   ("crlf", block.replace("\n", "\r\n"), True),
@@ -77,7 +78,7 @@ class ReaderBlockTest(unittest.TestCase):
         self.assertNotEqual([], check_source(_parser("class Hidden:\n" + indented)))
 
     def test_overriding_a_private_reader_name_is_refused(self):
-        for extra in ("\ndef _cluster_words(chars):\n    return []\n",
+        for extra in ("\ndef _words(chars):\n    return []\n",
                       "\n_LIGATURES = {}\n",
                       "\ndef parse2(pdf_path):\n    return _plumber_pages(pdf_path, None, None, '', None)\n",
                       "\ndef parse3(x):\n    return x._usual_size\n"):

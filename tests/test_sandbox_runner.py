@@ -256,7 +256,7 @@ class SandboxDocumentErrorTest(unittest.TestCase):
 
 
 class SandboxWordReaderTest(unittest.TestCase):
-    """A parser holding dua's word reader gets pdfium's words though the guard refuses pdfium."""
+    """A parser holding dua's word reader gets its words, read before the guard is armed."""
 
     @classmethod
     def setUpClass(cls):
@@ -281,11 +281,11 @@ class SandboxWordReaderTest(unittest.TestCase):
                      '                                    for w in p["words"]]})\n')
         return path
 
-    def test_the_reader_hands_over_pdfium_words_read_before_the_guard(self):
+    def test_the_reader_hands_over_words_read_before_the_guard(self):
         pdf = make_statement(os.path.join(self.tmp.name, "statement.pdf"))
         df = self.sandbox.run(self._parser("read_pages(pdf_path)"), pdf, timeout=20)
         self.assertIn("Salary", df["text"].tolist())
-        self.assertEqual({"pdfium"}, set(df["reader"]))
+        self.assertEqual({"dua"}, set(df["reader"]))
 
     def test_words_the_caller_read_already_are_handed_over_instead_of_read_again(self):
         from dua.pdf import words

@@ -1,170 +1,198 @@
-"""The page's content stream, read for what pdfium does not tell, for ``dua.pdf.chars``.
+"""A page's content streams read as pdfminer reads them, for ``dua.pdf.chars``.
 
-pdfium gives each character's text but not the code behind it, and pdfminer (whose words
-pdfplumber gives) names codes its own way: the scan finds, for each operator that shows
-text, the font it uses and the codes it shows, decoded by pdfminer's own font, so that each
-of pdfium's text objects (one per such operator, in the same order) is read as pdfminer
-reads it. It also finds where text continues from where earlier text stopped: pdfium leaves
-the pen elsewhere than pdfminer when it advances by other widths, and when a TJ array ends
-with a move before empty strings only (pdfium drops that move).
+The scan finds the operators that place or show text (BT, Td, TD, Tm, T*, Tf, Tc, Tw, Tz,
+TL, Ts, cm, q, Q, Do and the four shows) with their operands, and hands them to the text
+interpreter in ``chars``; whatever else the stream holds is skipped in runs, one regular
+expression match per run, so that the Python steps are per operator that matters, not per
+token. It tokenizes as pdfminer's parser does, and where that is in doubt (a token pdfminer
+would split otherwise, an operator without its operands, an array it cannot read whole) it
+raises, and the page falls back to pdfplumber.
 
 Copied verbatim with ``dua.pdf.words`` into every generated parser: standard library only at
 import, pdfminer inside the functions that use it.
 """
 from __future__ import annotations
 
-from .wordrule import _PdfiumUnmapped
+from .wordrule import _Refused
 
 _CONTENT = []  # the compiled patterns, built on first use
-_FORM_DEPTH = 8  # forms inside forms: deeper than this, the page falls back
-
-
-def _page_content(miner_page):
-    from pdfminer.pdftypes import resolve1
-
-    streams = miner_page.contents or []
-    return b"\n".join(resolve1(s).get_data() for s in streams)
+_FORM_DEPTH = 12  # forms inside forms: deeper than this, the page falls back
+_PAINTS = rb"(?:S|s|f\*?|F|B\*?|b\*?)"  # the operators that paint a path
 
 
 def _content_patterns(re):
-    """The scan's patterns: one token at a time (inside an array), the stream's, where a
-    show is one match with its operand, a move one match with its operands, and a run of
-    what the scan skips (names, numbers, cm, Tc...) one more, so that the Python steps are
-    per operator that matters, not per token; then a string inside an array, the operands
-    of Tf and Do at the end of a skipped run, and a literal string's escapes."""
+    """The scan's patterns: a token inside an array; the stream's, where a show is one
+    match with its operand, an operator that matters one match with the skipped run before
+    it, and a skipped run one more; an operand (a number, an operator that ends the
+    operands before it); a literal string's escapes; and what may paint."""
     if not _CONTENT:
         string = rb"\((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)|<[0-9A-Fa-f\s]*>"
         array = rb"\[(?:" + string + rb"|[^\[\]()<>%])*\]"
-        regular = rb"[^\s()<>\[\]{}/%]"
-        end = rb"(?!" + regular + rb")"
-        keyword = rb"(?:BT|Td|TD|Tm|T\*|Tj|TJ|Tf|Do|q|Q|BI|ID|'|\")" + end
-        # each token whole (what follows cannot extend it), so a run parses one way only
-        skipped = (rb"(?:(?:/" + regular + rb"*" + end + rb"|(?!" + keyword + rb")" + regular +
-                   rb"+" + end + rb"|<<|>>|[{}]|%[^\r\n]*(?![^\r\n]))\s*)+")
-        _CONTENT.append(re.compile(
-            rb"(" + string + rb")|<<|>>|%[^\r\n]*|/" + regular + rb"*|[\[\]{}]|" + regular +
-            rb"+|(\S)", re.S))
+        end = rb"(?![^\s()<>\[\]{}/%])"  # a token ends at a blank or a delimiter
+        # one way only to match each token: an ambiguous one backtracks exponentially
+        number = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
+        matter = rb"(?:BT|Td|TD|Tm|T\*|Tf|Tc|Tw|Tz|TL|Ts|cm|q|Q|Do|BI|Tj|TJ)" + end
+        # the tokens pdfminer reads as the scan does: names, numbers and keywords whole
+        token = (rb"/[^\s()<>\[\]{}/%#]*" + end + rb"|" + number + end + rb"|(?!" + matter +
+                 rb")[A-Za-z][A-Za-z0-9*]*" + end + rb"|<<|>>|[{}]|%[^\r\n]*(?![^\r\n])")
+        skipped = rb"(?:(?:" + token + rb")\s*)+"
+        _CONTENT.append(re.compile(rb"(" + string + rb")|(" + number + rb")" + end + rb"|\S+"))
         _CONTENT.append(re.compile(
             rb"(?P<show>(?P<operand>" + string + rb"|" + array + rb")\s*"
-            rb"(?P<operator>Tj|TJ|'|\")" + end + rb")"
-            rb"|(?P<moved>(?:" + skipped + rb")?(?:BT|Td|TD|Tm|T\*)" + end + rb")"
+            rb"(?P<operator>(?:Tj|TJ)" + end + rb"|'|\"))"
+            rb"|(?P<op>(?:" + skipped + rb")?(?P<word>BT|Td|TD|Tm|T\*|Tf|Tc|Tw|Tz|TL|Ts|cm|q|Q"
+            rb"|Do|BI)" + end + rb")"
             rb"|(?P<text>" + string + rb")|(?P<array>" + array + rb")"
-            rb"|(?P<skipped>" + skipped + rb")|(?P<op>" + keyword + rb")|(?P<other>\S)", re.S))
-        _CONTENT.append(re.compile(string, re.S))
-        _CONTENT.append(re.compile(rb"/(" + regular + rb"*)\s+(?:" + regular + rb"+\s+)?\Z"))
+            rb"|(?P<skipped>" + skipped + rb")|(?P<other>\S)", re.S))
+        _CONTENT.append(re.compile(number + rb"\Z"))
+        # the tokens of a skipped run, as operands: comments are none, keywords end them
+        _CONTENT.append(re.compile(rb"(%[^\r\n]*)|(?!(?:true|false|null)" + end +
+                                   rb")([A-Za-z][A-Za-z0-9*]*)" + end + rb"|<<|>>|[{}]|/?"
+                                   rb"[^\s()<>\[\]{}/%]+|\S"))
         _CONTENT.append(re.compile(rb"\\([0-7]{1,3}|\r\n|[\s\S])"))
+        _CONTENT.append(re.compile(rb"(?<![^\s\])>}])" + _PAINTS + end))
     return _CONTENT
 
 
-class _Show:
-    """One operator that shows text: whether a move placed it (it follows BT, Td, TD, Tm
-    or T*; ' and " move to the next line themselves), the moves pdfium drops at its end
-    (thousandths of the font size), its font and its codes as pdfminer decodes them, and
-    (for content-stream order) its place among the page's shows."""
-
-    __slots__ = ("positioned", "lost", "font", "codes", "seq")
-
-    def __init__(self, positioned, lost, font, codes, seq):
-        self.positioned, self.lost, self.font, self.codes = positioned, lost, font, codes
-        self.seq = seq
-
-
 class _Scan:
-    """The shows of a page's content and of the forms it draws, in pdfium's object order.
+    """A page's content (and its forms', where pdfminer draws them) fed to ``text``, the
+    interpreter of ``chars``; ``drawn`` tells whether anything may paint a line, a shape or
+    an image (pdfplumber reads those)."""
 
-    ``fonts`` finds the font a Tf names (see ``fonts._PageFonts``); without it the scan
-    keeps each show's strings undecoded (the tests' view). pdfminer starts a form's text
-    state afresh (no font), and a form pdfminer does not draw (no /BBox) shows nothing.
-    """
-
-    def __init__(self, fonts=None):
+    def __init__(self, text, fonts):
         import re
 
-        self.re, self.fonts = re, fonts
-        self.token, self.stream, self.string, self.operands, self.escape = _content_patterns(re)
-        self.shows, self.forms = [], False
+        self.re, self.text, self.fonts = re, text, fonts
+        (self.token, self.stream, self.number, self.operand_token, self.escape,
+         self.paint) = _content_patterns(re)
+        self.drawn, self.region = False, (0, None)
 
     def page(self, miner_page):
-        self.run(_page_content(miner_page), miner_page.resources, 0)
-        return self.shows
+        from pdfminer.pdftypes import PDFStream, resolve1
 
-    def run(self, content, resources, depth):
-        """Every show of ``content``, appended to ``self.shows``.
+        streams, ids = [], set()
+        for ref in miner_page.contents or []:
+            stream = resolve1(ref)
+            if isinstance(stream, PDFStream) and stream.objid is not None:
+                streams.append(stream.get_data())  # pdfminer skips a direct stream
+                ids.add(stream.objid)
+        # pdfminer reads the streams as one: a token may run on from one into the next
+        self.run(b"".join(streams), miner_page.resources, ids, 0)
 
-        Raises _PdfiumUnmapped where the scan cannot read the stream: an unbalanced
-        string or bracket, an array it cannot read whole, a show without a font, an
-        empty string before a shown one, or a move after an empty string.
+    def run(self, content, resources, ids, depth):
+        """Every operator of ``content`` that matters, in order, to ``self.text``.
+
+        Raises _Refused where the scan cannot read the stream as pdfminer does.
         """
-        stream, fonts = self.stream.search, []  # fonts: the q/Q stack of Tf's fonts
-        font, positioned, operands, skipped, at = None, False, [], None, 0
+        text, search, at, before = self.text, self.stream.search, 0, None
+        if not self.drawn and self.paint.search(content):
+            self.drawn = True
         while True:
-            match = stream(content, at)
+            match = search(content, at)
             if match is None:
                 return
             at, kind = match.end(), match.lastgroup
-            if kind == "show" or kind == "op" and match.group() in (b"Tj", b"TJ", b"'", b'"'):
-                if kind == "show":
-                    operator, elements = match.group("operator"), self.operand(
-                        match.group("operand"))
-                else:  # after what is not its operand (a comment between, say)
-                    operator, elements = match.group(), operands[-1] if operands else []
-                if self.show(elements, positioned or operator in (b"'", b'"'), font):
-                    positioned = False
-                operands = []
-            elif kind == "moved":
-                positioned, operands = True, []
-            elif kind == "text" or kind == "array":
-                operands = [self.operand(match.group())]
-            elif kind == "skipped":
-                operands, skipped = [], match
-                continue
+            if kind == "show":
+                operator, start = match.group("operator"), match.start("operand")
+                elements = self.operand(match.group("operand"))
+                if operator == b"'":
+                    text.next_line()
+                elif operator == b'"':  # its two numbers end the skipped run before it
+                    if before is None or before[0] != "skipped" or before[2] != start:
+                        raise _Refused("an operator whose operands the scan cannot read")
+                    text.spacing(*self.numbers(content, start, 2, before[1]))
+                if operator == b"TJ":
+                    if not isinstance(elements[0], list):  # pdfminer: its bytes as numbers
+                        raise _Refused("TJ shows a string, not an array")
+                    text.show(elements[0])
+                elif isinstance(elements[0], bytes):  # an array: pdfminer shows nothing
+                    text.show(elements)
+            elif kind == "op":
+                self.region = (match.start(), before[0] if before else None)
+                at = self.operator_at(content, match.start("word"), match.group("word"), at,
+                                      resources, ids, depth)
             elif kind == "other":
-                raise _PdfiumUnmapped("a content stream the scan cannot read")
-            else:
-                word = match.group()
-                if word in (b"BT", b"Td", b"TD", b"Tm", b"T*"):
-                    positioned = True
-                elif word == b"q":
-                    fonts.append(font)
-                elif word == b"Q":
-                    font = fonts.pop() if fonts else font
-                elif word in (b"Tf", b"Do"):
-                    name = self.name_before(content, skipped, match.start())
-                    if word == b"Tf":
-                        font = self.fonts.font(resources, name) if self.fonts else name
-                    else:
-                        self.form(resources, name, depth)
-                elif word == b"BI" or word == b"ID":
-                    at = self.skip_image(content, match)
-                operands = []
-            skipped = None
+                raise _Refused("a content stream whose tokens the scan cannot read")
+            # a string or array that no show follows is another operator's operand
+            before = (kind, match.start(), match.end())
 
-    def show(self, elements, positioned, font):
-        """Adds a show that shows something; whether it did."""
-        shown = [e for e in elements if isinstance(e, bytes) and e]
-        if not shown:
-            return False
-        lost = _tj_lost_move(elements)
-        if lost is None:
-            raise _PdfiumUnmapped("a TJ array whose empty strings neither reader places alike")
-        if font is None and self.fonts:
-            raise _PdfiumUnmapped("text shown in no font")
-        codes = font.decode(shown) if self.fonts else shown
-        self.shows.append(_Show(positioned, lost, font, codes, len(self.shows)))
-        return True
+    def operator_at(self, content, start, word, at, resources, ids, depth):
+        """Applies one operator that matters; where the scan goes on."""
+        text = self.text
+        if word == b"BT":
+            text.begin()
+        elif word in (b"Td", b"TD"):
+            text.move(*self.numbers(content, start, 2), word == b"TD")
+        elif word == b"Tm":
+            text.set_matrix(self.numbers(content, start, 6))
+        elif word == b"T*":
+            text.next_line()
+        elif word == b"cm":
+            text.concat(self.numbers(content, start, 6))
+        elif word == b"q":
+            text.save()
+        elif word == b"Q":
+            text.restore()
+        elif word == b"Tf":
+            name, size = self.operands(content, start, 2)
+            text.set_font(self.font(resources, name), self.to_number(size))
+        elif word == b"Do":
+            self.form(resources, self.name(self.operands(content, start, 1)[0]), ids, depth)
+        elif word == b"BI":
+            return self.skip_image(content, at)
+        else:  # Tc, Tw, Tz, TL, Ts
+            text.set(word, self.numbers(content, start, 1)[0])
+        return at
+
+    def operands(self, content, start, n, region=False):
+        """The ``n`` tokens before an operator: pdfminer's operands, no more, no fewer.
+
+        They are the last of the skipped run that the operator's match holds (or, for ",
+        of the run before its string); before them stands an operator, in the run or as
+        the match before it (``region``: where the run starts, and what came before it).
+        """
+        begin, came = self.region if region is False else region
+        found = [m for m in self.operand_token.finditer(content, begin, start)
+                 if not m.group(1)]  # pdfminer ignores comments
+        if len(found) > n:
+            if not found[-n - 1].group(2):
+                raise _Refused("an operator with more operands than it takes")
+        elif len(found) < n or came not in (None, "op", "show"):
+            raise _Refused("an operator whose operands the scan cannot read")
+        return [m.group() for m in found[-n:]]
+
+    def numbers(self, content, start, n, region=False):
+        return [self.to_number(chunk) for chunk in self.operands(
+            content, start, n, region if region is False else (region, "skipped"))]
+
+    def to_number(self, chunk):
+        if not self.number.match(chunk):
+            raise _Refused("an operator whose operands are not numbers")
+        return float(chunk) if b"." in chunk else int(chunk)
+
+    def name(self, chunk):
+        if chunk[:1] != b"/" or b"#" in chunk or not chunk[1:].isascii():
+            raise _Refused("an operator whose name operand the scan cannot read")
+        return chunk[1:].decode("latin-1")
+
+    def font(self, resources, chunk):
+        return self.fonts.font(resources, self.name(chunk))
 
     def operand(self, token):
-        """A string as ``[its bytes]``; an array as its strings (bytes) and numbers
-        (floats). Raises _PdfiumUnmapped for an array the scan cannot read whole."""
+        """A string as ``[its bytes]``; an array as ``[[its strings and numbers]]``.
+        Raises _Refused for an array the scan cannot read whole."""
         if token[:1] != b"[":
             return [self.bytes(token)]
         elements = []
         for match in self.token.finditer(token, 1, len(token) - 1):
-            text = match.group(1)
-            if match.group(2) is not None:
-                raise _PdfiumUnmapped("a TJ array the scan cannot read")
-            elements.append(self.bytes(text) if text else _content_number(match.group()))
-        return elements
+            string, number = match.group(1), match.group(2)
+            if string:
+                elements.append(self.bytes(string))
+            elif number:
+                elements.append(float(number) if b"." in number else int(number))
+            else:
+                raise _Refused("a TJ array the scan cannot read")
+        return [elements]
 
     def bytes(self, token):
         """A string token's bytes, as pdfminer reads them: an escape that is not one
@@ -177,41 +205,37 @@ class _Scan:
         body = token[1:-1]
         return self.escape.sub(_unescape, body) if b"\\" in body else body
 
-    def name_before(self, content, skipped, end):
-        """The name operand that ends the skipped run just before an operator."""
-        found = skipped and self.operands.search(content, skipped.start(), end)
-        if not found or b"#" in found.group(1):
-            raise _PdfiumUnmapped("an operator whose name operand the scan cannot read")
-        return found.group(1).decode("latin-1")
-
-    def form(self, resources, name, depth):
-        """The shows of a form the page draws, where pdfminer draws it (with /BBox)."""
-        if self.fonts is None:
-            return
+    def form(self, resources, name, ids, depth):
+        """The text of a form the page draws, where pdfminer draws it (a form with a
+        /BBox, not one already being drawn), in a fresh text state."""
         found = self.fonts.form(resources, name)
         if found is None:
             return
+        content, inner, matrix, objid = found
+        if content is None:  # an image
+            self.drawn = True
+            return
+        if objid in ids:
+            return  # pdfminer refuses to draw a form inside itself
         if depth >= _FORM_DEPTH:
-            raise _PdfiumUnmapped("forms nested too deep")
-        self.forms = True
-        content, inner = found
-        self.run(content, inner if inner else resources, depth + 1)
+            raise _Refused("forms nested too deep")
+        saved = self.text.enter_form(matrix)
+        self.run(content, inner if inner is not None else resources, ids | {objid}, depth + 1)
+        self.text.leave_form(saved)
 
-    def skip_image(self, content, match):
+    def skip_image(self, content, at):
         """Past an inline image's data: where pdfminer ends it, at the first EI (or ~> for
         ASCII85 data) that a blank follows."""
-        if match.group() == b"BI":
-            head = self.re.compile(rb"\sID(?=\s)").search(content, match.end())
-            if head is None:
-                raise _PdfiumUnmapped("an inline image the scan cannot read")
-            start, end = match.end(), head.end()
-        else:
-            start, end = match.start(), match.end()
+        self.drawn = True
+        head = self.re.compile(rb"\sID(?=\s)").search(content, at)
+        if head is None:
+            raise _Refused("an inline image the scan cannot read")
         ascii85 = self.re.search(rb"/F\s*\[?\s*/(?:A85|ASCII85Decode)(?![^\s()<>\[\]{}/%])",
-                                 content[start:end])
-        tail = self.re.compile(rb"~>\s" if ascii85 else rb"EI\s").search(content, end + 1)
+                                 content[at:head.start()])
+        tail = self.re.compile(rb"~>\s" if ascii85 else rb"EI\s").search(content,
+                                                                         head.end() + 1)
         if tail is None:
-            raise _PdfiumUnmapped("an inline image the scan cannot read")
+            raise _Refused("an inline image the scan cannot read")
         return tail.end()
 
 
@@ -224,40 +248,6 @@ def _unescape(match):
     if code[:1].isdigit() and code[:1] not in b"89":
         value = int(code, 8)
         if value > 255:
-            raise _PdfiumUnmapped("a string escape pdfminer refuses")
+            raise _Refused("a string escape pdfminer refuses")
         return bytes((value,))
     return _ESCAPED.get(code, b"")  # pdfminer drops what no escape names, and line ends
-
-
-def _show_operators(content):
-    """``(positioned, lost)`` for each show of a content stream (no forms, no fonts): the
-    scan's view that the tests check. None where the scan cannot read the stream."""
-    scan = _Scan()
-    try:
-        scan.run(content, None, 0)
-    except _PdfiumUnmapped:
-        return None
-    return [(show.positioned, show.lost) for show in scan.shows]
-
-
-def _content_number(token):
-    try:
-        return float(token)
-    except ValueError:
-        return 0.0
-
-
-def _tj_lost_move(elements):
-    """The moves pdfium drops at the end of a TJ array (see ``_Show``), or None for an
-    array whose empty strings stand where neither rule reads them alike: before a shown
-    string, or before a move."""
-    shown = [i for i, e in enumerate(elements) if isinstance(e, bytes) and e]
-    head, tail = elements[:shown[-1]], elements[shown[-1] + 1:]
-    if any(isinstance(e, bytes) and not e for e in head):
-        return None  # an empty string before a shown one
-    empties = [i for i, e in enumerate(tail) if isinstance(e, bytes)]
-    if not empties:
-        return 0.0
-    if any(isinstance(e, float) for e in tail[empties[0]:]):
-        return None  # a move after an empty string
-    return sum(tail[:empties[0]])

@@ -34,6 +34,7 @@ class Word:
     font: str = ""
     size: float = 0.0
     runs: tuple = ()  # where the word's glyphs stand apart or change size (wordrule._runs)
+    stream: str = ""  # its text in the order drawn, where glyphs of no width make x lie
 
 
 @dataclasses.dataclass

@@ -1,14 +1,17 @@
-"""pdfplumber's word rule over characters read by pdfium: lines, words, ligatures.
+"""pdfplumber's word rule over pdfminer's characters: lines, words, ligatures, and what
+a statement needs beyond pdfplumber's word (where its glyphs stand apart; its text in the
+order drawn).
 
-The lowest module of the word reader (``words``, ``chars`` and ``fonts`` import it; it
-imports none of them). Copied verbatim with them into every generated parser: standard
-library only.
+The lowest module of the word reader (``words``, ``chars``, ``content`` and ``fonts`` import
+it; it imports none of them). Copied verbatim with them into every generated parser:
+standard library only.
 """
 from __future__ import annotations
 
 
-class _PdfiumUnmapped(Exception):
-    """Characters pdfium reads but cannot map onto pdfminer's: pdfplumber reads them."""
+class _Refused(Exception):
+    """What the reader does not read as pdfminer does: pdfplumber reads the page (or the
+    file) instead, and the message says why."""
 
 
 def _usual_size(sizes):
@@ -19,81 +22,84 @@ def _usual_size(sizes):
 
 _LIGATURES = {"\ufb00": "ff", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb01": "fi", "\ufb02": "fl",
               "\ufb06": "st", "\ufb05": "st"}  # pdfplumber expands these in words
-_LIGATURE_OF = {v: k for k, v in _LIGATURES.items()}
 
 
-# pdfium places glyphs in single precision and pdfminer in double: where a decision of
-# the word rule turns on less than this (points; measured errors stay under 0.00025), the
-# page falls back rather than guess which side pdfminer's sums land on
-_NEAR = 0.001
-
-
-def _char_lines(chars):
-    """pdfplumber's lines, as ``(line of each top, lines)``: tops chained within 3 pt,
-    each line's characters by x0, ties in reading order as pdfplumber keeps them."""
+def _words(chars):
+    """pdfplumber's ``extract_words()`` with its default settings, over characters in the
+    order pdfminer drew them: runs of upright and of turned glyphs apart, each cut into
+    lines, each line sorted and cut into words."""
+    from itertools import groupby
     from operator import itemgetter
 
-    line_of, line, last = {}, -1, None
-    for top in sorted({c[3] for c in chars}):
-        if last is None or top > last + 3:
-            line += 1
-        if last is not None and abs(top - last - 3) < _NEAR:
-            raise _PdfiumUnmapped("two lines 3 pt apart, within the readers' rounding")
-        line_of[top], last = line, top
-    lines = [[] for _ in range(line + 1)]
-    for c in chars:
-        lines[line_of[c[3]]].append(c)
-    for row in lines:
-        row.sort(key=itemgetter(1))
-    return line_of, lines
-
-
-def _cluster_words(lines):
-    """pdfplumber's default word rule: in a line, a word ends at a blank, a gap over 3 pt
-    or a 3 pt jump in top (a step back cannot happen once the line is sorted by x0)."""
     words = []
-    for row in lines:
-        word, end, top, last = [], 0.0, 0.0, row[0]
-        for c in row:
-            if c[1] - last[1] < _NEAR and c is not last:
-                _check_tie(last, c)
-            last = c
-            if c[0].isspace():
-                if word:
-                    _add_word(words, word)
-                    word = []
-            else:
-                if word and (c[1] > end + 3 or abs(c[3] - top) > 3):
-                    _add_word(words, word)
-                    word = []
-                if word and (abs(c[1] - end - 3) < _NEAR or abs(abs(c[3] - top) - 3) < _NEAR):
-                    raise _PdfiumUnmapped("a gap of 3 pt, within the readers' rounding")
-                word.append(c)
-                end, top = c[2], c[3]
-        if word:
-            _add_word(words, word)
+    for upright, run in groupby(chars, itemgetter(7)):
+        # a turned run's lines stand by x0, its glyphs in them by top then bottom
+        key, order = (3, itemgetter(1)) if upright else (1, itemgetter(3, 4))
+        for line in _lines(list(run), key):
+            line.sort(key=order)
+            _cut(words, line, upright)
     return words
 
 
-def _check_tie(first, second):
-    """Two glyphs at one x keep the order they were drawn in, as pdfminer's do, only where
-    pdfminer's x is the same too: after a glyph of no width, in one text object."""
-    if first[1] != second[1] or first[7] != second[7]:
-        raise _PdfiumUnmapped("two glyphs at nearly one x, whose order pdfminer's sums decide")
+def _lines(chars, key):
+    """pdfplumber's ``cluster_objects``: values chained within 3 pt are one line; lines in
+    the order of their values, the characters of each in their own order."""
+    line_of, line, last = {}, -1, None
+    for value in sorted({c[key] for c in chars}):
+        if last is None or value > last + 3:
+            line += 1
+        line_of[value], last = line, value
+    lines = [[] for _ in range(line + 1)]
+    for c in chars:
+        lines[line_of[c[key]]].append(c)
+    return lines
+
+
+def _cut(words, line, upright):
+    """pdfplumber's word rule: a blank ends a word; a glyph starts one where it stands
+    before the last glyph's start, more than 3 pt past its end, or more than 3 pt across
+    from it (x along an upright line, top along a turned one)."""
+    start, stop, across = (1, 2, 3) if upright else (3, 4, 1)
+    word = []
+    for c in line:
+        if c[0].isspace():
+            if word:
+                _add_word(words, word)
+                word = []
+            continue
+        if word:
+            last = word[-1]
+            if (c[start] < last[start] or c[start] > last[stop] + 3
+                    or abs(c[across] - last[across]) > 3):
+                _add_word(words, word)
+                word = []
+        word.append(c)
+    if word:
+        _add_word(words, word)
 
 
 def _add_word(words, chars):
-    first = chars[0]
-    text, x0, x1, top, bottom, _, sizes, _ = zip(*chars)  # the columns, in one C call
-    runs = _runs(text, x0, x1, top, bottom, sizes) if len(chars) > 1 else ()
-    text = "".join(text)
+    texts, x0, x1, top, bottom, _, sizes, _, places = zip(*chars)  # the columns, in one call
+    runs = _runs(texts, x0, x1, top, bottom, sizes) if len(chars) > 1 else ()
+    stream = _stream(texts, x0, x1, places) if len(chars) > 1 else ""
+    text = "".join(texts)
     if not text.isascii():
-        text = "".join([_LIGATURES.get(t, t) for t in text])
-    size = first[6]
-    if sizes.count(size) != len(sizes):
-        size = _usual_size(sizes)
-    words.append((text, first[1], max(x1), min(top), max(bottom), first[5],
-                  round(float(size), 2), runs))
+        text = "".join([_LIGATURES.get(t, t) for t in texts])
+    size = sizes[0]
+    size = round(float(size if sizes.count(size) == len(sizes) else _usual_size(sizes)), 2)
+    words.append((text, min(x0), max(x1), min(top), max(bottom), chars[0][5], size, runs,
+                  stream))
+
+
+def _stream(texts, x0s, x1s, places):
+    """The word's text in the order its glyphs were drawn, where it holds two or more
+    glyphs of no width and that order is not the order along the line; else ''.
+    Glyphs of no width stand where the next is drawn, so that x sorts such a stack
+    in any order (a statement prints 'cc@google.co' that pdfplumber reads 'o.cegoogl@cc')."""
+    if sum(1 for a, b in zip(x0s, x1s) if a == b) < 2 or list(places) == sorted(places):
+        return ""
+    ordered = sorted(zip(places, texts))
+    return "".join(_LIGATURES.get(t, t) for _, t in ordered)
 
 
 # Glyphs of one word further apart than this, or of sizes further apart than _RUN_SIZE

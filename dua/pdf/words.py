@@ -1,33 +1,39 @@
-"""Words as pdfplumber's ``extract_words()`` finds them, measured from pdfium's characters.
+"""Words as pdfplumber's ``extract_words()`` finds them, read faster than pdfplumber does.
+
+dua reads each page's content stream itself (``content``), places every glyph as pdfminer
+does, with pdfminer's own fonts (``chars``), and cuts words by pdfplumber's rule
+(``wordrule``): the same words, to the last bit of every box. A page whose content it cannot
+read as pdfminer does is read by pdfplumber instead, and says why.
 
 Copied verbatim into every generated parser (the sandbox recognises it by its exact
-source), so it needs only the standard library at import; pypdfium2 and pdfminer load
-inside ``read_pages``, and a page pdfium cannot map is read by pdfplumber instead.
+source), so it needs only the standard library at import; pdfminer loads inside
+``read_pages``.
 """
 from __future__ import annotations
 
-from .chars import _pdfium_page
+from .chars import _page
 from .fonts import _PageFonts
-from .wordrule import _PdfiumUnmapped, _runs, _usual_size
+from .wordrule import _Refused, _runs, _stream, _usual_size
 
 
 def read_pages(pdf_path, password=None, pages=None):
     """Every page (or the 1-based ``pages``) as a dict of plain values.
 
     Keys: number, of (the page count), width, height, words (``(text, x0, x1, top,
-    bottom, font, size, runs)`` in pdfplumber's order; ``runs`` splits a word where its
-    glyphs stand apart or change size, see ``wordrule._runs``), chars, reader ("pdfium" or
+    bottom, font, size, runs, stream)`` in pdfplumber's order; ``runs`` splits a word where
+    its glyphs stand apart or change size, ``stream`` is its text in the order drawn where
+    that differs among glyphs of no width, see ``wordrule``), chars, reader ("dua" or
     "pdfplumber"), why (why a page fell back, else "") and graphics (it may hold lines,
-    shapes or images). A file pdfium cannot open is read by pdfplumber, which raises
+    shapes or images). A file pdfminer cannot open is read by pdfplumber, which raises
     pdfminer's errors for a bad one.
     """
     with open(pdf_path, "rb") as fh:
         data = fh.read()
     try:
-        out, todo = _pdfium_pages(data, password, pages)
+        out, todo = _own_pages(data, password, pages)
     except ImportError:
-        out, todo = {}, "pypdfium2 or pdfminer is not installed"
-    except _PdfiumUnmapped as exc:  # the whole file
+        out, todo = {}, "pdfminer is not installed"
+    except _Refused as exc:  # the whole file
         out, todo = {}, str(exc)
     if isinstance(todo, str):
         out.update(_plumber_pages(pdf_path, password, pages, todo, None))
@@ -36,56 +42,48 @@ def read_pages(pdf_path, password=None, pages=None):
     return [out[n] for n in sorted(out)]
 
 
-def _pdfium_pages(data, password, wanted):
+def _own_pages(data, password, wanted):
     import io
 
-    import pypdfium2
     from pdfminer.pdfdocument import PDFDocument
     from pdfminer.pdfinterp import PDFResourceManager
     from pdfminer.pdfpage import PDFPage
     from pdfminer.pdfparser import PDFParser
 
     try:
-        doc = pypdfium2.PdfDocument(data, password=password)
-    except pypdfium2.PdfiumError as exc:
-        raise _PdfiumUnmapped(f"pdfium cannot open the file ({exc})") from exc
-    count = len(doc)
-    wanted = sorted({n for n in wanted if 1 <= n <= count}) if wanted else range(1, count + 1)
-    try:
         miner = PDFDocument(PDFParser(io.BytesIO(data)), password=password or "")
-        miner_pages = _miner_pages(PDFPage.create_pages(miner), wanted, count)
-    except _PdfiumUnmapped:
-        doc.close()
-        raise
+        found, count = _miner_pages(PDFPage.create_pages(miner), miner, wanted)
     except Exception as exc:  # pdfminer's errors are pdfplumber's to raise and explain
-        doc.close()
-        raise _PdfiumUnmapped(f"pdfminer cannot read the pages ({type(exc).__name__})") from exc
-    try:
-        fonts, out, todo = _PageFonts(PDFResourceManager()), {}, {}
-        for n in wanted:
-            try:
-                out[n] = _pdfium_page(doc, n, miner_pages[n - 1], fonts)
-                out[n]["of"] = count
-            except _PdfiumUnmapped as exc:
-                todo[n] = str(exc)
-            except Exception as exc:  # a font or page pdfminer or pdfium chokes on
-                todo[n] = f"pdfium or pdfminer failed on the page ({type(exc).__name__})"
-        return out, todo
-    finally:
-        doc.close()
+        raise _Refused(f"pdfminer cannot read the pages ({type(exc).__name__})") from exc
+    fonts, out, todo = _PageFonts(PDFResourceManager()), {}, {}
+    for n in sorted(found):
+        try:
+            out[n] = _page(found[n], n, fonts)
+            out[n]["of"] = count
+        except _Refused as exc:
+            todo[n] = str(exc)
+        except Exception as exc:  # a font or page pdfminer chokes on: pdfplumber will too
+            todo[n] = f"pdfminer failed on the page ({type(exc).__name__})"
+    return out, todo
 
 
-def _miner_pages(pages, wanted, count):
-    """pdfminer's pages up to the last one wanted (each costs pdfminer a parse): all of
-    them, counted against pdfium's count, when every page is wanted."""
-    last, found = (wanted[-1] if wanted else 0), []
-    for page in pages:
-        found.append(page)
-        if len(found) == last and len(wanted) < count:
-            return found
-    if len(found) != count:
-        raise _PdfiumUnmapped("pdfium and pdfminer count different pages")
-    return found
+def _miner_pages(pages, miner, wanted):
+    """``({number: pdfminer's page}, page count)``: pdfminer's pages up to the last one
+    wanted (each costs pdfminer a parse), the count from the page tree's /Count where the
+    rest is not walked."""
+    from pdfminer.pdftypes import resolve1
+
+    wanted = {n for n in wanted if n >= 1} if wanted else None
+    found, n = {}, 0
+    for n, page in enumerate(pages, 1):
+        if wanted is None or n in wanted:
+            found[n] = page
+        if wanted is not None and n >= max(wanted, default=0):
+            tree = resolve1(miner.catalog.get("Pages"))
+            count = resolve1(tree.get("Count")) if isinstance(tree, dict) else None
+            if isinstance(count, int) and count >= n:
+                return found, count
+    return found, n
 
 
 def _plumber_pages(pdf_path, password, wanted, why, reasons):
@@ -98,7 +96,8 @@ def _plumber_pages(pdf_path, password, wanted, why, reasons):
             if not 1 <= n <= len(pdf.pages):
                 continue
             page = pdf.pages[n - 1]
-            words = [_plumber_word(w) for w in
+            order = {id(c): i for i, c in enumerate(page.chars)}  # the order drawn
+            words = [_plumber_word(w, order) for w in
                      page.extract_words(keep_blank_chars=False, return_chars=True)]
             out[n] = {"number": n, "of": len(pdf.pages), "width": float(page.width),
                       "height": float(page.height), "words": words, "chars": len(page.chars),
@@ -108,10 +107,12 @@ def _plumber_pages(pdf_path, password, wanted, why, reasons):
     return out
 
 
-def _plumber_word(word):
+def _plumber_word(word, order):
     chars = word["chars"]
     sizes = [c.get("size", 0.0) for c in chars]
-    runs = _runs(*([c[k] for c in chars] for k in ("text", "x0", "x1", "top", "bottom")),
-                 sizes) if len(chars) > 1 else ()
+    texts, x0s, x1s, tops, bottoms = ([c[k] for c in chars]
+                                      for k in ("text", "x0", "x1", "top", "bottom"))
+    runs = _runs(texts, x0s, x1s, tops, bottoms, sizes) if len(chars) > 1 else ()
+    stream = _stream(texts, x0s, x1s, [order[id(c)] for c in chars]) if len(chars) > 1 else ""
     return (word["text"], word["x0"], word["x1"], word["top"], word["bottom"],
-            chars[0].get("fontname", ""), _usual_size(sizes), runs)
+            chars[0].get("fontname", ""), _usual_size(sizes), runs, stream)

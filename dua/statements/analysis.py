@@ -42,8 +42,8 @@ class Analysis:
 
 def reader_pages(doc) -> list:
     """dua.pdf Words as the reader's tuples (what a generated parser's reader gives)."""
-    return [[(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs) for w in page.words]
-            for page in doc.pages]
+    return [[(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs, w.stream)
+             for w in page.words] for page in doc.pages]
 
 
 def statement_pages(doc) -> tuple:

@@ -63,6 +63,8 @@ def _pieces(w: tuple, gap: float | None, usual: float) -> list:
     """The word cut where its glyphs stand ``gap`` em apart or change between the page's
     usual size and a watermark's; one engine word when nothing cuts it."""
     runs = w[7] if len(w) > 7 else ()
+    if len(w) > 8 and w[8]:  # glyphs of no width stacked: the text in the order drawn
+        return [(w[8], w[1], w[2], w[3], w[4], _size(w))]
     if not runs:
         return [(w[0], w[1], w[2], w[3], w[4], _size(w))]
     cuts = [0]
