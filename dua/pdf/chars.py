@@ -158,7 +158,7 @@ class _Text:
             for cid in (obj if not font.multibyte else font.font.decode(obj)):
                 if need:
                     x += charspace
-                text, width = (known.get(cid) or code(cid))[:2]
+                text, width = known.get(cid) or code(cid)
                 adv = width * fontsize * scaling
                 left = x * a + e
                 right = a * adv + left
@@ -185,7 +185,7 @@ class _Text:
             for cid in (obj if not font.multibyte else font.font.decode(obj)):
                 if need:
                     x += charspace
-                text, width = font.code(cid)[:2]
+                text, width = font.code(cid)
                 adv = width * fontsize * scaling
                 ex, fy = x * a + y * c + e, x * b + y * d + f
                 xs = (a * 0 + c * low + ex, a * adv + c * low + ex, a * adv + c * high + ex,

@@ -50,7 +50,10 @@ def _content_patterns(re):
                                    rb")([A-Za-z][A-Za-z0-9*]*)" + end + rb"|<<|>>|[{}]|/?"
                                    rb"[^\s()<>\[\]{}/%]+|\S"))
         _CONTENT.append(re.compile(rb"\\([0-7]{1,3}|\r\n|[\s\S])"))
+        _CONTENT.append(re.compile(rb"/?[^\s()<>\[\]{}/%]+\Z"))  # a token a blank ends
+        _CONTENT.append(re.compile(rb"(?!(?:true|false|null)\Z)[A-Za-z][A-Za-z0-9*]*\Z"))
         _CONTENT.append(re.compile(rb"(?<![^\s\])>}])" + _PAINTS + end))
+
     return _CONTENT
 
 
@@ -64,7 +67,7 @@ class _Scan:
 
         self.re, self.text, self.fonts = re, text, fonts
         (self.token, self.stream, self.number, self.operand_token, self.escape,
-         self.paint) = _content_patterns(re)
+         self.plain, self.keyword, self.paint) = _content_patterns(re)
         self.drawn, self.region = False, (0, None)
 
     def page(self, miner_page):
@@ -152,6 +155,11 @@ class _Scan:
         the match before it (``region``: where the run starts, and what came before it).
         """
         begin, came = self.region if region is False else region
+        pieces = content[begin:start].split()  # most streams put a blank between tokens
+        if len(pieces) > n and all(self.plain.match(p) for p in pieces[-n - 1:]):
+            if not self.keyword.match(pieces[-n - 1]):
+                raise _Refused("an operator with more operands than it takes")
+            return pieces[-n:]
         found = [m for m in self.operand_token.finditer(content, begin, start)
                  if not m.group(1)]  # pdfminer ignores comments
         if len(found) > n:
@@ -183,16 +191,11 @@ class _Scan:
         Raises _Refused for an array the scan cannot read whole."""
         if token[:1] != b"[":
             return [self.bytes(token)]
-        elements = []
-        for match in self.token.finditer(token, 1, len(token) - 1):
-            string, number = match.group(1), match.group(2)
-            if string:
-                elements.append(self.bytes(string))
-            elif number:
-                elements.append(float(number) if b"." in number else int(number))
-            else:
-                raise _Refused("a TJ array the scan cannot read")
-        return [elements]
+        found = self.token.findall(token, 1, len(token) - 1)
+        if not all(string or number for string, number in found):
+            raise _Refused("a TJ array the scan cannot read")
+        return [[self.bytes(string) if string else
+                 float(number) if b"." in number else int(number) for string, number in found]]
 
     def bytes(self, token):
         """A string token's bytes, as pdfminer reads them: an escape that is not one

@@ -96,7 +96,9 @@ def _stream(texts, x0s, x1s, places):
     glyphs of no width and that order is not the order along the line; else ''.
     Glyphs of no width stand where the next is drawn, so that x sorts such a stack
     in any order (a statement prints 'cc@google.co' that pdfplumber reads 'o.cegoogl@cc')."""
-    if sum(1 for a, b in zip(x0s, x1s) if a == b) < 2 or list(places) == sorted(places):
+    from operator import eq
+
+    if sum(map(eq, x0s, x1s)) < 2 or list(places) == sorted(places):
         return ""
     ordered = sorted(zip(places, texts))
     return "".join(_LIGATURES.get(t, t) for _, t in ordered)
@@ -112,6 +114,10 @@ _RUN_SIZE = 1.5
 def _runs(texts, x0s, x1s, tops, bottoms, sizes):
     """The runs of a word's glyphs, as ``(offset in the word's text, x0, x1, top, bottom,
     size)``; ``()`` when the word is one run, as nearly every word is."""
+    from operator import sub
+
+    if sizes.count(sizes[0]) == len(sizes) and max(map(sub, x0s[1:], x1s)) <= _RUN_GAP:
+        return ()  # one size, no gap: one run (most words)
     cuts = [i for i in range(1, len(texts)) if x0s[i] - x1s[i - 1] > _RUN_GAP
             or not sizes[i] * _RUN_SIZE >= sizes[i - 1] >= sizes[i] / _RUN_SIZE]
     if not cuts:
