@@ -1,10 +1,11 @@
 """The one door to PDF files: the only package that imports pdfplumber and pypdfium2.
 
 ``document`` opens a file and reads its pages into dataclasses, turning every failure into
-a typed ``DocumentError``. The word reader (``words`` over ``chars``, ``fonts``, ``content``
-and ``wordrule``, none importing upward) gives pdfplumber's words from pdfium's characters,
-and pdfplumber's own where pdfium cannot match them; it is copied verbatim into generated
-parsers. Callers import this package, not its modules.
+a typed ``DocumentError``. The word reader (``words`` over ``chars``, ``content``, ``fonts``
+and ``wordrule``, none importing upward) gives pdfplumber's words, box for box, by reading
+each page's content as pdfminer does, faster; a page it cannot read so falls back to
+pdfplumber with its reason. It is copied verbatim into generated parsers. Callers import
+this package, not its modules.
 """
 from __future__ import annotations
 
