@@ -16,7 +16,7 @@ PDF = os.path.join(FIXTURES, "statements", "plain_western", "a.pdf")
 
 class MissingDependencyTest(unittest.TestCase):
     def _read_failing_with(self, exc: ImportError) -> errors.MissingDependencyError:
-        with mock.patch.object(words, "read_pages", side_effect=exc):
+        with mock.patch.object(words, "_read_pages", side_effect=exc):
             with self.assertRaises(errors.MissingDependencyError) as caught:
                 read_document(PDF)
         return caught.exception

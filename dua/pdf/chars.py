@@ -17,16 +17,21 @@ from .content import _Scan
 from .wordrule import _Refused, _words
 
 
-def _page(miner_page, number, fonts):
-    """One page read as pdfplumber reads it; _Refused where it cannot be."""
+def _page(miner_page, number, fonts, drawn=None):
+    """One page read as pdfplumber reads it; _Refused where it cannot be. ``drawn``, where
+    given, collects its paths and images too (see ``words._read_pages``)."""
     left, bottom, right, top = (float(v) for v in miner_page.mediabox)
     if miner_page.rotate % 360 or left or bottom or right < left or top < bottom:
         raise _Refused("the page is rotated or its media box does not start at 0,0")
     text = _Text(top, (1, 0, 0, 1, -left, -bottom))  # pdfminer's page matrix
-    scan = _Scan(text, fonts)
+    paths = drawn.page(top) if drawn is not None else None
+    scan = _Scan(text, fonts, paths)
     scan.page(miner_page)
-    return {"number": number, "width": right, "height": top, "words": _words(text.chars),
+    page = {"number": number, "width": right, "height": top, "words": _words(text.chars),
             "chars": len(text.chars), "reader": "dua", "why": "", "graphics": scan.drawn}
+    if paths is not None:
+        page["paths"] = paths
+    return page
 
 
 def _mult(m1, m0):

@@ -15,46 +15,52 @@ from __future__ import annotations
 
 from .wordrule import _Refused
 
-_CONTENT = []  # the compiled patterns, built on first use
+_CONTENT = {}  # the compiled patterns, built on first use
 _FORM_DEPTH = 12  # forms inside forms: deeper than this, the page falls back
 _PAINTS = rb"(?:S|s|f\*?|F|B\*?|b\*?)"  # the operators that paint a path
 
 
-def _content_patterns(re):
+def _content_patterns(re, paths=False):
     """The scan's patterns: a token inside an array; the stream's, where a show is one
-    match with its operand, an operator that matters one match with the skipped run before
-    it, and a skipped run one more; an operand (a number, an operator that ends the
-    operands before it); a literal string's escapes; and what may paint."""
-    if not _CONTENT:
+    match with its operand, a run of moves each followed by a show one more, an operator
+    that matters one match with the skipped run before it, and a skipped run one more; an
+    operand (a number, an operator that ends the operands before it); a literal string's
+    escapes; a move and its show; and what may paint. With ``paths``, the operators that
+    build and paint paths matter too."""
+    if paths not in _CONTENT:
         string = rb"\((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)|<[0-9A-Fa-f\s]*>"
         array = rb"\[(?:" + string + rb"|[^\[\]()<>%])*\]"
         end = rb"(?![^\s()<>\[\]{}/%])"  # a token ends at a blank or a delimiter
         # one way only to match each token: an ambiguous one backtracks exponentially
         number = rb"[+-]?(?:\d+(?:\.\d*)?|\.\d+)"
-        matter = rb"(?:BT|Td|TD|Tm|T\*|Tf|Tc|Tw|Tz|TL|Ts|cm|q|Q|Do|BI|Tj|TJ)" + end
+        words = rb"BT|Td|TD|Tm|T\*|Tf|Tc|Tw|Tz|TL|Ts|cm|q|Q|Do|BI" + (
+            rb"|re|[mlcvyhn]|f\*|[SsfFBb]\*?" if paths else b"")
+        matter = rb"(?:" + words + rb"|Tj|TJ)" + end
         # the tokens pdfminer reads as the scan does: names, numbers and keywords whole
         token = (rb"/[^\s()<>\[\]{}/%#]*" + end + rb"|" + number + end + rb"|(?!" + matter +
                  rb")[A-Za-z][A-Za-z0-9*]*" + end + rb"|<<|>>|[{}]|%[^\r\n]*(?![^\r\n])")
         skipped = rb"(?:(?:" + token + rb")\s*)+"
-        _CONTENT.append(re.compile(rb"(" + string + rb")|(" + number + rb")" + end + rb"|\S+"))
-        _CONTENT.append(re.compile(
-            rb"(?P<show>(?P<operand>" + string + rb"|" + array + rb")\s*"
-            rb"(?P<operator>(?:Tj|TJ)" + end + rb"|'|\"))"
-            rb"|(?P<op>(?:" + skipped + rb")?(?P<word>BT|Td|TD|Tm|T\*|Tf|Tc|Tw|Tz|TL|Ts|cm|q|Q"
-            rb"|Do|BI)" + end + rb")"
-            rb"|(?P<text>" + string + rb")|(?P<array>" + array + rb")"
-            rb"|(?P<skipped>" + skipped + rb")|(?P<other>\S)", re.S))
-        _CONTENT.append(re.compile(number + rb"\Z"))
-        # the tokens of a skipped run, as operands: comments are none, keywords end them
-        _CONTENT.append(re.compile(rb"(%[^\r\n]*)|(?!(?:true|false|null)" + end +
-                                   rb")([A-Za-z][A-Za-z0-9*]*)" + end + rb"|<<|>>|[{}]|/?"
-                                   rb"[^\s()<>\[\]{}/%]+|\S"))
-        _CONTENT.append(re.compile(rb"\\([0-7]{1,3}|\r\n|[\s\S])"))
-        _CONTENT.append(re.compile(rb"/?[^\s()<>\[\]{}/%]+\Z"))  # a token a blank ends
-        _CONTENT.append(re.compile(rb"(?!(?:true|false|null)\Z)[A-Za-z][A-Za-z0-9*]*\Z"))
-        _CONTENT.append(re.compile(rb"(?<![^\s\])>}])" + _PAINTS + end))
-
-    return _CONTENT
+        pair = number + rb"\s+" + number + rb"\s+Td\s*(?:" + string + rb")\s*Tj" + end
+        _CONTENT[paths] = (
+            re.compile(rb"(" + string + rb")|(" + number + rb")" + end + rb"|\S+"),
+            re.compile(
+                rb"(?P<show>(?P<operand>" + string + rb"|" + array + rb")\s*"
+                rb"(?P<operator>(?:Tj|TJ)" + end + rb"|'|\"))"
+                rb"|(?P<pairs>" + pair + rb"(?:\s*" + pair + rb")*)"
+                rb"|(?P<op>(?:" + skipped + rb")?(?P<word>" + words + rb")" + end + rb")"
+                rb"|(?P<text>" + string + rb")|(?P<array>" + array + rb")"
+                rb"|(?P<skipped>" + skipped + rb")|(?P<other>\S)", re.S),
+            re.compile(number + rb"\Z"),
+            # the tokens of a skipped run, as operands: comments are none, keywords end them
+            re.compile(rb"(%[^\r\n]*)|(?!(?:true|false|null)" + end + rb")([A-Za-z][A-Za-z0-9*]*)"
+                       + end + rb"|<<|>>|[{}]|/?[^\s()<>\[\]{}/%]+|\S"),
+            re.compile(rb"\\([0-7]{1,3}|\r\n|[\s\S])"),
+            re.compile(rb"/?[^\s()<>\[\]{}/%]+\Z"),  # a token that a blank ends
+            re.compile(rb"(?!(?:true|false|null)\Z)[A-Za-z][A-Za-z0-9*]*\Z"),
+            re.compile(rb"(" + number + rb")\s+(" + number + rb")\s+Td\s*(" + string +
+                       rb")\s*Tj", re.S),
+            re.compile(rb"(?<![^\s\])>}])" + _PAINTS + end))
+    return _CONTENT[paths]
 
 
 class _Scan:
@@ -62,12 +68,12 @@ class _Scan:
     interpreter of ``chars``; ``drawn`` tells whether anything may paint a line, a shape or
     an image (pdfplumber reads those)."""
 
-    def __init__(self, text, fonts):
+    def __init__(self, text, fonts, paths=None):
         import re
 
-        self.re, self.text, self.fonts = re, text, fonts
+        self.re, self.text, self.fonts, self.paths = re, text, fonts, paths
         (self.token, self.stream, self.number, self.operand_token, self.escape,
-         self.plain, self.keyword, self.paint) = _content_patterns(re)
+         self.plain, self.keyword, self.pair, self.paint) = _content_patterns(re, bool(paths))
         self.drawn, self.region = False, (0, None)
 
     def page(self, miner_page):
@@ -110,6 +116,12 @@ class _Scan:
                     text.show(elements[0])
                 elif isinstance(elements[0], bytes):  # an array: pdfminer shows nothing
                     text.show(elements)
+            elif kind == "pairs":  # moves each followed by a show, as a browser prints
+                if before is not None and before[0] not in ("op", "show"):
+                    raise _Refused("an operator with more operands than it takes")
+                for tx, ty, string in self.pair.findall(content, match.start(), at):
+                    text.move(self.to_number(tx), self.to_number(ty), False)
+                    text.show([self.bytes(string)])
             elif kind == "op":
                 self.region = (match.start(), before[0] if before else None)
                 at = self.operator_at(content, match.start("word"), match.group("word"), at,
@@ -121,8 +133,11 @@ class _Scan:
 
     def operator_at(self, content, start, word, at, resources, ids, depth):
         """Applies one operator that matters; where the scan goes on."""
-        text = self.text
-        if word == b"BT":
+        text, paths = self.text, self.paths
+        taken = paths.takes(word) if paths is not None else None
+        if taken is not None:  # a path operator: the ruling lines' reader paints it
+            paths.op(word, self.numbers(content, start, taken) if taken else (), text.ctm)
+        elif word == b"BT":
             text.begin()
         elif word in (b"Td", b"TD"):
             text.move(*self.numbers(content, start, 2), word == b"TD")
@@ -217,14 +232,19 @@ class _Scan:
         content, inner, matrix, objid = found
         if content is None:  # an image
             self.drawn = True
+            if self.paths is not None:
+                self.paths.image(self.text.ctm)
             return
         if objid in ids:
             return  # pdfminer refuses to draw a form inside itself
         if depth >= _FORM_DEPTH:
             raise _Refused("forms nested too deep")
         saved = self.text.enter_form(matrix)
+        path = self.paths.enter_form() if self.paths is not None else None
         self.run(content, inner if inner is not None else resources, ids | {objid}, depth + 1)
         self.text.leave_form(saved)
+        if self.paths is not None:
+            self.paths.leave_form(path)
 
     def skip_image(self, content, at):
         """Past an inline image's data: where pdfminer ends it, at the first EI (or ~> for
@@ -233,8 +253,13 @@ class _Scan:
         head = self.re.compile(rb"\sID(?=\s)").search(content, at)
         if head is None:
             raise _Refused("an inline image the scan cannot read")
+        head_text = content[at:head.start()]
         ascii85 = self.re.search(rb"/F\s*\[?\s*/(?:A85|ASCII85Decode)(?![^\s()<>\[\]{}/%])",
-                                 content[at:head.start()])
+                                 head_text)
+        if self.paths is not None and all(  # pdfminer draws one with /W and /H only
+                self.re.search(rb"/" + key + rb"(?![^\s()<>\[\]{}/%])", head_text)
+                for key in (b"W", b"H")):
+            self.paths.image(self.text.ctm)
         tail = self.re.compile(rb"~>\s" if ascii85 else rb"EI\s").search(content,
                                                                          head.end() + 1)
         if tail is None:

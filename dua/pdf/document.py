@@ -21,7 +21,7 @@ from ..errors import (
     NotAPDFError,
     NoTextLayerError,
 )
-from . import words
+from . import graphics, words
 
 
 @dataclasses.dataclass
@@ -130,8 +130,10 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
                   on_page=None, with_tables: bool = False) -> Document:
     """Read every page (or the 1-based ``pages``) once into a Document.
 
-    Ruling lines, images and the metadata are read by pdfplumber when first used (at
-    once with ``with_tables``), and only on the pages that draw lines, shapes or images.
+    Ruling lines, images, ruled tables (with ``with_tables``) and the metadata come from
+    the word reader's own scan (``dua.pdf.graphics``); for a page pdfplumber reads the
+    words of, pdfplumber reads them too, when first used (at once with ``with_tables``)
+    and only if the page draws lines, shapes or images.
 
     Raises:
         DocumentError (any subclass)
@@ -139,7 +141,7 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
     check_file(path)
     with _translated(path, password):
         try:
-            read = words.read_pages(path, password, pages)
+            read, drawn = words._read_pages(path, password, pages, graphics._Document)
         except ImportError as exc:
             # A missing pypdfium2 never gets here (the reader falls back to pdfplumber): the
             # fallback's own import failed, and the message names the module that is missing.
@@ -148,20 +150,27 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
                 raise MissingDependencyError("pdfplumber is not installed") from exc
             raise MissingDependencyError(f"{missing} is not installed (pdfplumber needs it)",
                                          module=missing) from exc
-    graphics = _Graphics(path, password)
+    later = _Graphics(path, password)  # the pages pdfplumber reads the graphics of
     out = []
     for p in read:
         page = _LazyPage(p["number"], p["width"], p["height"], [Word(*w) for w in p["words"]],
                          p["chars"], reader=p["reader"], why=p["why"])
-        graphics.add(page, p["graphics"])
+        if "paths" in p:
+            page.h_rules, page.v_rules, page.images = p["paths"].rules()
+            page.tables = (_tables(p["paths"].tables(p["width"])) if with_tables else [])
+        else:
+            later.add(page, p["graphics"])
         out.append(page)
         if on_page:
             on_page(p["number"], p["of"])
     doc = _LazyDocument(path, out)
-    del doc.__dict__["metadata"]  # read on first use
-    doc.graphics, graphics.doc = graphics, doc
+    if drawn is not None:
+        doc.metadata = drawn.metadata
+    else:
+        del doc.__dict__["metadata"]  # read on first use
+        doc.graphics, later.doc = later, doc
     if with_tables:
-        graphics.load(tables=True)
+        later.load(tables=True)
     return doc
 
 
@@ -199,6 +208,8 @@ class _Graphics:
 
     def load(self, tables: bool = False) -> None:
         todo, self.pages = self.pages, []
+        if not todo and self.doc is None:
+            return  # nothing to read: no pdfplumber
         for page, _ in todo:
             page.__dict__.pop("_graphics", None)
             page.h_rules, page.v_rules, page.images, page.tables = [], [], [], []
@@ -282,8 +293,13 @@ class Table:
 
 def read_tables(page) -> list:
     """Ruled tables on a pdfplumber page (the finder's default "lines" strategy)."""
+    return _tables(page.find_tables())
+
+
+def _tables(found: list) -> list:
+    """pdfplumber's tables as Tables: two rows and two columns at least."""
     out = []
-    for table in page.find_tables():
+    for table in found:
         rows = [[tuple(c) if c else None for c in row.cells] for row in table.rows]
         if len(rows) >= 2 and max(len(r) for r in rows) >= 2:
             out.append(Table(tuple(table.bbox), rows))

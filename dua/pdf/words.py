@@ -27,10 +27,18 @@ def read_pages(pdf_path, password=None, pages=None):
     shapes or images). A file pdfminer cannot open is read by pdfplumber, which raises
     pdfminer's errors for a bad one.
     """
+    return _read_pages(pdf_path, password, pages, None)[0]
+
+
+def _read_pages(pdf_path, password, pages, drawing):
+    """``(pages, what the document draws)``: ``drawing``, given the pdfminer document,
+    makes what collects each page's paths and images (``dua.pdf.graphics``), kept in the
+    page's "paths"; the pages pdfplumber reads have none."""
     with open(pdf_path, "rb") as fh:
         data = fh.read()
+    drawn = None
     try:
-        out, todo = _own_pages(data, password, pages)
+        out, todo, drawn = _own_pages(data, password, pages, drawing)
     except ImportError:
         out, todo = {}, "pdfminer is not installed"
     except _Refused as exc:  # the whole file
@@ -39,10 +47,10 @@ def read_pages(pdf_path, password=None, pages=None):
         out.update(_plumber_pages(pdf_path, password, pages, todo, None))
     elif todo:
         out.update(_plumber_pages(pdf_path, password, sorted(todo), "", todo))
-    return [out[n] for n in sorted(out)]
+    return [out[n] for n in sorted(out)], drawn
 
 
-def _own_pages(data, password, wanted):
+def _own_pages(data, password, wanted, drawing):
     import io
 
     from pdfminer.pdfdocument import PDFDocument
@@ -56,15 +64,16 @@ def _own_pages(data, password, wanted):
     except Exception as exc:  # pdfminer's errors are pdfplumber's to raise and explain
         raise _Refused(f"pdfminer cannot read the pages ({type(exc).__name__})") from exc
     fonts, out, todo = _PageFonts(PDFResourceManager()), {}, {}
+    drawn = drawing(miner) if drawing else None
     for n in sorted(found):
         try:
-            out[n] = _page(found[n], n, fonts)
+            out[n] = _page(found[n], n, fonts, drawn)
             out[n]["of"] = count
         except _Refused as exc:
             todo[n] = str(exc)
         except Exception as exc:  # a font or page pdfminer chokes on: pdfplumber will too
             todo[n] = f"pdfminer failed on the page ({type(exc).__name__})"
-    return out, todo
+    return out, todo, drawn
 
 
 def _miner_pages(pages, miner, wanted):
