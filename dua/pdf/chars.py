@@ -122,8 +122,18 @@ class _Text:
         self.matrix = (a, b, c, d, self.leading * c + e, self.leading * d + f)
         self.linematrix = (0, 0)
 
+    def move_show(self, tx, ty, string):
+        """Td, then Tj of one string, as a browser prints glyph by glyph."""
+        a, b, c, d, e, f = self.matrix
+        self.matrix = (a, b, c, d, tx * a + ty * c + e, tx * b + ty * d + f)
+        self.linematrix = (0, 0)
+        self.show((string,))
+
     def show(self, seq):
-        """pdfminer's ``render_string`` of a show's strings (bytes) and moves (numbers)."""
+        """pdfminer's ``render_string`` of a show's strings (bytes) and moves (numbers).
+
+        Glyphs neither turned nor mirrored are placed by ``LTChar``'s corners reduced to
+        the terms that are not zero (the same floats, a sign of zero apart)."""
         font = self.font
         if font is None:
             return  # pdfminer shows nothing without a font
@@ -135,32 +145,25 @@ class _Text:
         descent = font.descent * fontsize
         low, high = descent + self.rise, descent + self.rise + fontsize
         x, y = self.linematrix
-        if b == 0 and c == 0 and a > 0:
-            x = self.show_upright(seq, font, x, y, (a, d, e, f, fontsize, scaling, charspace,
-                                                    wordspace, dxscale, low, high))
-        else:
-            x = self.show_turned(seq, font, x, y, (a, b, c, d, e, f, fontsize, scaling,
-                                                   charspace, wordspace, dxscale, low, high))
-        self.linematrix = (x, y)
-
-    def show_upright(self, seq, font, x, y, values):
-        """Glyphs neither turned nor mirrored: ``LTChar``'s corners, reduced to the terms
-        that are not zero (the same floats, a sign of zero apart)."""
-        a, d, e, f, fontsize, scaling, charspace, wordspace, dxscale, low, high = values
+        if b != 0 or c != 0 or a <= 0:
+            self.linematrix = (self.show_turned(seq, font, x, y, (
+                a, b, c, d, e, f, fontsize, scaling, charspace, wordspace, dxscale, low,
+                high)), y)
+            return
         fy = y * d + f
         y0, y1 = d * low + fy, d * high + fy
         if y1 < y0:
             y0, y1 = y1, y0
         top, bottom, size = self.height - y1, self.height - y0, y1 - y0
         upright, name, chars = a * d * scaling > 0, font.name, self.chars
-        known, code = font.codes, font.code
+        known, code, multibyte = font.codes, font.code, font.multibyte
         need = False
         for obj in seq:
             if obj.__class__ is not bytes:
                 x -= obj * dxscale
                 need = True
                 continue
-            for cid in (obj if not font.multibyte else font.font.decode(obj)):
+            for cid in (obj if not multibyte else font.font.decode(obj)):
                 if need:
                     x += charspace
                 text, width = known.get(cid) or code(cid)
@@ -175,7 +178,7 @@ class _Text:
                 if cid == 32 and wordspace:
                     x += wordspace
                 need = True
-        return x
+        self.linematrix = (x, y)
 
     def show_turned(self, seq, font, x, y, values):
         """Any other glyph: ``translate_matrix`` and ``apply_matrix_rect`` in full."""

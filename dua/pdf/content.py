@@ -117,11 +117,10 @@ class _Scan:
                 elif isinstance(elements[0], bytes):  # an array: pdfminer shows nothing
                     text.show(elements)
             elif kind == "pairs":  # moves each followed by a show, as a browser prints
-                if before is not None and before[0] not in ("op", "show"):
+                if before is not None and before[0] not in ("op", "show", "pairs"):
                     raise _Refused("an operator with more operands than it takes")
                 for tx, ty, string in self.pair.findall(content, match.start(), at):
-                    text.move(self.to_number(tx), self.to_number(ty), False)
-                    text.show([self.bytes(string)])
+                    text.move_show(float(tx), float(ty), self.bytes(string))
             elif kind == "op":
                 self.region = (match.start(), before[0] if before else None)
                 at = self.operator_at(content, match.start("word"), match.group("word"), at,
@@ -180,7 +179,7 @@ class _Scan:
         if len(found) > n:
             if not found[-n - 1].group(2):
                 raise _Refused("an operator with more operands than it takes")
-        elif len(found) < n or came not in (None, "op", "show"):
+        elif len(found) < n or came not in (None, "op", "show", "pairs"):
             raise _Refused("an operator whose operands the scan cannot read")
         return [m.group() for m in found[-n:]]
 
@@ -217,6 +216,11 @@ class _Scan:
         (``\\q``) and a backslash before a line end are dropped; a lone last hex digit
         is its own value (pdfminer's reading, not the standard's)."""
         if token[:1] == b"<":
+            if not len(token) % 2:  # an even count of digits, the usual hex string
+                try:
+                    return bytes.fromhex(token[1:-1].decode())
+                except ValueError:
+                    pass  # blanks among them, maybe an odd count
             digits = token[1:-1].translate(None, b" \t\r\n\f\v")
             out = bytes.fromhex(digits[:len(digits) // 2 * 2].decode())
             return out + bytes((int(digits[-1:], 16),)) if len(digits) % 2 else out
