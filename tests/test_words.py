@@ -107,15 +107,16 @@ class WordParityTest(unittest.TestCase):
         self.assertTrue(type(caught.exception).__module__.startswith(("pdfminer", "pdfplumber")))
 
 
-def _one_page_pdf(content: bytes, width: int) -> bytes:
+def _one_page_pdf(content: bytes, width: int, box: bytes = b"0 0 300 200",
+                  rotate: int = 0) -> bytes:
     """A page showing ``content`` in Helvetica, whose /Widths give every glyph ``width``
     thousandths: not pdfminer's built-in metrics, so pdfium advances otherwise."""
     font = (b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding"
             b" /FirstChar 32 /LastChar 126 /Widths [" + b" ".join([b"%d" % width] * 95) + b"] >>")
     objects = [b"<< /Type /Catalog /Pages 2 0 R >>",
                b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 200] /Contents 4 0 R"
-               b" /Resources << /Font << /F1 5 0 R >> >> >>",
+               b"<< /Type /Page /Parent 2 0 R /MediaBox [" + box + b"] /Rotate %d" % rotate +
+               b" /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>",
                b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
                font]
     out, offsets = bytearray(b"%PDF-1.4\n"), []
@@ -159,6 +160,87 @@ class ContinuedTextTest(unittest.TestCase):
     def test_an_empty_string_between_shown_ones_moves_the_pen_as_pdfminer_moves_it(self):
         page, reference = self._read(b"BT /F1 10 Tf 20 150 Td [(ab) () -900 (cd)] TJ (ef) Tj ET")
         self.assertEqual((page["reader"], difference(page["words"], reference)), ("dua", ""))
+
+
+class PageBoxTest(unittest.TestCase):
+    """Pages turned by /Rotate or whose box does not start at 0,0, text turned a little or
+    on its side, paths: the very words, rules, images and tables pdfplumber finds."""
+
+    CONTENT = (b"BT /F1 10 Tf 60 150 Td (Opening balance 12.50) Tj 0 -14 Td (Second) Tj ET "
+               b"1 0 0 RG 60 120 m 240 120 l S 70 60 100 40 re f 80 50 m 90 55 l 100 50 l S "
+               b"q 1 0 0 1 150 140 cm BT /F1 8 Tf 0.94 0.34 -0.34 0.94 0 0 Tm (turned) Tj ET Q "
+               b"q 0 1 -1 0 250 40 cm BT /F1 9 Tf (on its side) Tj ET Q")
+
+    def test_every_turn_and_box_reads_as_pdfplumber_reads_it(self):
+        import tempfile
+
+        import pdfplumber
+
+        from dua.pdf import document
+
+        for box in (b"0 0 300 200", b"50 100 350 300", b"-20 -30 280 170", b"350 300 50 100"):
+            for rotate in (0, 90, 180, 270):
+                with tempfile.NamedTemporaryFile(suffix=".pdf", delete=False) as fh:
+                    fh.write(_one_page_pdf(self.CONTENT, 500, box, rotate))
+                self.addCleanup(os.unlink, fh.name)
+                page, read = words.read_pages(fh.name)[0], document.read_document(
+                    fh.name, with_tables=True).pages[0]
+                with pdfplumber.open(fh.name) as pdf:
+                    ref = pdf.pages[0]
+                    want = ([(w["text"], w["x0"], w["x1"], w["top"], w["bottom"])
+                             for w in ref.extract_words()], document._graphics(ref),
+                            document.read_tables(ref), (ref.width, ref.height))
+                with self.subTest(box=box, rotate=rotate):
+                    self.assertEqual(page["reader"], "dua")
+                    self.assertEqual(([w[:5] for w in page["words"]],
+                                      (read.h_rules, read.v_rules, read.images), read.tables,
+                                      (page["width"], page["height"])), want)
+
+
+class StreamOrderTest(unittest.TestCase):
+    """Glyphs of no width stand where the next is drawn: x sorts them in any order. The
+    word says its text in the order drawn too, read by dua or by pdfplumber alike."""
+
+    def test_a_stack_of_glyphs_of_no_width_says_its_text_in_the_order_drawn(self):
+        import tempfile
+
+        # /F9 names no font: pdfminer draws with its own, which has no widths (as on a
+        # statement whose font name ends in a NUL); each move is a hundredth of a point
+        content = b"BT /F9 1 Tf 1 0 0 1 100 100 Tm [(a) 10 (b) -20 (c) 10 (d)] TJ ET"
+        with tempfile.NamedTemporaryFile(suffix=".pdf", delete=False) as fh:
+            fh.write(_one_page_pdf(content, 500))
+        self.addCleanup(os.unlink, fh.name)
+        ours = words.read_pages(fh.name)[0]
+        theirs = words._plumber_pages(fh.name, None, [1], "asked", None)[1]
+        self.assertEqual((ours["reader"], theirs["reader"]), ("dua", "pdfplumber"))
+        self.assertEqual([w[0] for w in ours["words"]], [w[0] for w in plumber_words(fh.name)[0]])
+        self.assertEqual([(w[0], w[8]) for w in ours["words"]], [("badc", "abcd")])
+        self.assertEqual(ours["words"], theirs["words"])
+
+    def test_a_word_whose_glyphs_have_widths_says_nothing_more(self):
+        path = os.path.join(FIXTURES, "statements", "longform_us_html", "a.pdf")
+        self.assertEqual({w[8] for w in words.read_pages(path, pages=[1])[0]["words"]}, {""})
+
+
+@unittest.skipUnless(os.path.isdir(os.path.join(os.path.dirname(SHARED_DATA), "corpus")),
+                     "the shared corpus is not here")
+class StreamOrderStatementTest(unittest.TestCase):
+    """The statement engine reads such a word as printed (r02: TD Visa statements)."""
+
+    def test_the_statement_engine_reads_the_stacked_words_as_printed(self):
+        from dua.pdf import read_document
+        from dua.statements.analysis import statement_pages
+
+        folder = os.path.join(os.path.dirname(SHARED_DATA), "corpus", "real",
+                              "r02_td_visa_card_ca")
+        for name, printed, sorted_by_x in (("statement_c", "cc@google.co", "o.cegoogl@cc"),
+                                           ("statement_d", "*GSUITE", "*GSUEIT")):
+            with self.subTest(statement=name):
+                doc = read_document(os.path.join(folder, name + ".pdf"))
+                self.assertIn(sorted_by_x, [w.text for p in doc.pages for w in p.words])
+                texts = [w[0] for page in statement_pages(doc)[0] for w in page]
+                self.assertIn(printed, texts)
+                self.assertNotIn(sorted_by_x, texts)
 
 
 class _Recorder:

@@ -20,18 +20,40 @@ from .wordrule import _Refused, _words
 def _page(miner_page, number, fonts, drawn=None):
     """One page read as pdfplumber reads it; _Refused where it cannot be. ``drawn``, where
     given, collects its paths and images too (see ``words._read_pages``)."""
-    left, bottom, right, top = (float(v) for v in miner_page.mediabox)
-    if miner_page.rotate % 360 or left or bottom or right < left or top < bottom:
-        raise _Refused("the page is rotated or its media box does not start at 0,0")
-    text = _Text(top, (1, 0, 0, 1, -left, -bottom))  # pdfminer's page matrix
-    paths = drawn.page(top) if drawn is not None else None
+    if "MediaBox" not in miner_page.attrs:
+        raise _Refused("a page without a media box")  # pdfminer guesses one, pdfplumber not
+    x0, y0, x1, y1 = miner_page.mediabox
+    rotate = miner_page.rotate
+    ctm = ((0, -1, 1, 0, -y0, x1) if rotate == 90 else (-1, 0, 0, -1, x1, y1)
+           if rotate == 180 else (0, 1, -1, 0, y1, -x0) if rotate == 270
+           else (1, 0, 0, 1, -x0, -y0))  # pdfminer's page matrix
+    left, right = sorted((x0, x1))  # pdfplumber's page box: its corners in order, turned
+    low, high = sorted((y0, y1))
+    if rotate % 360 in (90, 270):
+        left, low, right, high = low, left, high, right
+    height = ((high - low) - low) - ((high - low) - high)  # pdfplumber's (inverted box)
+    shift = (left, (high - low) - high)  # pdfplumber moves boxes by its box's corner
+    text = _Text(height, ctm)
+    paths = drawn.page(height, shift) if drawn is not None else None
     scan = _Scan(text, fonts, paths)
     scan.page(miner_page)
-    page = {"number": number, "width": right, "height": top, "words": _words(text.chars),
-            "chars": len(text.chars), "reader": "dua", "why": "", "graphics": scan.drawn}
+    if shift != (0, 0):
+        _moved(text.chars, *shift)
+    page = {"number": number, "width": right - left, "height": height,
+            "words": _words(text.chars), "chars": len(text.chars), "reader": "dua", "why": "",
+            "graphics": scan.drawn}
     if paths is not None:
         page["paths"] = paths
     return page
+
+
+def _moved(chars, right, down):
+    """pdfplumber's boxes on a page whose box does not start at 0,0: x by its left, top
+    and bottom by its top."""
+    for c in chars:
+        if right:
+            c[1], c[2] = c[1] + right, c[2] + right
+        c[3], c[4] = c[3] + down, c[4] + down
 
 
 def _mult(m1, m0):
@@ -145,6 +167,10 @@ class _Text:
         descent = font.descent * fontsize
         low, high = descent + self.rise, descent + self.rise + fontsize
         x, y = self.linematrix
+        if font.vertical:
+            self.linematrix = (x, self.show_vertical(seq, font, x, y, (
+                a, b, c, d, e, f, fontsize, scaling, charspace, wordspace, dxscale)))
+            return
         if b != 0 or c != 0 or a <= 0:
             self.linematrix = (self.show_turned(seq, font, x, y, (
                 a, b, c, d, e, f, fontsize, scaling, charspace, wordspace, dxscale, low,
@@ -179,6 +205,40 @@ class _Text:
                     x += wordspace
                 need = True
         self.linematrix = (x, y)
+
+    def show_vertical(self, seq, font, x, y, values):
+        """Glyphs of a vertical font: ``render_string_vertical`` and ``LTChar``'s box of
+        one, from the font's vertical metrics."""
+        a, b, c, d, e, f, fontsize, scaling, charspace, wordspace, dxscale = values
+        upright, name, chars, need = a * d * scaling > 0 and b * c <= 0, font.name, [], False
+        for obj in seq:
+            if obj.__class__ is not bytes:
+                y -= obj * dxscale
+                need = True
+                continue
+            for cid in font.font.decode(obj):
+                if need:
+                    y += charspace
+                text, width = font.code(cid)
+                adv = width * fontsize * scaling
+                vx, vy = font.font.char_disp(cid)
+                vx = fontsize * 0.5 if vx is None else vx * fontsize * 0.001
+                vy = (1000 - vy) * fontsize * 0.001
+                x0, y0, x1, y1 = (-vx, vy + self.rise + adv, -vx + fontsize, vy + self.rise)
+                ex, fy = x * a + y * c + e, x * b + y * d + f
+                xs = (a * x0 + c * y0 + ex, a * x1 + c * y0 + ex, a * x1 + c * y1 + ex,
+                      a * x0 + c * y1 + ex)
+                ys = (b * x0 + d * y0 + fy, b * x1 + d * y0 + fy, b * x1 + d * y1 + fy,
+                      b * x0 + d * y1 + fy)
+                chars.append([text, min(xs), max(xs), self.height - max(ys),
+                              self.height - min(ys), name, max(xs) - min(xs), upright,
+                              len(self.chars) + len(chars)])
+                y += adv
+                if cid == 32 and wordspace:
+                    y += wordspace
+                need = True
+        self.chars += chars
+        return y
 
     def show_turned(self, seq, font, x, y, values):
         """Any other glyph: ``translate_matrix`` and ``apply_matrix_rect`` in full."""

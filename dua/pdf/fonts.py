@@ -79,9 +79,8 @@ class _Font:
     def __init__(self, font):
         from pdfminer.pdffont import PDFUnicodeNotDefined
 
-        if font.is_vertical():
-            raise _Refused("a vertical font")
         self.font, self.name, self.undefined = font, font.fontname, PDFUnicodeNotDefined
+        self.vertical = font.is_vertical()
         self.descent = font.get_descent()
         self.multibyte = font.is_multibyte()
         self.codes = {}  # code -> (text, width)

@@ -31,16 +31,16 @@ class _Document:
             except Exception:  # pdfplumber warns and keeps the raw value
                 pass
 
-    def page(self, height):
-        return _Paths(height)
+    def page(self, height, shift):
+        return _Paths(height, shift)
 
 
 class _Paths:
     """pdfminer's current path and what painting it made, for one page: lines and rects
     as ``(x0, y0, x1, y1)``, curves as their points, images as ``(x0, y0, x1, y1)``."""
 
-    def __init__(self, height):
-        self.height, self.path = height, []
+    def __init__(self, height, shift=(0, 0)):
+        self.height, self.shift, self.path = height, shift, []
         self.lines, self.rects, self.curves, self.images = [], [], [], []
 
     def takes(self, word):
@@ -118,28 +118,37 @@ class _Paths:
                 h_rules.append((edge["x0"], edge["x1"], edge["top"]))
             else:
                 v_rules.append((edge["x0"], edge["top"], edge["bottom"]))
-        height = self.height
-        images = [(x0, height - y1, x1, height - y0) for x0, y0, x1, y1 in self.images]
+        images = [(x0, top, x1, bottom) for x0, top, x1, bottom in map(self.box, self.images)]
         return h_rules, v_rules, images
+
+    def box(self, bound):
+        """pdfplumber's ``(x0, top, x1, bottom)`` of pdfminer's bounds on this page."""
+        (x0, y0, x1, y1), (right, down) = bound, self.shift
+        if right:
+            x0, x1 = x0 + right, x1 + right
+        return x0, (self.height - y1) + down, x1, (self.height - y0) + down
 
     def edges(self):
         """pdfplumber's ``page.edges``: the keys its table finder reads, its floats."""
-        height, out = self.height, []
-        for x0, y0, x1, y1 in self.lines:
-            top, bottom = height - y1, height - y0
+        out = []
+        for bound in self.lines:
+            x0, top, x1, bottom = self.box(bound)
             out.append({"object_type": "line", "x0": x0, "x1": x1, "top": top,
-                        "bottom": bottom, "doctop": top, "width": x1 - x0, "height": y1 - y0,
+                        "bottom": bottom, "doctop": top, "width": bound[2] - bound[0],
+                        "height": bound[3] - bound[1],
                         "orientation": "h" if top == bottom else "v"})
-        for x0, y0, x1, y1 in self.rects:
-            top, bottom, width, tall = height - y1, height - y0, x1 - x0, y1 - y0
+        for bound in self.rects:
+            (x0, top, x1, bottom), tall = self.box(bound), bound[3] - bound[1]
             base = {"object_type": "rect_edge", "x0": x0, "x1": x1, "top": top,
-                    "bottom": bottom, "doctop": top, "width": width, "height": tall}
+                    "bottom": bottom, "doctop": top, "width": bound[2] - bound[0],
+                    "height": tall}
             out += [dict(base, height=0, bottom=top, orientation="h"),
                     dict(base, height=0, top=top + tall, doctop=top + tall, orientation="h"),
                     dict(base, width=0, x1=x0, orientation="v"),
                     dict(base, width=0, x0=x1, orientation="v")]
-        for pts in self.curves:
-            pts = [(x, height - y) for x, y in pts]
+        right, down = self.shift
+        for pts in self.curves:  # pdfplumber's point2coord
+            pts = [(right + x, (down + self.height) - y) for x, y in pts]
             for (x0, y0), (x1, y1) in zip(pts, pts[1:]):
                 out.append({"object_type": "curve_edge", "x0": min(x0, x1), "x1": max(x0, x1),
                             "top": min(y0, y1), "bottom": max(y0, y1), "doctop": min(y0, y1),
