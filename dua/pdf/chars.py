@@ -183,7 +183,7 @@ class _Text:
         top, bottom, size = self.height - y1, self.height - y0, y1 - y0
         upright, name, chars = a * d * scaling > 0, font.name, self.chars
         known, code, multibyte = font.codes, font.code, font.multibyte
-        need = False
+        need, place = False, len(chars)
         for obj in seq:
             if obj.__class__ is not bytes:
                 x -= obj * dxscale
@@ -198,8 +198,8 @@ class _Text:
                 right = a * adv + left
                 if right < left:
                     left, right = right, left
-                chars.append([text, left, right, top, bottom, name, size, upright,
-                              len(chars)])
+                chars.append([text, left, right, top, bottom, name, size, upright, place])
+                place += 1
                 x += adv
                 if cid == 32 and wordspace:
                     x += wordspace

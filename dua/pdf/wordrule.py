@@ -59,29 +59,51 @@ def _cut(words, line, upright):
     """pdfplumber's word rule: a blank ends a word; a glyph starts one where it stands
     before the last glyph's start, more than 3 pt past its end, or more than 3 pt across
     from it (x along an upright line, top along a turned one)."""
-    start, stop, across = (1, 2, 3) if upright else (3, 4, 1)
-    word = []
+    if not upright:
+        return _cut_turned(words, line)
+    word, last = [], None
     for c in line:
         if c[0].isspace():
             if word:
                 _add_word(words, word)
                 word = []
             continue
-        if word:
-            last = word[-1]
-            if (c[start] < last[start] or c[start] > last[stop] + 3
-                    or abs(c[across] - last[across]) > 3):
+        if word and (c[1] < last[1] or c[1] > last[2] + 3 or abs(c[3] - last[3]) > 3):
+            _add_word(words, word)
+            word = []
+        word.append(c)
+        last = c
+    if word:
+        _add_word(words, word)
+
+
+def _cut_turned(words, line):
+    """The same along a turned line: by top and bottom, across by x0."""
+    word, last = [], None
+    for c in line:
+        if c[0].isspace():
+            if word:
                 _add_word(words, word)
                 word = []
+            continue
+        if word and (c[3] < last[3] or c[3] > last[4] + 3 or abs(c[1] - last[1]) > 3):
+            _add_word(words, word)
+            word = []
         word.append(c)
+        last = c
     if word:
         _add_word(words, word)
 
 
 def _add_word(words, chars):
+    if len(chars) == 1:  # a word of one glyph: its own box
+        c = chars[0]
+        words.append((_LIGATURES.get(c[0], c[0]), c[1], c[2], c[3], c[4], c[5],
+                      round(c[6], 2), (), ""))
+        return
     texts, x0, x1, top, bottom, _, sizes, _, places = zip(*chars)  # the columns, in one call
-    runs = _runs(texts, x0, x1, top, bottom, sizes) if len(chars) > 1 else ()
-    stream = _stream(texts, x0, x1, places) if len(chars) > 1 else ""
+    runs = _runs(texts, x0, x1, top, bottom, sizes)
+    stream = _stream(texts, x0, x1, places)
     text = "".join(texts)
     if not text.isascii():
         text = "".join([_LIGATURES.get(t, t) for t in texts])
