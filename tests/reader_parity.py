@@ -1,11 +1,12 @@
 """The word reader against pdfplumber's ``extract_words()`` on whole corpora of PDFs.
 
 ``python -m tests.reader_parity [--debian] [PDF or folder…]`` compares every page's words
-(text and box) and prints, per corpus, the pages equal, differing and read by the fallback
-(each reason with its count), the words changed and both readers' time; it exits 1 when a
-page differs. The default corpora are the fixtures, everything under ../shared/ and, when
-installed, the PDFs of Debian's TeX packages (``--debian`` alone: CI's real corpus). The
-bench ``reader_parity`` prints the same with speed figures.
+(text and box) and prints, per corpus, the pages equal (and how many to the last bit),
+differing and read by the fallback (each reason with its count), the words changed and both
+readers' time, wall and CPU; it exits 1 when a page differs. The default corpora are the
+fixtures, everything under ../shared/ and, when installed, the PDFs of Debian's TeX packages
+(``--debian`` alone: CI's real corpus). The bench ``reader_parity`` prints the same with
+speed figures.
 """
 from __future__ import annotations
 
@@ -39,8 +40,11 @@ class Corpus:
     fallbacks: collections.Counter = dataclasses.field(default_factory=collections.Counter)
     unread: list = dataclasses.field(default_factory=list)  # files neither reader opens
     words_changed: int = 0
-    ours: float = 0.0  # seconds
+    exact: int = 0  # pages equal to the last bit of every box, not merely within TOLERANCE
+    ours: float = 0.0  # seconds, wall clock
     plumber: float = 0.0
+    ours_cpu: float = 0.0  # seconds of this process's CPU: what other processes' load spares
+    plumber_cpu: float = 0.0
 
     @property
     def compared(self) -> int:
@@ -93,14 +97,16 @@ def measure(corpus: Corpus) -> Corpus:
     reference first on each file, so that a busy moment of the machine weighs on both."""
     for path in corpus.paths:
         try:
-            reference, seconds = _plumber_words(path, corpus.pages)
+            reference, seconds, cpu = _plumber_words(path, corpus.pages)
         except Exception as exc:  # a file pdfplumber cannot open is no page to compare
             corpus.unread.append(f"{path}: {type(exc).__name__}")
             continue
         corpus.plumber += seconds
-        started = time.perf_counter()
+        corpus.plumber_cpu += cpu
+        started, started_cpu = time.perf_counter(), time.process_time()
         ours = _our_pages(path, len(reference))
         corpus.ours += time.perf_counter() - started
+        corpus.ours_cpu += time.process_time() - started_cpu
         for page in ours:
             _compare(corpus, path, page, reference[page["number"] - 1])
     return corpus
@@ -109,13 +115,13 @@ def measure(corpus: Corpus) -> Corpus:
 def _plumber_words(path: str, limit: int | None) -> tuple:
     import pdfplumber
 
-    started, out = time.perf_counter(), []
+    started, cpu, out = time.perf_counter(), time.process_time(), []
     with pdfplumber.open(path) as pdf:
         for page in pdf.pages[:limit]:
             out.append([(w["text"], w["x0"], w["x1"], w["top"], w["bottom"])
                         for w in page.extract_words()])
             page.close()
-    return out, time.perf_counter() - started
+    return out, time.perf_counter() - started, time.process_time() - cpu
 
 
 def _our_pages(path: str, count: int) -> list:
@@ -134,6 +140,7 @@ def _compare(corpus: Corpus, path: str, page: dict, reference: list) -> None:
         corpus.words_changed += changed
     else:
         corpus.equal += 1
+        corpus.exact += [tuple(w[:5]) for w in page["words"]] == [tuple(w) for w in reference]
 
 
 def difference(ours: list, reference: list) -> tuple:
@@ -160,12 +167,14 @@ def difference(ours: list, reference: list) -> tuple:
 def report(corpus: Corpus, out=sys.stdout, shown: int = 20) -> None:
     pages, fell = corpus.compared, sum(corpus.fallbacks.values())
     share = f"{100 * fell / pages:.1f}%" if pages else "-"
-    print(f"{corpus.name}: {len(corpus.paths)} files, {pages} pages: {corpus.equal} equal, "
-          f"{len(corpus.differ)} differ, {fell} read by pdfplumber ({share}); "
-          f"{corpus.words_changed} words changed", file=out)
+    print(f"{corpus.name}: {len(corpus.paths)} files, {pages} pages: {corpus.equal} equal "
+          f"({corpus.exact} to the last bit), {len(corpus.differ)} differ, {fell} read by "
+          f"pdfplumber ({share}); {corpus.words_changed} words changed", file=out)
     ratio = corpus.plumber / corpus.ours if corpus.ours else float("inf")
+    cpu = corpus.plumber_cpu / corpus.ours_cpu if corpus.ours_cpu else float("inf")
     print(f"  time: dua.pdf {corpus.ours:.1f} s (fallbacks included), pdfplumber "
-          f"extract_words {corpus.plumber:.1f} s: {ratio:.2f}x", file=out)
+          f"extract_words {corpus.plumber:.1f} s: {ratio:.2f}x; CPU {corpus.ours_cpu:.1f} s "
+          f"against {corpus.plumber_cpu:.1f} s: {cpu:.2f}x", file=out)
     for why, count in corpus.fallbacks.most_common():
         print(f"  fell back {count}x: {why}", file=out)
     for line in corpus.unread:

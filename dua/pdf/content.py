@@ -170,10 +170,13 @@ class _Scan:
         """
         begin, came = self.region if region is False else region
         pieces = content[begin:start].split()  # most streams put a blank between tokens
-        if len(pieces) > n and all(self.plain.match(p) for p in pieces[-n - 1:]):
-            if not self.keyword.match(pieces[-n - 1]):
-                raise _Refused("an operator with more operands than it takes")
-            return pieces[-n:]
+        if len(pieces) >= n and all(self.plain.match(p) for p in pieces[-n - 1:]):
+            if len(pieces) > n:
+                if not self.keyword.match(pieces[-n - 1]):
+                    raise _Refused("an operator with more operands than it takes")
+                return pieces[-n:]
+            if came in (None, "op", "show", "pairs"):
+                return pieces
         found = [m for m in self.operand_token.finditer(content, begin, start)
                  if not m.group(1)]  # pdfminer ignores comments
         if len(found) > n:
