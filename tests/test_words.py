@@ -278,7 +278,7 @@ class ScanTest(unittest.TestCase):
         content = b"BT/F1 9.96 Tf[(a)-250(b\\\\)]TJ 0 -12 Td(c)Tj/F2 8 Tf 2 Tc(d)'ET"
         self.assertEqual(_scan(content), [
             ("begin",), ("set_font", "F1", 9.96), ("show", [b"a", -250, b"b\\"]),
-            ("move_show", 0.0, -12.0, b"c"), ("set_font", "F2", 8),
+            ("move_shows", [(0.0, -12.0, b"c")]), ("set_font", "F2", 8),
             ("set", b"Tc", 2), ("next_line",), ("show", [b"d"])])
 
     def test_an_inline_image_is_skipped_where_pdfminer_ends_it(self):

@@ -151,6 +151,50 @@ class _Text:
         self.linematrix = (0, 0)
         self.show((string,))
 
+    def move_shows(self, pairs):
+        """``move_show`` of each ``(tx, ty, string)``, the text state fixed between them:
+        what does not change from one to the next is worked out once, the rest in the order
+        ``move`` and ``show`` do it."""
+        font, (ta, tb, tc, td, te, tf) = self.font, self.matrix
+        ca, cb, cc, cd, ce, cf = self.ctm
+        a, b, c, d = _mult((ta, tb, tc, td, 0, 0), self.ctm)[:4]
+        if font is None or font.vertical or b != 0 or c != 0 or a <= 0:
+            for tx, ty, string in pairs:
+                self.move_show(tx, ty, string)
+            return
+        fontsize, scaling = self.fontsize, self.scaling * 0.01
+        charspace = self.charspace * scaling
+        wordspace = 0 if font.multibyte else self.wordspace * scaling
+        decode = font.font.decode if font.multibyte else None
+        descent = font.descent * fontsize
+        low, high = descent + self.rise, descent + self.rise + fontsize
+        upright, name, chars, height = a * d * scaling > 0, font.name, self.chars, self.height
+        known, code, place, x = font.codes, font.code, len(chars), 0
+        for tx, ty, string in pairs:
+            te, tf = tx * ta + ty * tc + te, tx * tb + ty * td + tf  # Td
+            e, f = ca * te + cc * tf + ce, cb * te + cd * tf + cf  # the matrix shown under
+            fy = 0 * d + f
+            y0, y1 = d * low + fy, d * high + fy
+            if y1 < y0:
+                y0, y1 = y1, y0
+            top, bottom, size, x, need = height - y1, height - y0, y1 - y0, 0, False
+            for cid in (string if decode is None else decode(string)):
+                if need:
+                    x += charspace
+                text, width = known.get(cid) or code(cid)
+                adv = width * fontsize * scaling
+                left = x * a + e
+                right = a * adv + left
+                if right < left:
+                    left, right = right, left
+                chars.append([text, left, right, top, bottom, name, size, upright, place])
+                place += 1
+                x += adv
+                if cid == 32 and wordspace:
+                    x += wordspace
+                need = True
+        self.matrix, self.linematrix = (ta, tb, tc, td, te, tf), (x, 0)
+
     def show(self, seq):
         """pdfminer's ``render_string`` of a show's strings (bytes) and moves (numbers).
 

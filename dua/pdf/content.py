@@ -119,8 +119,8 @@ class _Scan:
             elif kind == "pairs":  # moves each followed by a show, as a browser prints
                 if before is not None and before[0] not in ("op", "show", "pairs"):
                     raise _Refused("an operator with more operands than it takes")
-                for tx, ty, string in self.pair.findall(content, match.start(), at):
-                    text.move_show(float(tx), float(ty), self.bytes(string))
+                text.move_shows([(float(tx), float(ty), self.bytes(string)) for tx, ty, string
+                                 in self.pair.findall(content, match.start(), at)])
             elif kind == "op":
                 self.region = (match.start(), before[0] if before else None)
                 at = self.operator_at(content, match.start("word"), match.group("word"), at,
