@@ -152,9 +152,8 @@ class _Text:
         self.show((string,))
 
     def move_shows(self, pairs):
-        """``move_show`` of each ``(tx, ty, string)``, the text state fixed between them:
-        what does not change from one to the next is worked out once, the rest in the order
-        ``move`` and ``show`` do it."""
+        """``move_show`` of each ``(tx, ty, string)``; what the text state fixes is worked
+        out once, the rest in the order ``move`` and ``show`` do it."""
         font, (ta, tb, tc, td, te, tf) = self.font, self.matrix
         ca, cb, cc, cd, ce, cf = self.ctm
         a, b, c, d = _mult((ta, tb, tc, td, 0, 0), self.ctm)[:4]
@@ -196,10 +195,7 @@ class _Text:
         self.matrix, self.linematrix = (ta, tb, tc, td, te, tf), (x, 0)
 
     def show(self, seq):
-        """pdfminer's ``render_string`` of a show's strings (bytes) and moves (numbers).
-
-        Glyphs neither turned nor mirrored are placed by ``LTChar``'s corners reduced to
-        the terms that are not zero (the same floats, a sign of zero apart)."""
+        """pdfminer's ``render_string`` of a show's strings (bytes) and moves (numbers)."""
         font = self.font
         if font is None:
             return  # pdfminer shows nothing without a font
@@ -216,10 +212,17 @@ class _Text:
                 a, b, c, d, e, f, fontsize, scaling, charspace, wordspace, dxscale)))
             return
         if b != 0 or c != 0 or a <= 0:
-            self.linematrix = (self.show_turned(seq, font, x, y, (
-                a, b, c, d, e, f, fontsize, scaling, charspace, wordspace, dxscale, low,
-                high)), y)
-            return
+            x = self.show_turned(seq, font, x, y, (a, b, c, d, e, f, fontsize, scaling,
+                                                   charspace, wordspace, dxscale, low, high))
+        else:
+            x = self.show_upright(seq, font, x, y, (a, d, e, f, fontsize, scaling, charspace,
+                                                    wordspace, dxscale, low, high))
+        self.linematrix = (x, y)
+
+    def show_upright(self, seq, font, x, y, values):
+        """Glyphs neither turned nor mirrored: ``LTChar``'s corners reduced to the terms
+        that are not zero (the same floats, a sign of zero apart)."""
+        a, d, e, f, fontsize, scaling, charspace, wordspace, dxscale, low, high = values
         fy = y * d + f
         y0, y1 = d * low + fy, d * high + fy
         if y1 < y0:
@@ -248,7 +251,7 @@ class _Text:
                 if cid == 32 and wordspace:
                     x += wordspace
                 need = True
-        self.linematrix = (x, y)
+        return x
 
     def show_vertical(self, seq, font, x, y, values):
         """Glyphs of a vertical font: ``render_string_vertical`` and ``LTChar``'s box of

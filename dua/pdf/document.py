@@ -151,19 +151,7 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
             raise MissingDependencyError(f"{missing} is not installed (pdfplumber needs it)",
                                          module=missing) from exc
     later = _Graphics(path, password)  # the pages pdfplumber reads the graphics of
-    out = []
-    for p in read:
-        page = _LazyPage(p["number"], p["width"], p["height"], [Word(*w) for w in p["words"]],
-                         p["chars"], reader=p["reader"], why=p["why"])
-        if "paths" in p:
-            page.h_rules, page.v_rules, page.images = p["paths"].rules()
-            page.tables = (_tables(p["paths"].tables(p["width"])) if with_tables else [])
-        else:
-            later.add(page, p["graphics"])
-        out.append(page)
-        if on_page:
-            on_page(p["number"], p["of"])
-    doc = _LazyDocument(path, out)
+    doc = _LazyDocument(path, [_page_of(p, later, with_tables, on_page) for p in read])
     if drawn is not None:
         doc.metadata = drawn.metadata
     else:
@@ -172,6 +160,21 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
     if with_tables:
         later.load(tables=True)
     return doc
+
+
+def _page_of(p: dict, later, with_tables: bool, on_page) -> Page:
+    """A page the reader read: its rules, images and tables from the reader's scan, or
+    from pdfplumber (``later``) on a page pdfplumber read."""
+    page = _LazyPage(p["number"], p["width"], p["height"], [Word(*w) for w in p["words"]],
+                     p["chars"], reader=p["reader"], why=p["why"])
+    if "paths" in p:
+        page.h_rules, page.v_rules, page.images = p["paths"].rules()
+        page.tables = _tables(p["paths"].tables(p["width"])) if with_tables else []
+    else:
+        later.add(page, p["graphics"])
+    if on_page:
+        on_page(p["number"], p["of"])
+    return page
 
 
 class _LazyPage(Page):
