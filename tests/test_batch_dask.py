@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import tempfile
 import unittest
 
 from dua import batch, errors
@@ -33,15 +34,18 @@ class DaskClusterTest(unittest.TestCase):
         except ImportError as exc:
             raise AssertionError("dask.distributed is not installed; the test extra is: "
                                  "python -m pip install -e '.[dask]'") from exc
+        # Dask's workers keep a scratch folder (dask-scratch-space) in temp unless told where
+        cls.scratch = tempfile.TemporaryDirectory(prefix="dua-dask-")
         cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None,
-                                   silence_logs=logging.ERROR)
+                                   silence_logs=logging.ERROR, local_directory=cls.scratch.name)
         cls.client = Client(cls.cluster)
 
     @classmethod
     def tearDownClass(cls):
         cls.client.close()
         cls.cluster.close()
+        cls.scratch.cleanup()
 
     def run_on_dask(self, out_dir: str) -> batch.BatchResult:
         return batch.run(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
