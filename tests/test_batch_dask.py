@@ -30,21 +30,25 @@ class DaskClusterTest(unittest.TestCase):
         try:
             import logging
 
+            import dask
             from dask.distributed import Client, LocalCluster
         except ImportError as exc:
             raise AssertionError("dask.distributed is not installed; the test extra is: "
                                  "python -m pip install -e '.[dask]'") from exc
-        # Dask's workers keep a scratch folder (dask-scratch-space) in temp unless told where
+        # The scheduler and each worker keep a scratch folder (dask-scratch-space) in temp
+        # unless told where: here, in one the test removes.
         cls.scratch = tempfile.TemporaryDirectory(prefix="dua-dask-")
+        cls.config = dask.config.set({"temporary-directory": cls.scratch.name})
         cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None,
-                                   silence_logs=logging.ERROR, local_directory=cls.scratch.name)
+                                   silence_logs=logging.ERROR)
         cls.client = Client(cls.cluster)
 
     @classmethod
     def tearDownClass(cls):
         cls.client.close()
         cls.cluster.close()
+        cls.config.__exit__(None, None, None)
         cls.scratch.cleanup()
 
     def run_on_dask(self, out_dir: str) -> batch.BatchResult:
