@@ -122,8 +122,7 @@ def _failure_line(result) -> str:
 def run(args, settings) -> int:
     from .. import batch  # lazy: keeps dua --help fast
     from ..cli import feedback_for  # lazy: cli imports this module only when needed
-
-    from ..outputs import STDOUT  # lazy: keeps dua --help fast
+    from ..outputs import STDOUT
 
     pdfs = list(args.pdfs) + (read_list(args.from_list) if args.from_list else [])
     _check(args, pdfs)

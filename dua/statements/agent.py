@@ -187,9 +187,8 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
 
 
 def result_path(out: str | None, parsers_dir: str, bank: str, partial: bool = False) -> str:
-    """Where the rows go: ``out`` or PARSERS_DIR/BANK_result.csv; a failed run's rows never in
-    the place of a verified result, but beside it named partial, or beside the parser when
-    ``out`` is a stream (``-``, a device, a pipe), which must never grow a sibling file."""
+    """``out`` or PARSERS_DIR/BANK_result.csv; a failed run's rows beside it, named partial (beside
+    the parser when ``out`` is ``-``, a device or a pipe: those never grow a sibling file)."""
     default = os.path.join(parsers_dir, f"{bank}_result.csv")
     if not partial:
         return out or default
