@@ -204,12 +204,12 @@ def _rows(rows: list, items: list, settings: dict) -> list:
 
 
 def _row_like(words: list, settings: dict) -> bool:
-    """A date as the rows print theirs, and an amount beside it, wherever they stand."""
+    """A line that opens with a date as the rows print theirs and prints an amount after
+    it, wherever it stands (a summary box's due date amid its amounts is no such line)."""
     texts = [w[0] for w in words]
-    joined = [" ".join(texts[i:i + n]) for n in (1, 2, 3) for i in range(len(texts))]
-    dates = [t for t in joined if re.fullmatch(settings["date_pattern"], t, re.IGNORECASE)]
-    return bool(dates) and any(engine.looks_like_amount(t, settings) for t in texts
-                               if not any(t in d for d in dates))
+    opens = next((n for n in (1, 2, 3) if re.fullmatch(
+        settings["date_pattern"], " ".join(texts[:n]), re.IGNORECASE)), 0)
+    return bool(opens) and any(engine.looks_like_amount(t, settings) for t in texts[opens:])
 
 
 class _Arithmetic:
