@@ -173,7 +173,22 @@ def summary(state, seconds: float) -> dict:
             "parser_path": state.parser_file_path, "output_path": state.output_csv_path,
             "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
             "writer": state.writer, "fallback_reason": state.fallback_reason,
+            "accounting": _accounting(result.get("accounting")),
             "recovery": state.recovery, "history": state.attempts}
+
+
+def _accounting(ledger: dict | None) -> dict | None:
+    """The ledger's account for the report: words in cells, furniture lines by reason, the
+    unaccounted words; the rows' boxes stay in the review page."""
+    if not ledger:
+        return None
+    reasons: dict = {}
+    for line in ledger["furniture"]:
+        reasons[line["reason"]] = reasons.get(line["reason"], 0) + 1
+    return {"words_in_cells": ledger["words_in_cells"],
+            "words_unaccounted": ledger["words_unaccounted"], "pages": ledger["pages"],
+            "furniture_by_reason": reasons, "furniture": ledger["furniture"],
+            "unaccounted": ledger["unaccounted"]}
 
 
 def _print_human(report: dict, out) -> None:

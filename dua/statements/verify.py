@@ -196,6 +196,10 @@ def _arithmetic(frame, pages: list, settings: dict) -> dict:
             result = reconcile_totals(f, pages, settings)
         return result
 
+    if not len(frame):
+        return {"name": "rows_found", "passed": False, "bad_rows": 0,
+                "detail": "0 rows: the parser read no transaction from a statement whose "
+                          "layout shows some"}
     idle = _rows_without_money(frame, settings)
     if idle:
         return {"name": "rows_move_money", "passed": False, "bad_rows": len(idle),
