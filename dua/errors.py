@@ -43,7 +43,8 @@
     │   ├── NotAPDFError (ValueError)
     │   ├── EncryptedPDFError (PermissionError)
     │   ├── CorruptPDFError (ValueError)
-    │   └── NoTextLayerError (ValueError)
+    │   ├── NoTextLayerError (ValueError)
+    │   └── NoPagesError (ValueError)       a valid PDF whose page tree is empty
     ├── GeneratedCodeError                    an untrusted parser misbehaved
     │   ├── PolicyViolationError              rejected by the static check
     │   ├── ParserCrashedError
@@ -534,6 +535,13 @@ class NoTextLayerError(DocumentError, ValueError):
 
     error_code = "NO_TEXT_LAYER"
     hint = "Run OCR first (for example: ocrmypdf in.pdf out.pdf) and pass the OCR'd file."
+
+
+class NoPagesError(DocumentError, ValueError):
+    """The PDF has no pages: its page tree is empty."""
+
+    error_code = "PDF_NO_PAGES"
+    hint = "Check that the file is the whole statement; a PDF with no pages holds nothing to read."
 
 
 # --- generated code -------------------------------------------------------------

@@ -18,6 +18,7 @@ from ..errors import (
     DocumentNotFoundError,
     EncryptedPDFError,
     MissingDependencyError,
+    NoPagesError,
     NotAPDFError,
     NoTextLayerError,
 )
@@ -257,7 +258,10 @@ def _word(w: dict) -> Word:
 
 
 def require_text_layer(doc: Document) -> None:
-    """Raises: NoTextLayerError when no page has a single character."""
+    """Raises: NoPagesError for a PDF without pages, NoTextLayerError when no page has a
+    single character."""
+    if not doc.pages:
+        raise NoPagesError(f"{doc.path} has no pages: its page tree is empty", path=doc.path)
     if doc.char_count == 0:
         n = len(doc.pages)
         raise NoTextLayerError(
