@@ -75,14 +75,15 @@ def _box(words: list) -> list:
 
 
 def build(pages: list, settings: dict, apart: list | None = None,
-          extraction: tuple | None = None) -> Ledger:
+          extraction: tuple | None = None, balances: set | None = None) -> Ledger:
     """The ledger of ``pages`` (engine words) read with ``settings``; ``apart`` holds the
     words ``pagewords`` set apart, page by page, with their reasons, and ``extraction``
-    what ``engine.extract`` already returned for them."""
+    what ``engine.extract`` already returned for them; ``balances`` those the arithmetic
+    found the rows reach day by day (a statement with no balance column)."""
     rows, items = extraction or engine.extract(pages, settings)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     region = _region(rows, items)
-    money = _Arithmetic(rows, settings)
+    money = _Arithmetic(rows, settings, balances)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
     for page, (low, high, last_row) in sorted(region.items()):
@@ -216,8 +217,8 @@ class _Arithmetic:
     """What a line of money is, by the rows' own numbers: a balance they reach, or a total
     of a run of rows just above it."""
 
-    def __init__(self, rows: list, settings: dict):
-        self.settings = settings
+    def __init__(self, rows: list, settings: dict, balances: set | None = None):
+        self.settings, self.reached = settings, balances or set()
         kinds = [c["kind"] for c in settings["columns"]]
         self.columns = [i for i, k in enumerate(kinds) if k == "amount"]
         self.balance = settings.get("balance_column")
@@ -258,11 +259,11 @@ class _Arithmetic:
         found = [abs(v) for v in found if v is not None]
         if not found:
             return ""
-        if self.balance is not None:
-            reached = {round(abs(v[self.balance]), 2) for v in self.values
-                       if v.get(self.balance) is not None}
-            if all(round(v, 2) in reached for v in found):
-                return "a balance the rows reach (a summary of balances)"
+        reached = {abs(b) for b in self.reached} | ({
+            round(abs(v[self.balance]), 2) for v in self.values
+            if v.get(self.balance) is not None} if self.balance is not None else set())
+        if all(round(v, 2) in reached for v in found):
+            return "a balance the rows reach (a summary of balances)"
         if all(round(v, 2) in self.run_totals() for v in found):
             return "a total of a run of rows"
         return ""
