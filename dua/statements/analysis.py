@@ -200,9 +200,26 @@ def analyze_pages(pages: list, expected=None) -> Analysis:
 
 
 def _from_layout(pages: list) -> Analysis:
+    """The layout's reading, read again from the rows it read when they are fewer than the
+    lines that looked like rows: a strip of daily balances under a heading of its own,
+    which the table's reading leaves out, no longer shapes the table's columns."""
     candidates, group_pattern = _table_lines(pages)
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
+    found = _read_layout(pages, candidates, group_pattern)
+    try:
+        rows, items = engine.extract(pages, found.settings)
+    except (KeyError, ValueError, TypeError, IndexError):
+        return found
+    read = [(p, items[p][k][4]) for row in rows for p, k in row[3] if items[p][k][0] == "anchor"]
+    if 2 <= len(read) < len(candidates):
+        again = _read_layout(pages, read, group_pattern)
+        if again.settings:
+            return again
+    return found
+
+
+def _read_layout(pages: list, candidates: list, group_pattern: str | None) -> Analysis:
     segments = join_word_rivers(find_segments([ln for _, ln in candidates]),
                                 [ln for _, ln in candidates])
     header = find_header(pages, candidates[0], segments)
