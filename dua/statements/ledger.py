@@ -259,14 +259,25 @@ class _Arithmetic:
         found = [abs(v) for v in found if v is not None]
         if not found:
             return ""
-        reached = {abs(b) for b in self.reached} | ({
-            round(abs(v[self.balance]), 2) for v in self.values
-            if v.get(self.balance) is not None} if self.balance is not None else set())
+        reached = {abs(b) for b in self.reached} | self._balances()
         if all(round(v, 2) in reached for v in found):
             return "a balance the rows reach (a summary of balances)"
         if all(round(v, 2) in self.run_totals() for v in found):
             return "a total of a run of rows"
         return ""
+
+    def _balances(self) -> set:
+        """The balances the rows print, and the one before the first row (the opening
+        balance a summary prints): the first balance less or plus its row's movement."""
+        if self.balance is None:
+            return set()
+        out = {round(abs(v[self.balance]), 2) for v in self.values
+               if v.get(self.balance) is not None}
+        if self.values and self.values[0].get(self.balance) is not None:
+            first = self.values[0]
+            moves = [v for c, v in first.items() if c != self.balance and v]
+            out |= {round(abs(first[self.balance] + s * m), 2) for m in moves for s in (1, -1)}
+        return out
 
     def run_totals(self) -> set:
         """Every total of consecutive rows in each column of money (on first use)."""
