@@ -186,7 +186,33 @@ def _item(line: list, settings: dict, state: dict) -> list:
     if settings.get("date_groups") and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
         state["date"] = text
         return ["furniture", top, None, text, line, "the date heading of the rows below it"]
-    return _cells_item(line, text, top, settings, state)
+    return _second_tier(_cells_item(line, text, top, settings, state), settings, state)
+
+
+def _second_tier(item: list, settings: dict, state: dict) -> list:
+    """Under a two-tier heading every row prints a second line of other fields (a value
+    date under the date, a reference under the details): the line after a row's first is
+    that second line, cut by the heading's second tier. Cells of both tiers, one list."""
+    second = settings.get("second_line")
+    if not second:
+        return item
+    if item[0] in ("money", "text") and state.get("awaiting"):
+        state["awaiting"] = False
+        cells = split_cells(item[4], second, settings["glue_gap"])
+        return ["second", item[1], [""] * len(settings["columns"]) + cells, item[3], item[4], ""]
+    if item[0] != "furniture":  # a balance line between a row's two lines waits with it
+        state["awaiting"] = item[0] == "anchor"
+    if item[2] is not None:
+        item[2] = item[2] + [""] * len(second)
+    return item
+
+
+def item_columns(item: list, settings: dict) -> tuple:
+    """``(columns, offset)``: the columns a line's words fall into, and where its cells
+    start among a row's (a second-tier line's are after the first tier's)."""
+    if item[0] == "second":
+        return settings["second_line"], len(settings["columns"])
+    return settings["columns"], 0
 
 
 def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) -> list:
@@ -247,6 +273,13 @@ def _page_parts(items: list, settings: dict) -> tuple:
     first = min(parts) if parts else len(items)
     leading = []
     for i, item in enumerate(items):
+        if item[0] == "second":
+            above = [a for a in parts if a < i]
+            if above:
+                parts[max(above)].append(i)
+            else:
+                leading.append(i)  # a row's second line on the page after its first
+            continue
         if item[0] != "text" or not _continues(item, settings):
             continue
         up, d_up = _owner(items, i, -1, gap)
@@ -357,7 +390,7 @@ def frame_of(rows: list, settings: dict):
     import pandas as pd  # lazy: the engine is also imported by dua, which must stay light
 
     data = {}
-    for i, col in enumerate(settings["columns"]):
+    for i, col in enumerate(settings["columns"] + settings.get("second_line", [])):
         if not col.get("output", True):
             continue
         values = _convert([row[0][i] for row in rows], col, settings)

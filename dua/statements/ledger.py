@@ -91,7 +91,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not low <= item[1] <= high:
                 continue
             if (page, k) in owned:
-                _cells(ledger, page, item[4], rows[owned[(page, k)]], settings, money)
+                _cells(ledger, page, item, rows[owned[(page, k)]], settings, money)
                 continue
             reason = item[5] or (_HEADER if item[0] == "outside" else "")
             if not reason and item[0] == "money":
@@ -133,14 +133,14 @@ def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings
                                        for w in item[4]]
 
 
-def _cells(ledger: Ledger, page: int, words: list, row: list, settings: dict,
+def _cells(ledger: Ledger, page: int, item: list, row: list, settings: dict,
            money: "_Arithmetic") -> None:
     """A row line's words: each in a cell whose value the output keeps, or said otherwise.
     An amount column's cell that reads as no amount keeps nothing of its words."""
-    columns = settings["columns"]
-    for w in words:
-        c = engine.column_of(w, columns)
-        col = columns[c]
+    columns, offset = engine.item_columns(item, settings)
+    for w in item[4]:
+        c = engine.column_of(w, columns) + offset
+        col = (settings["columns"] + settings.get("second_line", []))[c]
         if not col.get("output", True):
             _own(ledger, page, [w], w[0], _LEFT_OUT)
         elif col["kind"] == "amount" and row[0][c] and money.amount(row[0][c], c) is None:
@@ -186,7 +186,7 @@ def _region(rows: list, items: list) -> dict:
 
 
 def _rows(rows: list, items: list, settings: dict) -> list:
-    names = [c["name"] for c in settings["columns"]]
+    names = [c["name"] for c in settings["columns"] + settings.get("second_line", [])]
     out = []
     for n, row in enumerate(rows):
         parts: dict = {}
@@ -195,8 +195,9 @@ def _rows(rows: list, items: list, settings: dict) -> list:
             words = items[page][k][4]
             parts.setdefault(page, []).extend(words)
             by_col: dict = {}
+            columns, offset = engine.item_columns(items[page][k], settings)
             for w in words:
-                by_col.setdefault(engine.column_of(w, settings["columns"]), []).append(w)
+                by_col.setdefault(engine.column_of(w, columns) + offset, []).append(w)
             cells += [{"column": names[c], "page": page + 1, "box": _box(ws)}
                       for c, ws in sorted(by_col.items())]
         out.append({"row": n, "parts": [{"page": p + 1, "box": _box(ws)}
