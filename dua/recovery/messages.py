@@ -94,8 +94,7 @@ def _parser_failed(rca, error, plan, done):
         return f"The parser failed on this file: {error['message'].rstrip('.')}.{_hint(error)}"
     if plan["next_action"] == "resume":
         return f"The generated parser failed ({error['message'].rstrip('.')}); refining it."
-    return (f"The parser still fails after several refinements: {error['message'].rstrip('.')}."
-            f"{_hint(error)}")
+    return f"The parser is not verified: {error['message'].rstrip('.')}.{_hint(error)}"
 
 
 def _bad_request(rca, error, plan, done):

@@ -146,7 +146,9 @@ def compare(state: StatementState, ctx: AgentContext) -> dict:
     if failed:
         first = result["summary"].splitlines()[0] if result["summary"] else "no match"
         updates["errors"] = state.errors + [f"comparison: {first}"]
-        exc = VerificationError(f"The parser's output is not verified: {first}")
+        exc = VerificationError(f"The parser's output is not verified: {first}", hint=(
+            "Check that the expected CSV is this statement's transactions, in its column names."
+            if ctx.expected is not None else None))
         updates.update(recovery.consult(state, ctx, exc, "compare", attempts))
     return updates
 
@@ -156,9 +158,8 @@ def refine(state: StatementState, ctx: AgentContext) -> dict:
     _ready(state, ctx)
     seen = len(ctx.recovery.records)
     draft = ctx.writer.refine(state)
-    if draft is None:
-        return {"retry_count": state.max_retries,
-                "errors": state.errors + [f"{ctx.writer.name} writer has no better candidate"]}
+    if draft is None:  # the route ends the run: the same rows again would fail again
+        return {"errors": state.errors + [f"{ctx.writer.name} writer has no better candidate"]}
     updates = _draft_updates(state, ctx, draft, seen)
     updates["retry_count"] = state.retry_count + 1
     return updates
@@ -215,7 +216,8 @@ def route_after_compare(state: StatementState) -> str:
 
 
 def route_after_refine(state: StatementState) -> str:
-    return "save"  # always retry through save -> execute
+    # A writer with nothing new ends the run: the same parser again would fail again.
+    return "finalize" if recovery.exhausted(state) else "save"
 
 
 def build_graph():
@@ -229,7 +231,7 @@ def build_graph():
     g.add_edge("generate", "save").add_edge("save", "execute")
     g.add_conditional_edges("execute", route_after_execute, ["compare", "refine", "finalize"])
     g.add_conditional_edges("compare", route_after_compare, ["refine", "finalize"])
-    g.add_conditional_edges("refine", route_after_refine, ["save"])
+    g.add_conditional_edges("refine", route_after_refine, ["save", "finalize"])
     g.add_edge("finalize", END)
     return g.compile()
 

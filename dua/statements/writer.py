@@ -177,10 +177,13 @@ class BuiltinWriter(Writer):
         return self._emit(self._best(), state)
 
     def refine(self, state=None) -> Draft | None:
+        """A candidate the search found better than every parser emitted so far, or None
+        when it has none: the same rows again would fail again, word for word."""
         self._search(self._best()[1], extra=self.budget // 2)
+        floor = min(self.tried[k][0] for k in self.emitted) if self.emitted else 10 ** 9
         ranked = sorted(self.tried.values(), key=lambda t: t[0])
         for entry in ranked:
-            if _key(entry[1]) not in self.emitted and entry[0] < 10 ** 9:
+            if _key(entry[1]) not in self.emitted and entry[0] < floor:
                 return self._emit(entry, state)
         return None
 
