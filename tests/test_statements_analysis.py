@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 from dua.pdf import read_document
-from dua.statements import analysis, engine
+from dua.statements import analysis, dataframe, engine
 
 from .test_statements_engine import line
 
@@ -65,7 +65,7 @@ class ColumnsTest(unittest.TestCase):
                        [(40, "02/02/24"), (100, "Rent"), (310, "1,200.00")]))
         found = analysis.analyze_pages([page])
         self.assertEqual(found.column_headers, ["Date", "Details", "Debit (INR)"])
-        self.assertEqual(len(engine.build_frame([page], found.settings)), 2)
+        self.assertEqual(len(dataframe.build_frame([page], found.settings)), 2)
 
 
 class AnalyzeTest(unittest.TestCase):
@@ -75,7 +75,7 @@ class AnalyzeTest(unittest.TestCase):
                        [(40, "02/08/2024 09:01"), (150, "ATM"), (300, "7.50"), (380, "-")],
                        [(40, "03/08/2024 18:45"), (150, "POS"), (300, "\u22122.25"), (380, "-")]))
         s = analysis.analyze_pages([page]).settings
-        frame = engine.build_frame([page], s)
+        frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Date"].tolist(), ["01/08/2024 10:32", "02/08/2024 09:01",
                                                   "03/08/2024 18:45"])
         self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 7.5, -2.25])
@@ -91,7 +91,7 @@ class AnalyzeTest(unittest.TestCase):
         s = analysis.analyze_pages([page]).settings
         self.assertEqual(s["date_column"], 1)
         self.assertEqual([c["kind"] for c in s["columns"]], ["text", "date", "text", "amount"])
-        self.assertEqual(engine.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
+        self.assertEqual(dataframe.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
 
 
 class DatePrintedOncePerDayTest(unittest.TestCase):
@@ -104,9 +104,9 @@ class DatePrintedOncePerDayTest(unittest.TestCase):
                        [(100, "Cinema"), (310, "9.00"), (400, "76.00")]))
         s = analysis.analyze_pages([page]).settings
         self.assertEqual(s.get("anchor"), "amount")
-        frame = engine.build_frame([page], s)
+        frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Date"].tolist(), ["01 Aug"] * 3 + ["02 Aug"] * 2)
-        self.assertEqual(engine.build_frame([page], dict(s, date_fill="blank"))["Date"].isna().sum(), 3)
+        self.assertEqual(dataframe.build_frame([page], dict(s, date_fill="blank"))["Date"].isna().sum(), 3)
 
 
 class CentredCellsTest(unittest.TestCase):
@@ -149,7 +149,7 @@ class CentredCellsTest(unittest.TestCase):
             pages = analysis.pages_from_document(read_document(self.render()))
         s = analysis.analyze_pages(pages).settings
         self.assertEqual(s["continuation"], "nearest")
-        frame = engine.build_frame(pages, s)
+        frame = dataframe.build_frame(pages, s)
         self.assertEqual(frame["Description"].tolist(), [" ".join(r[1]) for r in self.ROWS])
         self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 12000.0, 500.0, 0.0, 250.0])
 

@@ -10,7 +10,7 @@ import unittest
 import pandas as pd
 
 from dua import pdf
-from dua.statements import analysis, engine, evidence, learning, verify, writer
+from dua.statements import analysis, dataframe, engine, evidence, learning, verify, writer
 
 from .test_statements_analysis import rows
 from .test_statements_engine import line
@@ -64,7 +64,7 @@ class LocateTest(unittest.TestCase):
                     ["Date", "Details", "Amount"])
         settings = learning.learn([page], key)
         self.assertEqual(settings["continuation"], "below")
-        self.assertTrue(engine.build_frame([page], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
 
 class LearnTest(unittest.TestCase):
@@ -85,19 +85,19 @@ class LearnTest(unittest.TestCase):
         key = frame([[f"0{d}/01/25", "Shop", d + 0.25] for d in range(1, 5)],
                     ["Date", "Details", "Amount"])
         settings = learning.learn([daily + table], key)
-        self.assertTrue(engine.build_frame([daily + table], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([daily + table], settings).equals(key))
         self.assertEqual(settings["header"], ["date details amount"])
 
     def test_unsigned_debits_the_key_lists_as_negative_get_the_column_sign(self):
         settings = learning.learn([AMOUNT_FIRST], AMOUNT_FIRST_KEY)
         self.assertEqual(settings["columns"][0]["sign"], -1)
-        self.assertEqual(engine.build_frame([AMOUNT_FIRST], settings)["Amount"].tolist(),
+        self.assertEqual(dataframe.build_frame([AMOUNT_FIRST], settings)["Amount"].tolist(),
                          [-120.0, -8.4, -1500.0, -42.1])
 
     def test_a_key_in_another_column_order_is_followed(self):
         key = AMOUNT_FIRST_KEY[["Date", "Details", "Amount"]]
         settings = learning.learn([AMOUNT_FIRST], key)
-        self.assertTrue(engine.build_frame([AMOUNT_FIRST], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([AMOUNT_FIRST], settings).equals(key))
 
     def test_a_summary_row_the_key_lists_is_kept(self):
         page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
@@ -107,7 +107,7 @@ class LearnTest(unittest.TestCase):
                      ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
                     ["Date", "Details", "Paid out", "Balance"])
         settings = learning.learn([page], key)
-        self.assertTrue(engine.build_frame([page], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
     def test_a_line_the_key_leaves_out_teaches_its_label_for_the_next_statement(self):
         def statement(day_rows):
@@ -120,7 +120,7 @@ class LearnTest(unittest.TestCase):
         settings = learning.learn([a], key)
         self.assertTrue(any("Interest" in p for p in settings["skip_patterns"]))
         b = statement([[(40, f"1{d}/02/25"), (120, "Cafe"), (300, f"{d}.50")] for d in range(1, 6)])
-        self.assertEqual(len(engine.build_frame([b], settings)), 5)
+        self.assertEqual(len(dataframe.build_frame([b], settings)), 5)
 
     def test_a_key_whose_dates_are_not_printed_as_it_writes_them_learns_nothing(self):
         key = AMOUNT_FIRST_KEY.assign(Date=["2025-01-02", "2025-01-03", "2025-01-05", "2025-01-07"])
@@ -150,9 +150,9 @@ class CorpusEvidenceTest(unittest.TestCase):
             with self.subTest(layout=os.path.basename(folder)):
                 self.assertIsNotNone(settings)
                 b_key = pd.read_csv(os.path.join(folder, "b.csv"))
-                self.assertTrue(engine.build_frame(words(os.path.join(folder, "a.pdf")),
+                self.assertTrue(dataframe.build_frame(words(os.path.join(folder, "a.pdf")),
                                                    settings).equals(key))
-                self.assertTrue(engine.build_frame(words(os.path.join(folder, "b.pdf")),
+                self.assertTrue(dataframe.build_frame(words(os.path.join(folder, "b.pdf")),
                                                    settings).equals(b_key))
 
     def test_learned_settings_hold_structure_never_the_sample_values(self):

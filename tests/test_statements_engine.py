@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import unittest
 
-from dua.statements import engine
+from dua.statements import dataframe, engine
 
 SETTINGS = {"parens_negative": True, "trailing_minus_negative": True,
             "drcr_signs": {"dr": -1, "cr": 1}}
@@ -92,7 +92,7 @@ class PageRowsTest(unittest.TestCase):
                 + line(700, (300, "Page 1 of 1")))
 
     def test_rows_join_continuations_and_skip_furniture(self):
-        frame = engine.build_frame([self.page()], settings())
+        frame = dataframe.build_frame([self.page()], settings())
         self.assertEqual(list(frame.columns), ["Date", "Description", "Amount", "Balance"])
         self.assertEqual(frame["Description"].tolist(), ["Coffee shop Main Street branch", "Refund"])
         self.assertEqual(frame["Amount"].tolist(), [3.5, -1.5])
@@ -100,28 +100,28 @@ class PageRowsTest(unittest.TestCase):
 
     def test_lines_above_the_header_are_ignored_when_the_header_is_required(self):
         page = line(32, (40, "01/01/24"), (100, "Summary"), (320, "9.99")) + self.page()
-        self.assertEqual(len(engine.build_frame([page], settings())), 2)
-        self.assertEqual(len(engine.build_frame([page], settings(require_header=False))), 3)
+        self.assertEqual(len(dataframe.build_frame([page], settings())), 2)
+        self.assertEqual(len(dataframe.build_frame([page], settings(require_header=False))), 3)
 
     def test_a_header_printed_once_opens_the_table_for_the_later_pages(self):
         page2 = line(40, (40, "03/02/24"), (100, "Bakery"), (320, "2.00"), (420, "96.00"))
-        every_page = engine.build_frame([self.page(), page2], settings())
-        once = engine.build_frame([self.page(), page2], settings(header_once=True))
+        every_page = dataframe.build_frame([self.page(), page2], settings())
+        once = dataframe.build_frame([self.page(), page2], settings(header_once=True))
         self.assertEqual((len(every_page), len(once)), (2, 3))
         self.assertEqual(once["Description"].tolist()[-1], "Bakery")
 
     def test_a_far_line_is_not_a_continuation(self):
-        frame = engine.build_frame([self.page()], settings(continuation_gap=5.0))
+        frame = dataframe.build_frame([self.page()], settings(continuation_gap=5.0))
         self.assertEqual(frame["Description"].tolist(), ["Coffee shop", "Refund"])
 
     def test_an_empty_statement_gives_an_empty_frame_with_the_columns(self):
-        frame = engine.build_frame([HEADER], settings())
+        frame = dataframe.build_frame([HEADER], settings())
         self.assertEqual((len(frame), list(frame.columns)[0]), (0, "Date"))
 
     def test_columns_marked_not_output_are_dropped(self):
         s = settings()
         s["columns"][3]["output"] = False
-        self.assertEqual(list(engine.build_frame([self.page()], s).columns),
+        self.assertEqual(list(dataframe.build_frame([self.page()], s).columns),
                          ["Date", "Description", "Amount"])
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from . import engine, learning, notation, tiers
+from . import dataframe, engine, learning, notation, tiers
 from .columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, join_word_rivers,
     money_segments, widen)
@@ -288,7 +288,7 @@ def _roles(pages: list, settings: dict) -> None:
     from . import reconcile  # lazy: pandas loads with the first frame
 
     try:
-        result = reconcile.reconcile(engine.build_frame(pages, settings))
+        result = reconcile.reconcile(dataframe.build_frame(pages, settings))
     except (KeyError, ValueError, TypeError, IndexError):
         result = {"passed": None}
     names = [c["name"] for c in settings["columns"]]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..errors import DocumentNotFoundError, SchemaError
-from . import engine, textcheck
+from . import dataframe, engine, textcheck
 from . import reconcile as reconcile_mod
 
 _MAX_CELLS = 5
@@ -267,7 +267,7 @@ def _same_rows(frame, pages: list, settings: dict, extraction: tuple | None) -> 
     if len(rows) != len(frame):
         return False
     try:
-        return bool(engine.frame_of(rows, settings).equals(frame))
+        return bool(dataframe.frame_of(rows, settings).equals(frame))
     except (KeyError, ValueError, TypeError, IndexError):
         return False
 

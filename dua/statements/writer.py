@@ -18,11 +18,11 @@ import pprint
 import re
 import time
 
-from . import analysis, engine, evidence, sections, verify
+from . import analysis, dataframe, engine, evidence, sections, verify
 
 # The engine's modules in the order they are copied into a parser (each needs the ones before).
 ENGINE_SOURCES = tuple(os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
-                       for name in ("amounts.py", "pagewords.py", "engine.py"))
+                       for name in ("amounts.py", "pagewords.py", "engine.py", "dataframe.py"))
 SEARCH_BUDGET = 80
 SEARCH_SECONDS = 30.0
 
@@ -149,7 +149,7 @@ class BuiltinWriter(Writer):
             return self.tried[key][2]
         try:
             extraction = engine.extract(self.pages, settings)
-            frame = engine.frame_of(extraction[0], settings)
+            frame = dataframe.frame_of(extraction[0], settings)
         except (KeyError, ValueError, TypeError, IndexError, re.error) as exc:
             result = {"status": "failed", "distance": 10 ** 9, "summary": f"engine error: {exc}",
                       "diagnostics": {}}

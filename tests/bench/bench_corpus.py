@@ -32,7 +32,7 @@ def score(folder: str) -> dict:
     """One layout's three outcomes and the seconds each took beyond reading the words."""
     import pandas as pd
 
-    from dua.statements import analysis, engine, learning, verify, writer
+    from dua.statements import analysis, dataframe, engine, learning, verify, writer
 
     a_pages, a_read = _words(os.path.join(folder, "a.pdf"))
     b_pages, b_read = _words(os.path.join(folder, "b.pdf"))
@@ -42,17 +42,17 @@ def score(folder: str) -> dict:
     try:
         draft = writer.BuiltinWriter(a_pages, analysis.analyze_pages(a_pages, expected), expected).write()
         supervised = draft.in_process["status"] == "passed"
-        reused = engine.build_frame(b_pages, draft.settings).equals(b_csv)
+        reused = dataframe.build_frame(b_pages, draft.settings).equals(b_csv)
     except LookupError:
         supervised = reused = False
     sup_s = time.perf_counter() - started
     learned = learning.learn(a_pages, expected)
-    key_only = learned is not None and engine.build_frame(b_pages, learned).equals(b_csv)
+    key_only = learned is not None and dataframe.build_frame(b_pages, learned).equals(b_csv)
     started = time.perf_counter()
     try:
         blind = writer.BuiltinWriter(b_pages, analysis.analyze_pages(b_pages)).write()
         unsupervised = (blind.in_process["status"] == "passed"
-                        and engine.build_frame(b_pages, blind.settings).equals(b_csv))
+                        and dataframe.build_frame(b_pages, blind.settings).equals(b_csv))
     except LookupError:
         unsupervised = False
     return {"supervised": supervised, "reused": reused, "unsupervised": unsupervised,
