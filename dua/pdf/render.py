@@ -11,6 +11,7 @@ import struct
 import zlib
 
 from ..errors import CorruptPDFError, EncryptedPDFError, MissingDependencyError
+from .document import check_file
 
 DEFAULT_DPI = 108  # 1.5 pixels per point: 7 pt print stays legible; a page is ~50-150 KB
 MIN_DPI, MAX_DPI = 36, 300
@@ -35,11 +36,13 @@ def render_pages(path: str, password: str | None = None, dpi: float = DEFAULT_DP
 
     Raises:
         MissingDependencyError: pypdfium2 is not installed.
+        DocumentNotFoundError, NotAPDFError: no such file, or not a PDF.
         EncryptedPDFError, CorruptPDFError: pdfium cannot open the file.
         ValueError: ``dpi`` outside [MIN_DPI, MAX_DPI] (programmer misuse).
     """
     if not MIN_DPI <= dpi <= MAX_DPI:
         raise ValueError(f"dpi must be in [{MIN_DPI}, {MAX_DPI}], got {dpi}")
+    check_file(path)
     try:
         import pypdfium2  # lazy: keeps import dua fast
     except ImportError as exc:

@@ -130,4 +130,4 @@ def rect(box, cls: str, extra: str = "", title: str = "") -> str:
 
 def swatch(cls: str) -> str:
     """A small square in a legend, drawn with the class its boxes use."""
-    return f'<svg width="14" height="14" viewBox="0 0 14 14"><rect class="{cls}" x="1" y="1" width="12" height="12"/></svg>'
+    return f'<svg width="14" height="14" viewBox="0 0 14 14"><rect class="{cls} key" x="1" y="1" width="12" height="12"/></svg>'
