@@ -130,7 +130,7 @@ def chromium() -> str:
 
 
 def browse(url: str, *, screenshot: str | None = None, net_log: str | None = None,
-           dump_dom: bool = False, size: str = "1500,2600") -> str:
+           dump_dom: bool = False, size: str = "1500,1700") -> str:
     """Open ``url`` in headless Chromium, offline; returns the DOM when ``dump_dom``."""
     profile = tempfile.mkdtemp(prefix="dua-chromium-")
     try:
