@@ -311,6 +311,21 @@ class StandInAccountingTest(unittest.TestCase):
         self.assertEqual(self.acc["unaccounted"], [])  # the engine's rows take every word here
         self.assertIn("column heading", {f["reason"] for f in self.acc["furniture"]})
 
+    def test_a_check_that_names_rows_links_to_their_boxes_and_a_soft_one_reads_unverified(self):
+        from dua.review import statement
+
+        checks = [{"name": "balance_reconciles", "passed": False,
+                   "detail": "row 3: 1.0 with movement 2.0 does not give 4.0 in 'Balance'"},
+                  {"name": "text_cells", "passed": False, "soft": True, "detail": "not verified"}]
+        review = statement.StatementReview(MULTIPAGE, "unverified", checks=checks,
+                                           accounting=self.acc,
+                                           pages=pdf.render_pages(MULTIPAGE, dpi=36))
+        audit = Audit(statement.render(review))
+        self.assertIn("#row-3", [a.get("href") for a in audit.named("a")])
+        self.assertIn("row-3", [r.get("id") for r in audit.named("rect")])
+        self.assertEqual([t for t in audit.text_in("span").splitlines() if t in
+                          ("failed", "unverified")], ["unverified", "failed", "unverified"])
+
     def test_the_json_form_round_trips(self):
         self.assertEqual(json.loads(json.dumps(self.acc)), self.acc)
 
