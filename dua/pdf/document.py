@@ -33,6 +33,7 @@ class Word:
     bottom: float
     font: str = ""
     size: float = 0.0
+    runs: tuple = ()  # where the word's glyphs stand apart or change size (wordrule._runs)
 
 
 @dataclasses.dataclass

@@ -64,7 +64,8 @@ def _cluster_words(lines):
 
 def _add_word(words, chars):
     first = chars[0]
-    text, _, x1, top, bottom, _, sizes, _ = zip(*chars)  # the columns, in one C call
+    text, x0, x1, top, bottom, _, sizes, _ = zip(*chars)  # the columns, in one C call
+    runs = _runs(text, x0, x1, top, bottom, sizes) if len(chars) > 1 else ()
     text = "".join(text)
     if not text.isascii():
         text = "".join([_LIGATURES.get(t, t) for t in text])
@@ -72,4 +73,26 @@ def _add_word(words, chars):
     if sizes.count(size) != len(sizes):
         size = _usual_size(sizes)
     words.append((text, first[1], max(x1), min(top), max(bottom), first[5],
-                  round(float(size), 2)))
+                  round(float(size), 2), runs))
+
+
+# Glyphs of one word further apart than this, or of sizes further apart than _RUN_SIZE
+# times, start a new run: a word pdfplumber joined across a gap a statement needs (words
+# told apart only by gaps, text touching across a column's edge, a watermark's glyph).
+_RUN_GAP = 0.5
+_RUN_SIZE = 1.5
+
+
+def _runs(texts, x0s, x1s, tops, bottoms, sizes):
+    """The runs of a word's glyphs, as ``(offset in the word's text, x0, x1, top, bottom,
+    size)``; ``()`` when the word is one run, as nearly every word is."""
+    cuts = [i for i in range(1, len(texts)) if x0s[i] - x1s[i - 1] > _RUN_GAP
+            or not sizes[i] * _RUN_SIZE >= sizes[i - 1] >= sizes[i] / _RUN_SIZE]
+    if not cuts:
+        return ()
+    out, offset, bounds = [], 0, [0] + cuts + [len(texts)]
+    for a, b in zip(bounds, bounds[1:]):
+        out.append((offset, x0s[a], max(x1s[a:b]), min(tops[a:b]), max(bottoms[a:b]),
+                    round(float(_usual_size(sizes[a:b])), 2)))
+        offset += sum(len(_LIGATURES.get(t, t)) for t in texts[a:b])
+    return tuple(out)

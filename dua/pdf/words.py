@@ -8,14 +8,15 @@ from __future__ import annotations
 
 from .chars import _pdfium_page
 from .fonts import _PdfiumFonts
-from .wordrule import _PdfiumUnmapped, _usual_size
+from .wordrule import _PdfiumUnmapped, _runs, _usual_size
 
 
 def read_pages(pdf_path, password=None, pages=None):
     """Every page (or the 1-based ``pages``) as a dict of plain values.
 
     Keys: number, of (the page count), width, height, words (``(text, x0, x1, top,
-    bottom, font, size)`` in pdfplumber's order), chars, reader ("pdfium" or
+    bottom, font, size, runs)`` in pdfplumber's order; ``runs`` splits a word where its
+    glyphs stand apart or change size, see ``wordrule._runs``), chars, reader ("pdfium" or
     "pdfplumber"), why (why a page fell back, else "") and graphics (it may hold lines,
     shapes or images). A file pdfium cannot open is read by pdfplumber, which raises
     pdfminer's errors for a bad one.
@@ -95,5 +96,8 @@ def _plumber_pages(pdf_path, password, wanted, why, reasons):
 
 def _plumber_word(word):
     chars = word["chars"]
+    sizes = [c.get("size", 0.0) for c in chars]
+    runs = _runs(*([c[k] for c in chars] for k in ("text", "x0", "x1", "top", "bottom")),
+                 sizes) if len(chars) > 1 else ()
     return (word["text"], word["x0"], word["x1"], word["top"], word["bottom"],
-            chars[0].get("fontname", ""), _usual_size([c.get("size", 0.0) for c in chars]))
+            chars[0].get("fontname", ""), _usual_size(sizes), runs)

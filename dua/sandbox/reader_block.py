@@ -19,11 +19,13 @@ _cache: dict = {}
 def source() -> str:
     """The block's text exactly as the writer copies it into a parser."""
     if "source" not in _cache:
-        _cache["source"] = "\n\n\n".join(_stripped(path) for path in SOURCES) + "\n"
+        _cache["source"] = "\n\n\n".join(module_text(path) for path in SOURCES) + "\n"
     return _cache["source"]
 
 
-def _stripped(path: str) -> str:
+def module_text(path: str) -> str:
+    """A module's source as copied into a parser: no docstring, ``__future__`` line or
+    relative import (the copied modules share one namespace)."""
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     tree = ast.parse(text)

@@ -38,9 +38,21 @@ class Analysis:
     learned: dict | None = None  # settings learned from the answer key's evidence, if given
 
 
+def reader_pages(doc) -> list:
+    """dua.pdf Words as the reader's tuples (what a generated parser's reader gives)."""
+    return [[(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs) for w in page.words]
+            for page in doc.pages]
+
+
+def statement_pages(doc) -> tuple:
+    """``(pages, apart)``: the engine's words of each page and the words set apart with
+    their reasons (``pagewords``), as a generated parser makes them."""
+    return engine.statement_pages(reader_pages(doc), {})
+
+
 def pages_from_document(doc) -> list:
-    """dua.pdf Words as the engine's ``(text, x0, x1, top, bottom)`` tuples, one list per page."""
-    return [[(w.text, w.x0, w.x1, w.top, w.bottom) for w in page.words] for page in doc.pages]
+    """The engine's words of each page (see ``statement_pages``)."""
+    return statement_pages(doc)[0]
 
 
 def _has_amount(line: list, skip_until: float) -> bool:
@@ -219,14 +231,9 @@ def _signs(columns: list, by_col: list, settings: dict) -> None:
 def _dateless_rows(pages: list, settings: dict) -> int:
     """Table lines with money in an amount column but an empty date cell."""
     kinds = [c["kind"] for c in settings["columns"]]
-    count, started = 0, not settings["require_header"]
-    for words in pages:
-        for kind, _, cells, _, _ in engine._classify(words, settings, started):
-            if kind == "break" and cells and not cells[settings["date_column"]] and \
-                    engine._has_amount(cells, settings, kinds):
-                count += 1
-        started = started or settings.get("header_once", False)
-    return count
+    return sum(1 for items in engine.extract(pages, settings)[1] for item in items
+               if item[0] == "money" and not item[2][settings["date_column"]]
+               and engine._has_amount(item[2], settings, kinds))
 
 
 def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:

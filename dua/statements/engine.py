@@ -1,27 +1,25 @@
-"""The statement parsing engine: pure functions over words, driven by one SETTINGS dict.
+"""The statement engine: pure functions over words, driven by one SETTINGS dict.
 
-Its source is copied verbatim into every generated parser, so it imports only the
-standard library and pandas, never dua. Words are ``(text, x0, x1, top, bottom)``
-tuples, one list per page, exactly as pdfplumber's ``extract_words`` measures them.
+Copied verbatim, after ``amounts`` and ``pagewords``, into every generated parser, so it
+imports only the standard library and pandas, never dua. Words are ``(text, x0, x1, top,
+bottom, size)`` tuples, one list per page (``pagewords`` makes them from the reader's).
+
+Every line of a page gets a kind: ``anchor`` (it starts a row), ``text`` (it may continue
+one), ``furniture`` (no part of any row, for a reason the item states), ``money`` (it
+prints an amount but is no row) or ``outside`` (above the table's heading). Items are
+``[kind, top, cells, text, words, reason]`` (an anchor adds the sign of its section); the
+ledger reads them to account for every word.
 """
 from __future__ import annotations
 
 import re
 
-# A printed amount: sign markers, currency (a symbol, Rs., S$, or a code the settings
-# name) before or after, and the number; which of '.' and ',' is the decimal mark is a
-# setting (``decimal``), learned from the document.
-_CURRENCY = r"(?:[A-Z]{0,3}\$|[€£¥₹]|Rs\.?|%s)"
-_AMOUNT = (r"^(?P<open>\()?(?P<lead>[-+])?(?:%(cur)s)?(?P<lead2>[-+])?(?P<num>\d[\d.,'’]*|[.,]\d+)"
-           r"(?:%(cur)s)?(?P<close>\))?(?P<trail>[-+])?(?P<drcr>(?i:dr|cr)\.?)?$")
-_NUMBER = {".": re.compile(r"\d{1,3}(?:[,'’]\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"),
-           ",": re.compile(r"\d{1,3}(?:[.'’]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")}
-CURRENCY_CODES = ("INR", "USD", "EUR", "GBP", "SGD")
-# A space (or thin / no-break space) between digits groups thousands only before 3 digits.
-_GROUP_SPACE = re.compile(r"(?<=\d)[ \u2009\u202f\xa0](?=\d{3}(?!\d))")
-_SPACES = re.compile(r"[\s\u2009\u202f\xa0]+")
-_AMOUNT_CACHE: dict = {}
+from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
+from .pagewords import statement_pages  # noqa: F401
+
 SPACE_RE = re.compile(r"\s+")
+_RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
+_DIGITS = re.compile(r"\d+")
 
 
 def normalize(text: str) -> str:
@@ -74,77 +72,6 @@ def split_cells(line: list, columns: list, glue_gap: float) -> list:
     return [join_words(b, glue_gap) for b in buckets]
 
 
-def _amount_re(codes: tuple):
-    if codes not in _AMOUNT_CACHE:
-        cur = _CURRENCY % "|".join(re.escape(c) for c in codes)
-        _AMOUNT_CACHE[codes] = re.compile(_AMOUNT % {"cur": cur})
-    return _AMOUNT_CACHE[codes]
-
-
-def _number(num: str, decimal: str) -> float | None:
-    if not _NUMBER[decimal].fullmatch(num):
-        return None
-    group = "," if decimal == "." else "."
-    digits = re.sub(r"['’]", "", num).replace(group, "")
-    return float(digits.replace(",", ".")) if decimal == "," else float(digits)
-
-
-def _match_amount(text: str, settings: dict):
-    if len(text) >= 40:
-        return None
-    t = _GROUP_SPACE.sub("", text.strip().replace("\u2212", "-"))
-    if re.search(r"\d\s+\d", t):
-        return None  # two numbers, not one amount
-    codes = tuple(settings.get("currency_codes", CURRENCY_CODES))
-    m = _amount_re(codes).match(_SPACES.sub("", t))
-    if not m or (bool(m.group("open")) != bool(m.group("close"))):
-        return None
-    return m
-
-
-def parse_amount(text: str, settings: dict) -> float | None:
-    """A printed amount as a signed float, or None when the text is not an amount.
-
-    Handles 1,234.56, 1.234,56 (``decimal`` ","), 12 345.67, Indian grouping 1,00,102.03,
-    (12.00), 12.00-, -12.00, +12.00, 12.00 Dr / Cr, glued 12.00Cr, currency symbols and
-    codes before or after; the sign rules come from ``settings``.
-    """
-    m = _match_amount(text, settings)
-    value = _number(m.group("num"), settings.get("decimal", ".")) if m else None
-    if value is None:
-        return None
-    negative = bool(m.group("lead") == "-" or m.group("lead2") == "-")
-    if m.group("open") and settings.get("parens_negative", True):
-        negative = not negative
-    if m.group("trail") == "-" and settings.get("trailing_minus_negative", True):
-        negative = not negative
-    drcr = (m.group("drcr") or "").lower().rstrip(".")
-    if drcr and settings.get("drcr_signs", {}).get(drcr, 1) < 0:
-        negative = not negative
-    return -value if negative else value
-
-
-def looks_like_amount(text: str, settings: dict | None = None) -> bool:
-    """A token that a statement prints as money: decimals or digit grouping, not a bare integer."""
-    m = _match_amount(text, settings or {})
-    if not m or not re.search(r"[.,]", m.group("num")):
-        return False
-    marks = (settings or {}).get("decimal")
-    return any(_number(m.group("num"), d) is not None for d in ((marks,) if marks else ".,"))
-
-
-def amount_marker(text: str, settings: dict) -> str:
-    """The sign marker an amount carries: '-', '+', '()', 'dr', 'cr' or '' (none)."""
-    m = _match_amount(text, settings)
-    if not m:
-        return ""
-    if m.group("open"):
-        return "()"
-    if m.group("drcr"):
-        return m.group("drcr").lower().rstrip(".")
-    return m.group("lead") or m.group("lead2") or m.group("trail") or ""
-
-
 def _is_header(line_text: str, settings: dict) -> bool:
     norm = normalize(line_text)
     return bool(norm) and norm in settings["header"]
@@ -154,9 +81,32 @@ def is_skipped(line_text: str, patterns: list) -> bool:
     return any(re.search(p, line_text, re.IGNORECASE) for p in patterns)
 
 
+def _skip_reason(line_text: str, patterns: list) -> str:
+    for p in patterns:
+        if re.search(p, line_text, re.IGNORECASE):
+            return f"a line the statement labels as no transaction ({p})"
+    return ""
+
+
+def is_rule(line: list) -> bool:
+    """A rule drawn with text: every word one punctuation mark repeated ('-----', '====')."""
+    return all(_RULE.fullmatch(w[0]) for w in line)
+
+
+def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
+    return [i for i, k in enumerate(kinds)
+            if k == "amount" and cells[i] and parse_amount(cells[i], settings) is not None]
+
+
 def _has_amount(cells: list, settings: dict, kinds: list) -> bool:
-    return any(cells[i] and parse_amount(cells[i], settings) is not None
-               for i, k in enumerate(kinds) if k == "amount")
+    return bool(_amount_cells(cells, settings, kinds))
+
+
+def _moves(cells: list, settings: dict, kinds: list) -> bool:
+    """Money in a column other than the balance: a line that prints only a balance moves
+    nothing, and is never a row."""
+    balance = settings.get("balance_column")
+    return any(i != balance for i in _amount_cells(cells, settings, kinds))
 
 
 def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
@@ -164,48 +114,84 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     ``amount``, is empty under a layout that prints each day's date once) and it has money."""
     date = cells[settings["date_column"]]
     if not date:
-        return settings.get("anchor") == "amount" and _has_amount(cells, settings, kinds)
+        return settings.get("anchor") == "amount" and _moves(cells, settings, kinds)
     if not re.fullmatch(settings["date_pattern"], date, re.IGNORECASE):
         return False
-    return not settings.get("anchor_needs_amount", True) or _has_amount(cells, settings, kinds)
+    return not settings.get("anchor_needs_amount", True) or _moves(cells, settings, kinds)
 
 
-def _classify(words: list, settings: dict, in_table: bool, carry: dict | None = None) -> list:
-    """Table lines of one page as ``[kind, top, cells, text, words]``; kind is anchor, text or break.
+def mark_running(items_by_page: list) -> None:
+    """Text lines printed in the same place on other pages, and nowhere else, outside the
+    band of their page's rows become furniture: a running header or footer ('Continued',
+    'Page 2 of 5'). A line between two rows of its page is the table's own text, however
+    often it repeats."""
+    seen: dict = {}
+    for p, items in enumerate(items_by_page):
+        tops = [item[1] for item in items if item[0] == "anchor"]
+        for k, item in enumerate(items):
+            if item[0] in ("text", "money", "furniture", "outside") and item[3]:
+                key = _DIGITS.sub("#", normalize(item[3]))
+                outside = not tops or item[1] < tops[0] or item[1] > tops[-1]
+                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] == "text"))
+    for places in seen.values():
+        tops = [t for _, _, t, _ in places]
+        if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
+            continue
+        for p, k, _, free in places:
+            if free:
+                items_by_page[p][k][0] = "furniture"
+                items_by_page[p][k][5] = ("a running header or footer (the same text in the "
+                                          "same place on other pages)")
 
-    ``in_table`` says whether the page starts inside the table (no header needed yet).
-    With ``date_groups`` a line printing only a date is the heading of that day's rows:
-    ``carry`` holds it across lines and pages, and an undated row takes it.
-    """
-    columns, kinds = settings["columns"], [c["kind"] for c in settings["columns"]]
-    glue, items = settings["glue_gap"], []
-    carry = {} if carry is None else carry
-    groups, col = settings.get("date_groups"), settings["date_column"]
-    for line in group_lines(words, settings["line_tolerance"]):
-        text = join_words(line, glue)
-        if _is_header(text, settings):
-            in_table = True
-            items.append(["break", line[0][3], None, text, line])
-            continue
-        if not in_table or is_skipped(text, settings["skip_patterns"]):
-            items.append(["break", line[0][3], None, text, line])
-            continue
-        if groups and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
-            carry["date"] = text
-            items.append(["break", line[0][3], None, text, line])
-            continue
-        cells = split_cells(line, columns, glue)
-        dated = cells
-        if groups and not cells[col] and carry.get("date"):
-            dated = cells[:col] + [carry["date"]] + cells[col + 1:]
-        if is_anchor(dated, settings, kinds):
-            kind, cells = "anchor", dated
-        elif any(cells[i] for i, k in enumerate(kinds) if k != "text"):
-            kind = "break"
-        else:
-            kind = "text"
-        items.append([kind, line[0][3], cells, text, line])
-    return items
+
+def _sections(settings: dict) -> dict:
+    return {h: sign for h, sign in settings.get("sections", [])}
+
+
+def _item(line: list, settings: dict, state: dict) -> list:
+    """One line as ``[kind, top, cells, text, words, reason]`` (see the module docstring)."""
+    text, top = join_words(line, settings["glue_gap"]), line[0][3]
+    if _is_header(text, settings):
+        state["in_table"] = True
+        return ["furniture", top, None, text, line, "the table's column heading"]
+    if not state["in_table"]:
+        return ["outside", top, None, text, line, "above the table's heading"]
+    norm = normalize(text)
+    if norm in state["sections"]:
+        state["sign"] = state["sections"][norm]
+        return ["furniture", top, None, text, line, "a section heading that signs its rows"]
+    if is_rule(line):
+        return ["furniture", top, None, text, line, "a rule drawn with text"]
+    skipped = _skip_reason(text, settings["skip_patterns"])
+    if skipped:
+        return ["furniture", top, None, text, line, skipped]
+    if settings.get("date_groups") and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
+        state["date"] = text
+        return ["furniture", top, None, text, line, "the date heading of the rows below it"]
+    return _cells_item(line, text, top, settings, state)
+
+
+def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) -> list:
+    kinds, col = state["kinds"], settings["date_column"]
+    cells = split_cells(line, settings["columns"], settings["glue_gap"])
+    dated = cells
+    if settings.get("date_groups") and not cells[col] and state.get("date"):
+        dated = cells[:col] + [state["date"]] + cells[col + 1:]
+    if is_anchor(dated, settings, kinds):
+        return ["anchor", top, dated, text, line, "", state["sign"]]
+    money = _amount_cells(cells, settings, kinds)
+    if money and set(money) == {settings.get("balance_column")}:
+        return ["furniture", top, cells, text, line, "a balance line (it prints only a balance)"]
+    if money:
+        return ["money", top, cells, text, line, ""]
+    if any(cells[i] for i, k in enumerate(kinds) if k != "text"):
+        return ["money", top, cells, text, line, ""]  # a date or a value with no money
+    return ["text", top, cells, text, line, ""]
+
+
+def _classify(lines: list, settings: dict, state: dict) -> list:
+    """The items of one page's lines (``state`` carries the table, the day and the section)."""
+    return [_item(line, settings, state) for line in lines]
 
 
 def _owner(items: list, i: int, step: int, gap: float) -> tuple:
@@ -220,50 +206,95 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
     return None, float("inf")
 
 
-def page_rows(words: list, settings: dict, in_table: bool | None = None,
-              carry: dict | None = None) -> list:
-    """Transactions found on one page: a list of ``(cells, lines)``, lines being the source
-    lines' words.
+def _continues(item: list, settings: dict) -> bool:
+    """Whether a text line may continue a row: its words stand in the columns rows wrap in."""
+    allowed = settings.get("continuation_columns")
+    if allowed is None:
+        return True
+    columns = settings["columns"]
+    return all(column_of(w, columns) in allowed for w in item[4])
 
-    A row is an anchor line (its date cell matches the date pattern) plus the close
-    text-only lines that wrap its description: below it, or, with ``continuation`` set to
-    ``nearest`` (cells centred vertically), whichever anchor is nearer. Header lines, lines
-    above the first header (when the layout repeats it per page) and summary lines are
-    never part of a row.
-    """
-    if in_table is None:
-        in_table = not settings.get("require_header", False)
-    items, gap = _classify(words, settings, in_table, carry), settings["continuation_gap"]
+
+def _page_parts(items: list, settings: dict) -> tuple:
+    """``({anchor: [item indices]}, [text items before the first anchor, left unowned])``."""
+    gap = settings["continuation_gap"]
     nearest = settings.get("continuation") == "nearest"
     parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
+    first = min(parts) if parts else len(items)
+    leading = []
     for i, item in enumerate(items):
-        if item[0] != "text":
+        if item[0] != "text" or not _continues(item, settings):
             continue
         up, d_up = _owner(items, i, -1, gap)
         down, d_down = _owner(items, i, 1, gap) if nearest else (None, float("inf"))
         owner = up if d_up <= d_down else down
         if owner is not None:
             parts[owner].append(i)
+        elif i < first and not nearest:
+            leading.append(i)
+    return parts, _leading_run(items, leading, first)
+
+
+def _leading_run(items: list, leading: list, first: int) -> list:
+    """The text lines that open a page's table, before its first row and touching each
+    other: a description that began on an earlier page continues here."""
+    if not leading or first == len(items):
+        return []  # a page with no row of its own continues nothing (terms, a notice)
+    start = next(i for i in range(first) if items[i][0] not in ("outside", "furniture"))
+    run = []
+    for i in range(start, first):
+        if i not in leading:
+            break
+        run.append(i)
+    return run
+
+
+def _row(items: list, order: list, page: int, sign: int) -> list:
+    """``[cells, lines, sign, refs]``: a row's cells joined over its lines in page order."""
+    width = len(items[order[0]][2])
+    cells = [" ".join(items[k][2][c] for k in order if items[k][2][c]) for c in range(width)]
+    return [cells, [items[k][4] for k in order], sign, [(page, k) for k in order]]
+
+
+def extract(pages: list, settings: dict) -> tuple:
+    """``(rows, items)``: every transaction in printed order as ``[cells, lines, sign,
+    refs]`` (``refs``: the ``(page, item)`` of its lines), and each page's items."""
+    tolerance = settings["line_tolerance"]
+    lines_by_page = [group_lines(words, tolerance) for words in pages]
+    state = {"in_table": not settings.get("require_header", False), "date": None, "sign": 1,
+             "sections": _sections(settings), "kinds": [c["kind"] for c in settings["columns"]]}
+    items_by_page = []
+    for lines in lines_by_page:
+        items_by_page.append(_classify(lines, settings, state))
+        # "once": pages after the first header continue the table without repeating it.
+        if not settings.get("header_once"):
+            state["in_table"] = not settings.get("require_header", False)
+    if settings.get("running", True):
+        mark_running(items_by_page)
     rows = []
-    for anchor in sorted(parts):
-        order = sorted(parts[anchor], key=lambda k: items[k][1])
-        cells = [" ".join(items[k][2][c] for k in order if items[k][2][c])
-                 for c in range(len(items[anchor][2]))]
-        rows.append((cells, [items[k][4] for k in order]))
-    return rows
+    for page, items in enumerate(items_by_page):
+        parts, leading = _page_parts(items, settings)
+        if leading and rows and settings.get("carry_rows", True):
+            _extend(rows[-1], items, leading, page)
+        for anchor in sorted(parts):
+            order = sorted(parts[anchor], key=lambda k: items[k][1])
+            rows.append(_row(items, order, page, items[anchor][6]))
+    _carry_dates(rows, settings)
+    return rows, items_by_page
+
+
+def _extend(row: list, items: list, leading: list, page: int) -> None:
+    for k in leading:
+        for c, text in enumerate(items[k][2]):
+            if text:
+                row[0][c] = f"{row[0][c]} {text}" if row[0][c] else text
+        row[1].append(items[k][4])
+        row[3].append((page, k))
 
 
 def extract_rows(pages: list, settings: dict) -> list:
-    """Every transaction of the document, in printed order (see ``page_rows``)."""
-    rows, started, carry = [], not settings.get("require_header", False), {}
-    for words in pages:
-        rows.extend(page_rows(words, settings, started, carry))
-        # "once": pages after the first header continue the table without repeating it.
-        if settings.get("header_once") and not started:
-            started = any(_is_header(join_words(ln, settings["glue_gap"]), settings)
-                          for ln in group_lines(words, settings["line_tolerance"]))
-    _carry_dates(rows, settings)
-    return rows
+    """Every transaction of the document, in printed order, as ``(cells, lines)``."""
+    return [(row[0], row[1]) for row in extract(pages, settings)[0]]
 
 
 def _carry_dates(rows: list, settings: dict) -> None:
@@ -271,8 +302,8 @@ def _carry_dates(rows: list, settings: dict) -> None:
     if settings.get("anchor") != "amount" or settings.get("date_fill", "carry") != "carry":
         return
     col, last = settings["date_column"], ""
-    for cells, _ in rows:
-        last = cells[col] = cells[col] or last
+    for row in rows:
+        last = row[0][col] = row[0][col] or last
 
 
 def _convert(values: list, col: dict, settings: dict) -> list:
@@ -295,12 +326,14 @@ def build_frame(pages: list, settings: dict):
     """The statement's transactions as a DataFrame (columns and kinds from ``settings``)."""
     import pandas as pd  # lazy: the engine is also imported by dua, which must stay light
 
-    rows = extract_rows(pages, settings)
+    rows = extract(pages, settings)[0]
     data = {}
     for i, col in enumerate(settings["columns"]):
         if not col.get("output", True):
             continue
-        values = _convert([cells[i] for cells, _ in rows], col, settings)
+        values = _convert([row[0][i] for row in rows], col, settings)
+        if col.get("section_signed"):  # the section a row stands in signs its amount
+            values = [v * row[2] if v is not None else v for v, row in zip(values, rows)]
         if col.get("dtype") == "float" or all(v is None for v in values):
             values = [float(v) if v is not None else None for v in values]
             data[col["name"]] = pd.Series(values, dtype="float64")

@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 import re
 
-from . import engine
+from . import amounts, engine
 
 _CODE = re.compile(r"[^\W\d_]{1,3}\.?")
 
@@ -23,7 +23,7 @@ def decimal_mark(pages: list) -> str:
     votes = collections.Counter()
     for words in pages:
         for w in words:
-            m = engine._match_amount(w[0], {})
+            m = amounts._match_amount(w[0], {})
             tail = re.search(r"([.,])(\d+)$", m.group("num")) if m else None
             if tail and len(tail.group(2)) == 2:
                 votes[tail.group(1)] += 1

@@ -171,12 +171,12 @@ def amounts_outside_rows(pages: list, settings: dict) -> list:
 
     Runs of up to three words are read too: '12 345.67' and '1,234.56 Cr' print as two.
     """
-    found, carry = [], {}
-    for words in pages:
-        for kind, _, _, _, line in engine._classify(words, settings, True, carry):
-            if kind == "anchor":
+    found = []
+    for items in engine.extract(pages, dict(settings, require_header=False))[1]:
+        for item in items:
+            if item[0] == "anchor":
                 continue
-            texts = [w[0] for w in line]
+            texts = [w[0] for w in item[4]]
             for size in (1, 2, 3):
                 for i in range(len(texts) - size + 1):
                     token = " ".join(texts[i:i + size])

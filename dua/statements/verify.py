@@ -164,11 +164,9 @@ def reconcile_totals(frame, pages: list, settings: dict) -> dict:
 
 def transaction_lines(pages: list, settings: dict) -> int:
     """Lines anywhere in the document with a date and an amount where the columns put them."""
-    count, carry = 0, {}
-    for words in pages:
-        count += sum(1 for item in engine._classify(words, settings, True, carry)
-                     if item[0] == "anchor")
-    return count
+    everywhere = dict(settings, require_header=False)
+    return sum(1 for items in engine.extract(pages, everywhere)[1] for item in items
+               if item[0] == "anchor")
 
 
 def intrinsic(frame, pages: list, settings: dict) -> dict:

@@ -20,7 +20,9 @@ import time
 
 from . import analysis, engine, evidence, verify
 
-ENGINE_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "engine.py")
+# The engine's modules in the order they are copied into a parser (each needs the ones before).
+ENGINE_SOURCES = tuple(os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
+                       for name in ("amounts.py", "pagewords.py", "engine.py"))
 SEARCH_BUDGET = 80
 SEARCH_SECONDS = 30.0
 
@@ -31,7 +33,8 @@ SETTINGS = {settings}
 
 def parse(pdf_path, password=None):
     """The transactions of one {bank} statement as a pandas DataFrame."""
-    pages = [[w[:5] for w in page["words"]] for page in read_pages(pdf_path, password)]
+    pages, _ = statement_pages([page["words"] for page in read_pages(pdf_path, password)],
+                               SETTINGS)
     return build_frame(pages, SETTINGS)
 '''
 
@@ -66,13 +69,11 @@ class Writer(abc.ABC):
 
 
 def engine_body() -> str:
-    """The engine's source without its module docstring and ``__future__`` line."""
-    with open(ENGINE_PATH, encoding="utf-8") as fh:
-        source = fh.read()
-    tree = ast.parse(source)
-    head = tree.body[1] if isinstance(tree.body[1], ast.ImportFrom) else tree.body[0]
-    start = head.end_lineno
-    return "\n".join(source.splitlines()[start:]).strip("\n")
+    """The engine's modules as one block, without docstrings, ``__future__`` lines or
+    relative imports."""
+    from ..sandbox.reader_block import module_text  # lazy: only emitting a parser needs it
+
+    return "\n\n\n".join(module_text(path) for path in ENGINE_SOURCES)
 
 
 def emit_source(settings: dict, bank: str) -> str:

@@ -1,0 +1,97 @@
+"""A statement's words from the reader's: split where glyphs stand apart, and set apart the
+text that is no part of the table's lines (a watermark's glyphs, text turned on its side,
+glyphs that map to no character), each with the reason a person can check.
+
+Copied verbatim, with ``amounts`` and ``engine``, into every generated parser: standard
+library only. Reader words are ``(text, x0, x1, top, bottom, font, size, runs)``; the
+engine's are ``(text, x0, x1, top, bottom, size)``.
+"""
+from __future__ import annotations
+
+import re
+
+_CID = re.compile(r"(?:\(cid:\d+\))+")
+# A word's glyphs a tenth of an em apart or more are two words: every statement measured
+# prints its words at least 0.15 em apart where its text layer has no space glyphs, and
+# the glyphs inside a word touch (the reader records no run for gaps under 0.5 pt).
+SPLIT_GAP = 0.1
+WATERMARK_SIZE = 3.0  # glyphs this many times the page's usual size lie over the text
+ON_ITS_SIDE = 2.0  # a word this many times taller than its glyphs runs down the page
+
+
+def statement_pages(pages: list, settings: dict) -> tuple:
+    """``(pages, apart)``: each page's engine words, and ``[(word, reason)]`` set apart."""
+    out, apart = [], []
+    for words in pages:
+        kept, aside = page_words(words, settings)
+        out.append(kept)
+        apart.append(aside)
+    return out, apart
+
+
+def page_words(words: list, settings: dict) -> tuple:
+    """One page's engine words and the words set apart, each with its reason."""
+    usual = _page_size(words)
+    gap = settings.get("split_gap", SPLIT_GAP)
+    kept, aside = [], []
+    for w in words:
+        for piece in _pieces(w, gap, usual):
+            reason = _apart(piece, usual)
+            if reason:
+                aside.append((piece, reason))
+            else:
+                kept.append(piece)
+    return kept, aside
+
+
+def _page_size(words: list) -> float:
+    """The size most of the page's glyphs are printed in (a word counts once per glyph)."""
+    count: dict = {}
+    for w in words:
+        size = round(float(w[6]), 1) if len(w) > 6 else round(w[4] - w[3], 1)
+        count[size] = count.get(size, 0) + len(w[0])
+    return max(count, key=count.get) if count else 0.0
+
+
+def _size(w: tuple) -> float:
+    return float(w[6]) if len(w) > 6 and w[6] else float(w[4] - w[3])
+
+
+def _pieces(w: tuple, gap: float | None, usual: float) -> list:
+    """The word cut where its glyphs stand ``gap`` em apart or change between the page's
+    usual size and a watermark's; one engine word when nothing cuts it."""
+    runs = w[7] if len(w) > 7 else ()
+    if not runs:
+        return [(w[0], w[1], w[2], w[3], w[4], _size(w))]
+    cuts = [0]
+    for i in range(1, len(runs)):
+        a, b = runs[i - 1], runs[i]
+        far = gap is not None and b[1] - a[2] >= gap * max(a[5], b[5])
+        if far or _outsized(a[5], usual) != _outsized(b[5], usual):
+            cuts.append(i)
+    cuts.append(len(runs))
+    out = []
+    for i, j in zip(cuts, cuts[1:]):
+        start = runs[i][0]
+        end = runs[j][0] if j < len(runs) else len(w[0])
+        group = runs[i:j]
+        out.append((w[0][start:end], group[0][1], max(r[2] for r in group),
+                    min(r[3] for r in group), max(r[4] for r in group),
+                    max(r[5] for r in group)))
+    return [p for p in out if p[0].strip()]
+
+
+def _outsized(size: float, usual: float) -> bool:
+    return usual > 0 and size >= WATERMARK_SIZE * usual
+
+
+def _apart(w: tuple, usual: float) -> str:
+    """Why a word is no part of the table's lines, or '' when it is."""
+    if _CID.fullmatch(w[0]):
+        return "glyphs that map to no character (the font has no Unicode map)"
+    if _outsized(w[5], usual):
+        return f"watermark: text {w[5] / usual:.0f} times the size of the page's text"
+    height = w[4] - w[3]
+    if len(w[0]) > 1 and w[5] and height >= ON_ITS_SIDE * w[5] and height > w[2] - w[1]:
+        return "text turned on its side"
+    return ""
