@@ -17,6 +17,7 @@ import unittest
 
 from dua import pdf
 from dua.review import extraction, rows, sources, statement
+from dua.statements.analysis import reader_pages
 from tests.review_support import Screenshot, browse, chromium, page_requests
 from tests.support import FIXTURES, run_dua
 
@@ -88,8 +89,7 @@ class StatementInBrowserTest(unittest.TestCase):
         settings, _ = sources.parser_settings(os.path.join(cls.tmp, "card_parser.py"))
         doc = pdf.read_document(pdf_path)
         cls.width = doc.pages[0].width
-        words = [[(w.text, w.x0, w.x1, w.top, w.bottom) for w in p.words] for p in doc.pages]
-        cls.acc = rows.accounting(words, settings)  # the same stand-in the review drew
+        cls.acc = rows.accounting(reader_pages(doc), settings)  # what the review drew
         cls.shots = {}
         for name, fragment in (("plain", ""), ("row", "#row-5"), ("table", "#t-5"),
                                ("next", "#row-6")):

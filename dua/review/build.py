@@ -13,8 +13,7 @@ import re
 from ..outputs import write_output
 from . import extraction, index, sources, statement
 
-_STANDIN = ("Boxes: the rows dua's engine reads with this parser's SETTINGS; furniture is "
-            "what the SETTINGS name (heading, skipped lines, group headings).")
+_STANDIN = "Boxes: the rows and lines dua's engine reads with this parser's SETTINGS."
 
 
 def parse_review(path: str, report: dict, pdf_path: str, password: str | None = None,
@@ -34,7 +33,7 @@ def parse_review(path: str, report: dict, pdf_path: str, password: str | None = 
 
 def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
                password: str | None, dpi: float | None, accounting: dict | None = None) -> tuple:
-    """``(StatementReview, words)``: everything but the verdict, and the engine's words."""
+    """``(StatementReview, words)``: everything but the verdict, and the reader's words."""
     from ..pdf import DEFAULT_DPI  # lazy: the PDF libraries load only when a review is drawn
 
     pages = sources.read_pages(pdf_path, password, dpi or DEFAULT_DPI)
@@ -119,12 +118,13 @@ def _run_file(r, parser_path: str, settings, why: str, password, dpi) -> tuple:
 
 
 def _checks(words: list, settings: dict) -> dict | None:
-    """``verify.intrinsic`` on the rows the engine reads with ``settings``, or None when the
-    settings do not fit the engine."""
+    """``verify.intrinsic`` on the rows the engine reads with ``settings`` from the reader's
+    ``words``, or None when the settings do not fit the engine."""
     from ..statements import engine, verify  # lazy: pandas loads only for a run's review
 
     try:
-        frame = engine.build_frame(words, settings)
-        return verify.intrinsic(frame, words, settings)
+        pages, _ = engine.statement_pages(words, settings)
+        frame = engine.build_frame(pages, settings)
+        return verify.intrinsic(frame, pages, settings)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, re.error):
         return None

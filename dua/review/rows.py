@@ -1,8 +1,9 @@
-"""The ledger's stand-in: a statement's accounting rebuilt from the rows dua's engine finds.
+"""The ledger's stand-in: a statement's accounting built from the lines dua's engine classifies.
 
 The statements engine is getting one ledger per statement (``dua.statements.ledger``) that
 gives every printed word exactly one owner; until a run hands the review that ledger, this
-module builds the same JSON form from ``engine.extract_rows`` with the parser's settings:
+module builds the same JSON form from ``engine.extract`` (every line's kind and reason) and
+``engine.statement_pages`` (the words set apart, with theirs), run with the parser's settings:
 
     {"words_in_cells": int,
      "rows": [{"row": i, "parts": [{"page": p, "box": [x0, top, x1, bottom]}],
@@ -11,97 +12,70 @@ module builds the same JSON form from ``engine.extract_rows`` with the parser's 
      "unaccounted": [{"page": p, "box": [...], "text": str}]}
 
 Pages count from 1; boxes are PDF points from the page's top-left, as pdfplumber measures.
-Furniture here is only what the settings name (the column heading, the lines the parser
-skips, a date printed as a group heading); a word is unaccounted for when it stands on a
-page with rows, between that page's first and last row, in no row and no such line.
+A word is unaccounted for when it stands between the first transaction and the last, in
+no row, on no line the engine names as furniture, and was not set apart with a reason.
 """
 from __future__ import annotations
 
-import re
-
 from ..statements import engine
 
-_REASONS = (  # a skipped line's text -> the furniture it is, as the issue names them
-    (re.compile(r"\bpage\b", re.IGNORECASE), "running footer"),
-    (re.compile(r"\btotal", re.IGNORECASE), "total line"),
-    (re.compile(r"balance|\bb/?f\b|\bc/?f\b|forward", re.IGNORECASE), "balance line"),
-)
 
-
-def accounting(pages: list, settings: dict) -> dict:
-    """The accounting of ``pages`` (engine words ``(text, x0, x1, top, bottom)`` per page).
+def accounting(reader_pages: list, settings: dict) -> dict:
+    """The accounting of a statement: ``reader_pages`` holds the reader's words per page
+    (``(text, x0, x1, top, bottom, font, size, runs)``, as a generated parser reads them).
 
     Raises:
-        KeyError, IndexError, TypeError, ValueError, re.error: the settings are not the
+        KeyError, IndexError, TypeError, ValueError, re.error: the settings are not this
         engine's (a parser dua did not write, or an older engine's).
     """
-    page_of = {id(w): n for n, words in enumerate(pages, 1) for w in words}
-    columns = settings["columns"]
-    rows, owned = [], set()
-    for i, (_, lines) in enumerate(engine.extract_rows(pages, settings)):
-        words = [w for line in lines for w in line]
-        owned.update(id(w) for w in words)
-        parts = _union(words, lambda w: page_of[id(w)])
-        cells = _union(words, lambda w: (engine.column_of(w, columns), page_of[id(w)]))
+    pages, apart = engine.statement_pages(reader_pages, settings)
+    found, items_by_page = engine.extract(pages, settings)
+    columns, rows, owned = settings["columns"], [], set()
+    for i, row in enumerate(found):
+        words = [(page + 1, w) for page, k in row[3] for w in items_by_page[page][k][4]]
+        owned.update(id(w) for _, w in words)
+        parts = _union(words, lambda pw: pw[0])
+        cells = _union(words, lambda pw: (engine.column_of(pw[1], columns), pw[0]))
         rows.append({"row": i, "parts": [{"page": p, "box": b} for p, b in parts.items()],
                      "cells": [{"column": columns[c]["name"], "page": p, "box": b}
                                for (c, p), b in cells.items()]})
-    in_cells = len(owned)
-    furniture = _furniture(pages, settings, owned)
-    return {"words_in_cells": in_cells, "rows": rows, "furniture": furniture,
-            "unaccounted": _unaccounted(pages, rows, owned)}
+    furniture = []
+    for page, items in enumerate(items_by_page, 1):
+        for item in items:
+            if item[0] == "furniture":
+                box = _union([(page, w) for w in item[4]], lambda pw: 0)[0]
+                furniture.append({"page": page, "box": box, "text": item[3], "reason": item[5]})
+    for page, aside in enumerate(apart, 1):
+        furniture += [{"page": page, "box": [w[1], w[3], w[2], w[4]], "text": w[0],
+                       "reason": reason} for w, reason in aside]
+    return {"words_in_cells": len(owned), "rows": rows, "furniture": furniture,
+            "unaccounted": _unaccounted(items_by_page, rows, owned)}
 
 
 def _union(words: list, key) -> dict:
-    """key -> the box around the words of that key, in the order the keys first appear."""
+    """key -> the box around the ``(page, word)`` pairs of that key, in first-seen order."""
     boxes: dict = {}
-    for w in words:
-        k = key(w)
+    for pair in words:
+        w, k = pair[1], key(pair)
         b = boxes.get(k)
         boxes[k] = [w[1], w[3], w[2], w[4]] if b is None else \
             [min(b[0], w[1]), min(b[1], w[3]), max(b[2], w[2]), max(b[3], w[4])]
     return boxes
 
 
-def reason(text: str, settings: dict) -> str:
-    """Why a line that is in no row is furniture, or '' when the settings do not say."""
-    if engine.normalize(text) in settings.get("header", []):
-        return "column heading"
-    if settings.get("date_groups") and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
-        return "group heading"
-    if engine.is_skipped(text, settings.get("skip_patterns", [])):
-        return next((name for pattern, name in _REASONS if pattern.search(text)), "skipped line")
-    return ""
-
-
-def _furniture(pages: list, settings: dict, owned: set) -> list:
+def _unaccounted(items_by_page: list, rows: list, owned: set) -> list:
+    """Words of the lines that are neither rows nor furniture, from the first transaction to
+    the last (a line above the table's heading is outside it)."""
+    if not rows:
+        return []
+    first, last = rows[0]["parts"][0], rows[-1]["parts"][-1]
+    start, end = (first["page"], first["box"][1]), (last["page"], last["box"][3])
     out = []
-    for n, words in enumerate(pages, 1):
-        for line in engine.group_lines(words, settings["line_tolerance"]):
-            if any(id(w) in owned for w in line):
+    for page, items in enumerate(items_by_page, 1):
+        for item in items:
+            if item[0] not in ("text", "money"):
                 continue
-            text = engine.join_words(line, settings["glue_gap"])
-            why = reason(text, settings)
-            if why:
-                owned.update(id(w) for w in line)
-                out.append({"page": n, "box": _union(line, lambda w: 0)[0], "text": text,
-                            "reason": why})
-    return out
-
-
-def _unaccounted(pages: list, rows: list, owned: set) -> list:
-    spans: dict = {}  # page -> (top of its first row, bottom of its last)
-    for row in rows:
-        for part in row["parts"]:
-            top, bottom = part["box"][1], part["box"][3]
-            lo, hi = spans.get(part["page"], (top, bottom))
-            spans[part["page"]] = (min(lo, top), max(hi, bottom))
-    out = []
-    for n, words in enumerate(pages, 1):
-        if n not in spans:
-            continue
-        lo, hi = spans[n]
-        for w in sorted(words, key=lambda w: (w[3], w[1])):
-            if id(w) not in owned and w[3] >= lo - 0.5 and w[4] <= hi + 0.5:
-                out.append({"page": n, "box": [w[1], w[3], w[2], w[4]], "text": w[0]})
+            for w in item[4]:
+                if id(w) not in owned and start <= (page, w[3] + 0.5) and (page, w[4] - 0.5) <= end:
+                    out.append({"page": page, "box": [w[1], w[3], w[2], w[4]], "text": w[0]})
     return out

@@ -16,7 +16,8 @@ from ..errors import DocumentError
 
 @dataclasses.dataclass
 class Pages:
-    """A PDF's pages: engine words per page, pictures (dua.pdf.PageImage), and what failed."""
+    """A PDF's pages: the reader's words per page (as a generated parser reads them),
+    pictures (dua.pdf.PageImage), and what could not be read or drawn."""
 
     words: list
     images: list
@@ -25,14 +26,16 @@ class Pages:
 
 def read_pages(pdf_path: str, password: str | None, dpi: float, numbers=None,
                with_words: bool = True) -> Pages:
-    """Words (as the engine reads them) and pictures of ``pdf_path``'s pages."""
+    """Words (as a generated parser's reader gives them) and pictures of the pages."""
     from .. import pdf  # lazy: the PDF libraries load only when a review is drawn
 
     notes, words, sizes = [], [], {}
     if with_words:
         try:
+            from ..statements.analysis import reader_pages  # lazy: statements only
+
             doc = pdf.read_document(pdf_path, password, numbers)
-            words = [[(w.text, w.x0, w.x1, w.top, w.bottom) for w in p.words] for p in doc.pages]
+            words = reader_pages(doc)
             sizes = {p.number: (p.width, p.height) for p in doc.pages}
         except DocumentError as exc:
             notes.append(f"The words could not be read: {exc.message}")
@@ -80,7 +83,7 @@ def csv_table(path: str | None) -> tuple:
 
 
 def accounting(words: list, settings: dict | None) -> tuple:
-    """``(accounting, why)``: the ledger's JSON form from the engine's rows, or None and why."""
+    """``(accounting, why)``: the ledger's JSON form from the engine's lines, or None and why."""
     from . import rows  # lazy: the statements engine loads only for a statement's review
 
     if settings is None or not words:

@@ -104,8 +104,14 @@ def _check(check: dict) -> str:
             f"{esc(detail)}{links}</li>")
 
 
+def short(reason: str) -> str:
+    """A furniture reason as a label over its line: the engine's sentence without its
+    parenthesis or detail ("a running header or footer (the same text…)" -> its first part)."""
+    return reason.split(" (")[0].split(":")[0].strip()
+
+
 def _accounting(acc: dict) -> str:
-    reasons = collections.Counter(str(f.get("reason", "")) for f in acc.get("furniture", []))
+    reasons = collections.Counter(short(str(f.get("reason", ""))) for f in acc.get("furniture", []))
     lost = acc.get("unaccounted", [])
     furniture = ", ".join(f"{esc(r)} {n}" for r, n in sorted(reasons.items())) or "none"
     out = [f'<p>Accounting: <b>{int(acc.get("words_in_cells", 0))}</b> words in cells; '
@@ -141,7 +147,7 @@ def _pages(review: StatementReview, acc: dict, placed: dict, colours: dict) -> s
         layers[page].append(
             f'<g class="furn">{rect(box, "", title=f"furniture ({reason}): {text}")}'
             f'<text x="{float(box[2]):.2f}" y="{float(box[1]) - 1:.2f}" text-anchor="end">'
-            f"{esc(reason)}</text></g>")
+            f"{esc(short(reason))}</text></g>")
     for k, w in enumerate(acc.get("unaccounted", [])):
         layers[int(w.get("page", 0))].append(
             rect(w.get("box"), "lost", f' id="w-{k}"',
