@@ -255,6 +255,7 @@ class CommandsTest(unittest.TestCase):
              "also where the run writes"),
             (("extract", MARKUP_PDF, "--review", "r.html", "--review-dpi", "1000"), "--review-dpi"),
             (("run", HAND_PARSER, PLAIN, "--review", HAND_PARSER), "not a folder"),
+            (("extract", MARKUP_PDF, "--review", "-"), "needs a path"),
         )
         for args, message in cases:
             with self.subTest(args=args):

@@ -35,6 +35,9 @@ def check(args, inputs=(), others=()) -> None:
         return
     from ..outputs import check_file, check_folder, check_not_an_input  # lazy: --help stays fast
 
+    if args.review == "-":  # a page of HTML on standard output would mix with the report
+        raise UsageError("--review needs a path, not '-'",
+                         hint="Pass --review a file such as review.html.")
     if not MIN_DPI <= args.review_dpi <= MAX_DPI:
         raise UsageError(f"--review-dpi must be in [{MIN_DPI}, {MAX_DPI}], got {args.review_dpi:g}",
                          hint=f"Pass --review-dpi {DEFAULT_DPI}, or lower for a smaller file.")
