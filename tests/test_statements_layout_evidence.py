@@ -6,7 +6,7 @@ import unittest
 
 import pandas as pd
 
-from dua.statements import analysis, columns, engine, notation, reconcile, textcheck, verify
+from dua.statements import analysis, columns, engine, notation, reconcile, verify
 
 from .test_statements_analysis import rows
 from .test_statements_engine import line, settings, word
@@ -155,36 +155,44 @@ class ArithmeticRolesTest(unittest.TestCase):
 
 
 class HonestVerdictTest(unittest.TestCase):
-    def test_wrapped_descriptions_spilled_into_the_next_column_are_unverified(self):
-        cols = [{"name": "Date", "x0": 0.0, "kind": "date"},
-                {"name": "Description", "x0": 90.0, "kind": "text"},
-                {"name": "Ref", "x0": 200.0, "kind": "text"},
-                {"name": "Amount", "x0": 300.0, "kind": "amount"},
-                {"name": "Balance", "x0": 400.0, "kind": "amount"}]
-        s = settings(columns=cols, require_header=False, header=[])
-        page = rows([(40, "01/02/24"), (100, "Coffee"), (210, "AB12345678"), (320, "-3.50"),
-                     (410, "96.50")],
-                    [(40, "02/02/24"), (100, "Rent"), (210, "CD22345678"), (320, "-1.50"),
-                     (410, "95.00")],
-                    [(40, "03/02/24"), (100, "Bread"), (210, "EF32345678"), (320, "-2.00"),
-                     (410, "93.00")],
-                    [(100, "paid towards"), (200, "monthly"), (240, "rent")],
-                    [(40, "04/02/24"), (100, "Tea"), (210, "GH42345678"), (320, "-1.00"),
-                     (410, "92.00")],
-                    [(40, "05/02/24"), (100, "Milk"), (210, "JK52345678"), (320, "-2.00"),
-                     (410, "90.00")])
-        frame = engine.build_frame([page], s)
-        result = verify.intrinsic(frame, [page], s)
-        self.assertTrue(result["checks"][0]["passed"])  # the amounts reconcile ...
-        self.assertEqual(result["status"], "unverified")  # ... but the text columns do not
-        self.assertIn("Ref", result["checks"][-1]["detail"])
+    COLUMNS = [{"name": "Date", "x0": 0.0, "kind": "date"},
+               {"name": "Description", "x0": 90.0, "kind": "text"},
+               {"name": "Ref", "x0": 200.0, "kind": "text"},
+               {"name": "Amount", "x0": 300.0, "kind": "amount"},
+               {"name": "Balance", "x0": 400.0, "kind": "amount"}]
+    ROWS = [[(40, "01/02/24"), (100, "Coffee"), (210, "AB12345678"), (320, "-3.50"),
+             (410, "96.50")],
+            [(40, "02/02/24"), (100, "Rent"), (210, "N7385746872H"), (320, "-1.50"),
+             (410, "95.00")],
+            [(40, "03/02/24"), (100, "Bread"), (210, "EF32345678"), (320, "-2.00"),
+             (410, "93.00")],
+            [(40, "04/02/24"), (100, "Tea"), (210, "GH42345678"), (320, "-1.00"),
+             (410, "92.00")]]
 
-    def test_a_column_of_one_shape_with_an_odd_cell_is_named(self):
-        f = pd.DataFrame({"Ref": ["AB12", "CD34", "EF56", "JK90", "GH78 rent"]})
-        s = {"columns": [{"name": "Ref", "kind": "text"}]}
-        self.assertIn("Ref", textcheck.shape_outliers(f, s))
-        f = pd.DataFrame({"Ref": ["AB12", "CD34", "EF56", "JK90", "GH78"]})
-        self.assertEqual(textcheck.shape_outliers(f, s), {})
+    def verdict(self, page: list) -> dict:
+        s = settings(columns=self.COLUMNS, require_header=False, header=[], balance_column=4)
+        return verify.intrinsic(engine.build_frame([page], s), [page], s)
+
+    def test_a_cell_of_another_shape_than_its_column_still_passes(self):
+        result = self.verdict(rows(*self.ROWS))  # 'N7385746872H' among 'AB12345678'-shaped refs
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("every word accounted for", result["checks"][1]["detail"])
+
+    def test_a_line_no_cell_accounts_for_leaves_the_result_unverified_and_names_it(self):
+        page = rows(*self.ROWS[:2]) + line(108.0, (100, "see overleaf")) + rows(
+            *self.ROWS[2:], top=116.0)  # 14 pt below its row: no continuation of it
+        result = self.verdict(page)
+        self.assertTrue(result["checks"][0]["passed"])  # the amounts reconcile ...
+        self.assertEqual(result["status"], "unverified")  # ... but two words are nobody's
+        self.assertIn("'see'", result["checks"][1]["detail"])
+        self.assertEqual(result["accounting"]["words_unaccounted"], 2)
+
+    def test_a_heading_over_a_group_of_rows_is_furniture(self):
+        page = rows(*self.ROWS[:2]) + line(108.0, (40, "Card ending 1234")) + rows(
+            *self.ROWS[2:], top=120.0)
+        result = self.verdict(page)
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("a heading over the rows below it", result["checks"][1]["detail"])
 
 
 class NoTableMessageTest(unittest.TestCase):

@@ -34,6 +34,7 @@ class AgentContext:
     out_path: str | None = None
     parsers_dir: str = "custom_parsers"
     pages: list = dataclasses.field(default_factory=list)
+    apart: list = dataclasses.field(default_factory=list)  # words set apart, with reasons
     words: list | None = None  # the word reader's own pages, for the sandbox (None: it reads)
     analysis: object = None
     expected: object = None
@@ -67,7 +68,7 @@ def prepare(state: StatementState, ctx: AgentContext):
     finally:
         reading.cancel()
     pdf.require_text_layer(doc)
-    ctx.pages, ctx.words = analysis.pages_from_document(doc), reading.pages
+    (ctx.pages, ctx.apart), ctx.words = analysis.statement_pages(doc), reading.pages
     if state.expected_csv_path:
         ctx.expected = verify.load_expected(state.expected_csv_path)
     ctx.analysis = found = analysis.analyze_pages(ctx.pages, ctx.expected)
@@ -128,11 +129,12 @@ def compare(state: StatementState, ctx: AgentContext) -> dict:
     from . import verify
 
     _ready(state, ctx)
+    settings = state.writer_settings or ctx.analysis.settings
     if ctx.expected is not None:
         result = verify.compare(state.generated_df, ctx.expected)
+        verify.attach_accounting(result, ctx.pages, settings, ctx.apart)
     else:
-        settings = state.writer_settings or ctx.analysis.settings
-        result = verify.intrinsic(state.generated_df, ctx.pages, settings)
+        result = verify.intrinsic(state.generated_df, ctx.pages, settings, ctx.apart)
     failed = result["status"] == "failed"
     if not ctx.best or result["distance"] < ctx.best[0]:
         ctx.best = (result["distance"], len(state.attempts), state.generated_code,
@@ -233,7 +235,7 @@ def choose_writer(ctx: AgentContext, state: StatementState):
     """The built-in writer, or the LLM writer (with the built-in one as its fallback)."""
     from .writer import BuiltinWriter
 
-    builtin = BuiltinWriter(ctx.pages, ctx.analysis, ctx.expected)
+    builtin = BuiltinWriter(ctx.pages, ctx.analysis, ctx.expected, apart=ctx.apart)
     settings = ctx.settings
     if settings is None or not getattr(settings, "uses_llm", False):
         return builtin

@@ -120,25 +120,44 @@ def _stack(lines: list, best: list, segments: list | None) -> list:
             # A wrapped heading word may reach past a narrow right-aligned column.
             inside = segments is None or (ln[0][1] >= segments[0][0] - 60
                                           and ln[-1][2] <= segments[-1][1] + 60)
-            if gap < 0.6 * height and inside and _within_cells(ln, best) and (
+            if gap < 0.6 * height and inside and _within_cells(ln, best, segments) and (
                     segments or _header_score(ln) or under):
                 block.append(ln)
                 grew = True
     return sorted(block, key=lambda ln: ln[0][3])
 
 
-def _within_cells(line: list, best: list) -> bool:
-    """Each phrase of ``line`` stands over at most one phrase of the heading ``best``.
+def _within_cells(line: list, best: list, segments: list | None = None) -> bool:
+    """Each phrase of ``line`` stands over at most one phrase of the heading ``best``, or
+    each of its words is aligned with a word of ``best`` of its own (a heading's upper
+    tier: 'TRANSACTION' over 'DATE', 'POSTING' over the next 'DATE').
 
     A heading cell wraps inside its own column; a section title printed just above the
-    heading runs across several columns and is no part of it.
+    heading runs across several columns, its words aligned with nothing, and is no part
+    of it.
     """
+    if _aligned_tier(line, best):
+        return True
     cells = _phrases([best])
     for phrase in _phrases([line]):
         a, b = phrase[0][1], phrase[-1][2]
         if sum(1 for c in cells if min(b, c[-1][2]) - max(a, c[0][1]) > 0) > 1:
             return False
     return True
+
+
+def _aligned_tier(line: list, best: list, slack: float = 1.5) -> bool:
+    """Every word of ``line`` starts, ends or is centred where a word of ``best`` does, and
+    no two of them on the same word."""
+    taken = set()
+    for w in line:
+        match = next((i for i, b in enumerate(best) if i not in taken and (
+            abs(w[1] - b[1]) <= slack or abs(w[2] - b[2]) <= slack
+            or abs(w[1] + w[2] - b[1] - b[2]) <= 2 * slack)), None)
+        if match is None:
+            return False
+        taken.add(match)
+    return len(line) >= 2
 
 
 def widen(segments: list, lines: list) -> list:
@@ -194,6 +213,20 @@ def _split_at_rivers(phrases: list, segments: list) -> list:
     return out
 
 
+def _tier_phrases(header: list) -> list:
+    """The heading's phrases, where a tier whose every word is aligned with a word of the
+    tier below it gives one phrase per word: 'TRANSACTION POSTING' over 'DATE DATE' names
+    two columns, however narrow the space between its words."""
+    phrases = []
+    for i, line in enumerate(header):
+        below = [ln for ln in header[i + 1:] if ln[0][3] > line[0][3]]
+        if below and _aligned_tier(line, below[0]):
+            phrases += [[w] for w in line]
+        else:
+            phrases += _phrases([line])
+    return phrases
+
+
 def _covered(segments: list, phrase: list) -> list:
     a, b = phrase[0][1], phrase[-1][2]
     hit = [i for i, (s0, s1) in enumerate(segments) if min(b, s1) - max(a, s0) > 0]
@@ -208,8 +241,9 @@ def _group(segments: list, header: list) -> list:
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
-    for phrase in _split_at_rivers(_phrases(header), segments):
-        hit = _covered(segments, phrase)
+    phrases = _split_at_rivers(_tier_phrases(header), segments)
+    hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments)
+    for phrase, hit in zip(phrases, hits):
         first = owner[hit[0]]
         for i in range(hit[0], hit[-1] + 1):
             owner[i] = first
@@ -222,6 +256,37 @@ def _group(segments: list, header: list) -> list:
         else:
             merged.append(g)
     return merged
+
+
+def _in_order(hits: list, phrases: list, segments: list) -> list:
+    """Segments for the names of a one-line heading whose names collide (two over one
+    segment). A heading set off to one side of its columns' values ('Money out' over
+    nothing, 'Money in' over the money out) still names them in order: each name takes its
+    own segment, left to right, the names as near their segments as they can stand."""
+    single_line = len({round(p[0][3]) for p in phrases}) == 1
+    firsts = [h[0] for h in hits]
+    if not single_line or all(b > a for a, b in zip(firsts, firsts[1:])) \
+            or len(phrases) > len(segments):
+        return hits
+    cost = [[_distance(p, seg) for seg in segments] for p in phrases]
+    n, m = len(phrases), len(segments)
+    best = [[float("inf")] * (m + 1) for _ in range(n + 1)]  # best[i][j]: i names, j segments
+    best[0] = [0.0] * (m + 1)
+    for i in range(1, n + 1):
+        for j in range(i, m + 1):
+            best[i][j] = min(best[i][j - 1], best[i - 1][j - 1] + cost[i - 1][j - 1])
+    out, j = [], m
+    for i in range(n, 0, -1):
+        while best[i][j] == best[i][j - 1]:
+            j -= 1
+        out.append([j - 1])
+        j -= 1
+    return out[::-1]
+
+
+def _distance(phrase: list, segment: tuple) -> float:
+    a, b = phrase[0][1], phrase[-1][2]
+    return max(0.0, segment[0] - b, a - segment[1])
 
 
 def _merge_unlabeled(groups: list) -> list:

@@ -109,6 +109,17 @@ def _moves(cells: list, settings: dict, kinds: list) -> bool:
     return any(i != balance for i in _amount_cells(cells, settings, kinds))
 
 
+def _foreign_heading(line: list, settings: dict) -> bool:
+    """A line of plain words under three columns or more that is not the table's heading:
+    another table's heading ('Date Amount Date Amount' over daily balances), where the
+    transactions' table has ended. A wrapped description or a group's title stands under
+    one or two columns."""
+    if len(line) < 3 or not all(re.search(r"[^\W\d_]", w[0]) and not re.search(r"\d", w[0])
+                                for w in line):
+        return False
+    return len({column_of(w, settings["columns"]) for w in line}) >= 3
+
+
 def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     """A line that starts a transaction: its date cell matches (or, with ``anchor`` set to
     ``amount``, is empty under a layout that prints each day's date once) and it has money."""
@@ -132,7 +143,8 @@ def mark_running(items_by_page: list) -> None:
             if item[0] in ("text", "money", "furniture", "outside") and item[3]:
                 key = _DIGITS.sub("#", normalize(item[3]))
                 outside = not tops or item[1] < tops[0] or item[1] > tops[-1]
-                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] == "text"))
+                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
+                                                 ("text", "money")))
     for places in seen.values():
         tops = [t for _, _, t, _ in places]
         if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
@@ -155,7 +167,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
         state["in_table"] = True
         return ["furniture", top, None, text, line, "the table's column heading"]
     if not state["in_table"]:
-        return ["outside", top, None, text, line, "above the table's heading"]
+        return ["outside", top, None, text, line, state.get("outside", "above the table's heading")]
     norm = normalize(text)
     if norm in state["sections"]:
         state["sign"] = state["sections"][norm]
@@ -165,6 +177,11 @@ def _item(line: list, settings: dict, state: dict) -> list:
     skipped = _skip_reason(text, settings["skip_patterns"])
     if skipped:
         return ["furniture", top, None, text, line, skipped]
+    if _foreign_heading(line, settings):
+        state["in_table"] = False
+        state["outside"] = "under another table's column heading"
+        return ["outside", top, None, text, line,
+                "another table's column heading: the transactions' table ends here"]
     if settings.get("date_groups") and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
         state["date"] = text
         return ["furniture", top, None, text, line, "the date heading of the rows below it"]
@@ -182,10 +199,9 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     money = _amount_cells(cells, settings, kinds)
     if money and set(money) == {settings.get("balance_column")}:
         return ["furniture", top, cells, text, line, "a balance line (it prints only a balance)"]
-    if money:
-        return ["money", top, cells, text, line, ""]
-    if any(cells[i] for i, k in enumerate(kinds) if k != "text"):
-        return ["money", top, cells, text, line, ""]  # a date or a value with no money
+    if money or re.fullmatch(settings["date_pattern"], cells[col], re.IGNORECASE) or any(
+            cells[i] for i, k in enumerate(kinds) if k not in ("text", "date")):
+        return ["money", top, cells, text, line, ""]  # money, a date, or a value: no row
     return ["text", top, cells, text, line, ""]
 
 
@@ -207,11 +223,15 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
 
 
 def _continues(item: list, settings: dict) -> bool:
-    """Whether a text line may continue a row: its words stand in the columns rows wrap in."""
+    """Whether a text line may continue a row: its words stand in the columns rows wrap in
+    (learned from the answer key), or at least none in the date column, where a heading
+    over a group of rows starts and a wrapped description does not."""
     allowed = settings.get("continuation_columns")
-    if allowed is None:
-        return True
     columns = settings["columns"]
+    if allowed is None:
+        date = settings["date_column"]
+        return settings.get("date_groups") or not any(
+            column_of(w, columns) == date for w in item[4])
     return all(column_of(w, columns) in allowed for w in item[4])
 
 
@@ -269,6 +289,7 @@ def extract(pages: list, settings: dict) -> tuple:
         # "once": pages after the first header continue the table without repeating it.
         if not settings.get("header_once"):
             state["in_table"] = not settings.get("require_header", False)
+            state["outside"] = "above the table's heading"
     if settings.get("running", True):
         mark_running(items_by_page)
     rows = []
@@ -324,9 +345,13 @@ def _convert(values: list, col: dict, settings: dict) -> list:
 
 def build_frame(pages: list, settings: dict):
     """The statement's transactions as a DataFrame (columns and kinds from ``settings``)."""
+    return frame_of(extract(pages, settings)[0], settings)
+
+
+def frame_of(rows: list, settings: dict):
+    """The DataFrame of rows ``extract`` found."""
     import pandas as pd  # lazy: the engine is also imported by dua, which must stay light
 
-    rows = extract(pages, settings)[0]
     data = {}
     for i, col in enumerate(settings["columns"]):
         if not col.get("output", True):

@@ -1,8 +1,8 @@
-"""Verification of a parsed statement: against an expected CSV, or by its own arithmetic.
+"""Verification of a parsed statement: against an expected CSV, or by its own evidence.
 
 ``compare`` gives DataFrame.equals plus diagnostics that steer the next attempt;
-``intrinsic`` checks running balances, that every transaction-looking line became
-exactly one row, and that no header, footer or summary line became a row.
+``intrinsic`` checks the statement's own arithmetic (running balances, or printed totals)
+and the accounting of every word (``ledger``): ``passed`` needs both.
 """
 from __future__ import annotations
 
@@ -162,51 +162,72 @@ def reconcile_totals(frame, pages: list, settings: dict) -> dict:
         frame, reconcile_mod.amounts_outside_rows(pages, settings))
 
 
-def transaction_lines(pages: list, settings: dict) -> int:
-    """Lines anywhere in the document with a date and an amount where the columns put them."""
-    everywhere = dict(settings, require_header=False)
-    return sum(1 for items in engine.extract(pages, everywhere)[1] for item in items
-               if item[0] == "anchor")
+def accounting(ledger) -> dict:
+    """The accounting check: every word of the table pages in a cell or on furniture."""
+    if ledger is None:
+        return {"name": "words_accounted", "passed": None,
+                "detail": "no settings to account for the page's words with"}
+    return {"name": "words_accounted", "passed": ledger.complete, "detail": ledger.summary(),
+            "unaccounted": len(ledger.unaccounted)}
 
 
-def intrinsic(frame, pages: list, settings: dict) -> dict:
-    """Verification without an answer key; status passed, failed or unverified."""
-    checks = [reconcile(frame)]
-    if checks[0]["passed"] is None and settings.get("columns"):
-        checks = [reconcile_totals(frame, pages, settings)]
-    lines = transaction_lines(pages, settings) if settings.get("columns") else 0
-    checks.append({"name": "lines_accounted", "passed": lines == len(frame) and lines > 0,
-                   "detail": f"{lines} transaction-looking lines, {len(frame)} rows"})
-    bad = _furniture_rows(frame, settings)
-    checks.append({"name": "no_furniture_rows", "passed": not bad,
-                   "detail": f"rows that are headers, footers or summaries: {bad[:5]}" if bad
-                   else "no header, footer or summary line among the rows"})
-    checks.append(textcheck.text_cells(frame, pages, settings) if settings.get("columns")
-                  else {"name": "text_cells", "passed": None, "detail": "no columns"})
-    # A text check that fails leaves the result unverified, never failed: the amounts may
-    # still be right, and only the text columns it names are in doubt.
-    if any(c["passed"] is False and not c.get("soft") for c in checks):
+def attach_accounting(result: dict, pages: list, settings: dict, apart: list | None) -> None:
+    """Add the ledger to a comparison's result: the answer key decided the verdict, and the
+    words it leaves out are shown with the furniture reason that covers them, or as words
+    no reason covers. The verdict does not change."""
+    from . import ledger as ledger_mod
+
+    if not settings.get("columns"):
+        return
+    ledger = ledger_mod.build(pages, settings, apart)
+    check = accounting(ledger)
+    check["detail"] = "words the answer key leaves out: " + check["detail"]
+    result["checks"] = [{"name": "equals_expected", "passed": result["equal"],
+                         "detail": result["summary"]}, check]
+    result["accounting"] = ledger.to_dict()
+
+
+def _same_rows(frame, pages: list, settings: dict, extraction: tuple | None) -> bool:
+    """Whether ``frame`` is what the engine reads from ``pages`` with ``settings``."""
+    rows = (extraction or engine.extract(pages, settings))[0]
+    if len(rows) != len(frame):
+        return False
+    try:
+        return bool(engine.frame_of(rows, settings).equals(frame))
+    except (KeyError, ValueError, TypeError, IndexError):
+        return False
+
+
+def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
+              extraction: tuple | None = None) -> dict:
+    """Verification without an answer key: the statement's own arithmetic and the accounting
+    of every word. ``passed`` needs both; rows that do not add up are ``failed``; anything
+    that could not be checked, or words no cell accounts for, leave it ``unverified``."""
+    from . import ledger as ledger_mod
+
+    arithmetic = reconcile(frame)
+    if arithmetic["passed"] is None and settings.get("columns"):
+        arithmetic = reconcile_totals(frame, pages, settings)
+    ledger = ledger_mod.build(pages, settings, apart, extraction) \
+        if settings.get("columns") else None
+    checks = [arithmetic, accounting(ledger)]
+    if ledger is not None and not _same_rows(frame, pages, settings, extraction):
+        checks[1] = {"name": "words_accounted", "passed": None,
+                     "detail": "the accounting reads the pages with the built-in engine, and "
+                               "its rows are not the rows of this result"}
+    hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
+    if arithmetic["passed"] is False:
         status = "failed"
     else:
-        status = "passed" if checks[0]["passed"] and checks[-1]["passed"] else "unverified"
+        status = "passed" if arithmetic["passed"] and checks[1]["passed"] else "unverified"
+    left = len(ledger.unaccounted) if ledger and checks[1]["passed"] is not None else 0
+    # Failed arithmetic dominates; rows that do not reconcile and words left over rank the
+    # rest, so that the search moves towards a result whose every word is accounted for.
+    distance = {"failed": 1000 + arithmetic.get("bad_rows", 0) + left,
+                "unverified": left, "passed": 0}[status]
     summary = "; ".join(f"{c['name']}: {c['detail']}" for c in checks)
-    # Failed checks dominate; unreconciled rows and missing lines break ties for the search.
-    distance = (1000 * sum(1 for c in checks if c["passed"] is False and not c.get("soft"))
-                + checks[0].get("bad_rows", 0) + abs(lines - len(frame))) if status == "failed" else 0
-    furniture = [[str(_cell(v)) for v in frame.iloc[i].tolist()] for i in bad[:5]]
     return {"status": status, "mode": "intrinsic", "equal": None, "distance": distance,
-            "checks": checks, "summary": summary,
-            "diagnostics": {"rows_only_got": furniture,
-                            "row_count": {"expected": lines, "got": len(frame)}}}
-
-
-def _furniture_rows(frame, settings: dict) -> list:
-    header = set(settings.get("header", []))
-    bad = []
-    for i, row in enumerate(frame.itertuples(index=False)):
-        cells = [str(v) for v in map(_cell, row) if v is not None]
-        texts = [" ".join(cells)] + [c for c in cells if not isinstance(c, float)]
-        if any(engine.normalize(t) in header or engine.is_skipped(t, settings.get("skip_patterns", []))
-               for t in texts):
-            bad.append(i)
-    return bad
+            "checks": checks, "hints": [h for h in hints if h], "summary": summary,
+            "accounting": ledger.to_dict() if ledger else None,
+            "diagnostics": {"unaccounted": (ledger.unaccounted[:20] if ledger else []),
+                            "row_count": {"got": len(frame)}}}

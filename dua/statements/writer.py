@@ -135,8 +135,9 @@ class BuiltinWriter(Writer):
     name = "builtin"
 
     def __init__(self, pages: list, found: analysis.Analysis, expected=None,
-                 budget: int = SEARCH_BUDGET):
+                 budget: int = SEARCH_BUDGET, apart: list | None = None):
         self.pages, self.found, self.expected, self.budget = pages, found, expected, budget
+        self.apart = apart  # the words pagewords set apart, for the accounting
         self.tried: dict = {}  # settings key -> (distance, settings, result)
         self.origin = "the page layout"
         self.emitted: set = set()
@@ -147,13 +148,14 @@ class BuiltinWriter(Writer):
         if key in self.tried:
             return self.tried[key][2]
         try:
-            frame = engine.build_frame(self.pages, settings)
+            extraction = engine.extract(self.pages, settings)
+            frame = engine.frame_of(extraction[0], settings)
         except (KeyError, ValueError, TypeError, IndexError, re.error) as exc:
             result = {"status": "failed", "distance": 10 ** 9, "summary": f"engine error: {exc}",
                       "diagnostics": {}}
         else:
             result = (verify.compare(frame, self.expected) if self.expected is not None
-                      else verify.intrinsic(frame, self.pages, settings))
+                      else verify.intrinsic(frame, self.pages, settings, self.apart, extraction))
         self.tried[key] = (result["distance"], settings, result)
         return result
 

@@ -1,0 +1,234 @@
+"""The accounting of one statement: every word of its table pages given exactly one owner.
+
+Built once per statement from the engine's own items (``engine.extract``): each word
+printed on a page that holds rows, between the first transaction and the last, is in a
+row's cell, or on a line the engine names as furniture with its reason, or unaccounted.
+A line that prints money but is no row is furniture only when the statement's arithmetic
+says what it is: a balance the rows reach, or a total of the rows above it. Verification,
+the refine loop's diagnostics and the review page all read this ledger.
+"""
+from __future__ import annotations
+
+import bisect
+import dataclasses
+
+from . import engine
+
+_CENT = 0.005
+_HEADER = "the page's header, above the table's column heading"
+_GROUP = "a heading over the rows below it (a section, a card holder, a group)"
+_LEFT_OUT = "a column the output leaves out"
+_FOOT = "the page's foot: below its last row, out of a continuation's reach"
+
+
+@dataclasses.dataclass
+class Ledger:
+    """Who owns each word of the table pages; boxes are ``[x0, top, x1, bottom]`` in points."""
+
+    rows: list  # [{"row", "parts": [{"page", "box"}], "cells": [{"column", "page", "box"}]}]
+    furniture: list  # [{"page", "box", "text", "reason"}]
+    unaccounted: list  # [{"page", "box", "text"}]
+    words_in_cells: int
+    pages: list  # the 1-based pages the accounting covers
+
+    @property
+    def complete(self) -> bool | None:
+        """True when every word is owned; None when there are no rows to account for."""
+        return not self.unaccounted if self.rows else None
+
+    def to_dict(self) -> dict:
+        return {"words_in_cells": self.words_in_cells,
+                "words_unaccounted": len(self.unaccounted), "pages": self.pages,
+                "furniture": self.furniture, "unaccounted": self.unaccounted, "rows": self.rows}
+
+    def reasons(self) -> dict:
+        """How many furniture lines each reason covers."""
+        out: dict = {}
+        for line in self.furniture:
+            out[line["reason"]] = out.get(line["reason"], 0) + 1
+        return out
+
+    def summary(self, limit: int = 5) -> str:
+        """One line a person can check: words in cells, furniture by reason, what is left."""
+        reasons = ", ".join(f"{n} {r}" for r, n in sorted(self.reasons().items(),
+                                                          key=lambda kv: -kv[1]))
+        if not self.rows:
+            return "no rows: no table page to account for"
+        head = (f"{self.words_in_cells} words in cells on page(s) "
+                f"{_pages(self.pages)}; furniture lines: {reasons or 'none'}")
+        if not self.unaccounted:
+            return head + "; every word accounted for"
+        shown = "; ".join(f"p{w['page']} {w['text']!r}" for w in self.unaccounted[:limit])
+        more = len(self.unaccounted) - limit
+        return (head + f"; {len(self.unaccounted)} word(s) no cell or furniture line accounts "
+                f"for: {shown}" + (f" (and {more} more)" if more > 0 else ""))
+
+
+def _pages(pages: list) -> str:
+    return ", ".join(str(p) for p in pages) if pages else "none"
+
+
+def _box(words: list) -> list:
+    return [round(min(w[1] for w in words), 2), round(min(w[3] for w in words), 2),
+            round(max(w[2] for w in words), 2), round(max(w[4] for w in words), 2)]
+
+
+def build(pages: list, settings: dict, apart: list | None = None,
+          extraction: tuple | None = None) -> Ledger:
+    """The ledger of ``pages`` (engine words) read with ``settings``; ``apart`` holds the
+    words ``pagewords`` set apart, page by page, with their reasons, and ``extraction``
+    what ``engine.extract`` already returned for them."""
+    rows, items = extraction or engine.extract(pages, settings)
+    owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
+    region = _region(rows, items)
+    money = _Arithmetic(rows, settings)
+    ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
+    reach = settings.get("continuation_gap", 0.0)
+    for page, (low, high, last_row) in sorted(region.items()):
+        for k, item in enumerate(items[page]):
+            if not low <= item[1] <= high:
+                continue
+            if (page, k) in owned:
+                _cells(ledger, page, item[4], rows[owned[(page, k)]], settings, money)
+                continue
+            reason = item[5] or (_HEADER if item[0] == "outside" else "")
+            if not reason and item[0] == "money":
+                reason = money.explain(item, page, k)
+            if not reason and item[0] == "text" and _heads_rows(items[page], k, settings):
+                reason = _GROUP
+            wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
+            if not reason and wordy and item[1] > last_row + reach:
+                reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
+            _own(ledger, page, item[4], item[3], reason)
+        for word, reason in (apart[page] if apart and page < len(apart) else []):
+            if low <= word[3] <= high:
+                _own(ledger, page, [word], word[0], reason)
+    return ledger
+
+
+def _cells(ledger: Ledger, page: int, words: list, row: list, settings: dict,
+           money: "_Arithmetic") -> None:
+    """A row line's words: each in a cell whose value the output keeps, or said otherwise.
+    An amount column's cell that reads as no amount keeps nothing of its words."""
+    columns = settings["columns"]
+    for w in words:
+        c = engine.column_of(w, columns)
+        col = columns[c]
+        if not col.get("output", True):
+            _own(ledger, page, [w], w[0], _LEFT_OUT)
+        elif col["kind"] == "amount" and row[0][c] and money.amount(row[0][c], c) is None:
+            ledger.unaccounted.append({"page": page + 1, "box": _box([w]), "text": w[0],
+                                       "why": f"in {col['name']!r}, whose cell "
+                                              f"{row[0][c]!r} reads as no amount"})
+        else:
+            ledger.words_in_cells += 1
+
+
+def _heads_rows(items: list, k: int, settings: dict) -> bool:
+    """A line of words that starts where no wrapped description does (see
+    ``engine._continues``) and that the next rows stand under: a group's heading."""
+    if engine._continues(items[k], settings):
+        return False
+    nxt = next((item for item in items[k + 1:] if item[0] != "furniture"), None)
+    return nxt is not None and nxt[0] == "anchor"
+
+
+def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None:
+    if reason:
+        ledger.furniture.append({"page": page + 1, "box": _box(words), "text": text,
+                                 "reason": reason})
+    else:
+        ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0]}
+                               for w in words]
+
+
+def _region(rows: list, items: list) -> dict:
+    """page -> (top, bottom, last row line) of what is accounted for: the pages holding
+    rows, from the first transaction's first line to the last one's last line."""
+    if not rows:
+        return {}
+    region = {}
+    for row in rows:
+        for page, k in row[3]:
+            top = items[page][k][1]
+            low, high = region.get(page, (top, top))
+            region[page] = (min(low, top), max(high, top))
+    first, last = min(region), max(region)
+    return {p: (region[p][0] if p == first else float("-inf"),
+                region[p][1] if p == last else float("inf"), region[p][1]) for p in region}
+
+
+def _rows(rows: list, items: list, settings: dict) -> list:
+    names = [c["name"] for c in settings["columns"]]
+    out = []
+    for n, row in enumerate(rows):
+        parts: dict = {}
+        cells = []
+        for page, k in row[3]:
+            words = items[page][k][4]
+            parts.setdefault(page, []).extend(words)
+            by_col: dict = {}
+            for w in words:
+                by_col.setdefault(engine.column_of(w, settings["columns"]), []).append(w)
+            cells += [{"column": names[c], "page": page + 1, "box": _box(ws)}
+                      for c, ws in sorted(by_col.items())]
+        out.append({"row": n, "parts": [{"page": p + 1, "box": _box(ws)}
+                                        for p, ws in sorted(parts.items())], "cells": cells})
+    return out
+
+
+class _Arithmetic:
+    """What a line of money is, by the rows' own numbers: a balance they reach, or a total
+    of a run of rows just above it."""
+
+    def __init__(self, rows: list, settings: dict):
+        self.settings = settings
+        kinds = [c["kind"] for c in settings["columns"]]
+        self.columns = [i for i, k in enumerate(kinds) if k == "amount"]
+        self.balance = settings.get("balance_column")
+        self.values = [{i: self.amount(row[0][i], i) for i in self.columns} for row in rows]
+        self.starts = [row[3][0] for row in rows]  # in page order: each row's first line
+
+    def amount(self, text: str, column: int):
+        """A cell of amount column ``column`` as the output reads it (None: no amount)."""
+        if not text:
+            return None
+        col = self.settings["columns"][column]
+        settings = dict(self.settings, drcr_signs=col["drcr_signs"]) if "drcr_signs" in col \
+            else self.settings
+        return engine.parse_amount(text, settings)
+
+    def amounts(self, item: list) -> list:
+        """The amounts a line's cells print."""
+        found = [engine.parse_amount(c, self.settings) for c in item[2] or [] if c]
+        return [v for v in found if v is not None]
+
+    def explain(self, item: list, page: int, k: int) -> str:
+        """The reason a line of money is no row, or '' when its numbers say nothing."""
+        found = self.amounts(item)
+        if not found:
+            return ""
+        above = bisect.bisect_left(self.starts, (page, k))
+        if all(self._is_balance(v, above) for v in found):
+            return "a balance line (it prints the running balance the rows reach)"
+        if all(self._is_total(v, above) for v in found):
+            return "a total or subtotal (it sums the rows above it)"
+        return ""
+
+    def _is_balance(self, value: float, above: int) -> bool:
+        if self.balance is None:
+            return False
+        near = [self.values[i].get(self.balance) for i in (above - 1, above)
+                if 0 <= i < len(self.values)]
+        return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
+
+    def _is_total(self, value: float, above: int) -> bool:
+        for col in self.columns:
+            if col == self.balance:
+                continue
+            total = 0.0
+            for i in range(above - 1, -1, -1):
+                total += self.values[i].get(col) or 0.0
+                if abs(abs(total) - abs(value)) < _CENT:
+                    return True
+        return False
