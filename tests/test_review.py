@@ -17,13 +17,14 @@ import unittest
 
 from dua import pdf
 from dua.errors import CorruptPDFError, DocumentNotFoundError, EncryptedPDFError
-from dua.review import rows, shell, sources
+from dua.review import shell, sources, statement
 from tests.review_support import Audit, decode_png
 from tests.support import FIXTURES, run_dua
 
 MARKUP_PDF = os.path.join(FIXTURES, "review", "markup", "a.pdf")
 MARKUP_CSV = os.path.join(FIXTURES, "review", "markup", "a.csv")
 CARD = os.path.join(FIXTURES, "statements", "card_cr_wk")
+UNACCOUNTED = os.path.join(FIXTURES, "review", "unaccounted", "a.pdf")
 MULTIPAGE = os.path.join(FIXTURES, "statements", "indian_multipage", "a.pdf")
 HAND_PARSER = os.path.join(FIXTURES, "parsers_batch", "plain_western_parser.py")
 PLAIN = os.path.join(FIXTURES, "statements", "plain_western", "a.pdf")
@@ -131,15 +132,17 @@ class CommandsTest(unittest.TestCase):
         cls.parsers = os.path.join(cls.tmp, "parsers")
         cls.markup = cls._parse("markup", MARKUP_PDF, MARKUP_CSV)
         cls.card = cls._parse("card", os.path.join(CARD, "a.pdf"), os.path.join(CARD, "a.csv"))
+        cls.unaccounted = cls._parse("unaccounted", UNACCOUNTED, None)
 
     @classmethod
     def tearDownClass(cls):
         shutil.rmtree(cls.tmp, True)
 
     @classmethod
-    def _parse(cls, bank: str, pdf_path: str, expected: str) -> dict:
+    def _parse(cls, bank: str, pdf_path: str, expected: str | None) -> dict:
         review = os.path.join(cls.tmp, f"{bank}.html")
-        proc = run_dua("parse", pdf_path, "--bank", bank, "--expected", expected, "--json", "-q",
+        key = ("--expected", expected) if expected else ()
+        proc = run_dua("parse", pdf_path, "--bank", bank, *key, "--json", "-q",
                        "--parsers-dir", cls.parsers, "--out", os.path.join(cls.tmp, f"{bank}.csv"),
                        "--review", review)
         report = json.loads(proc.stdout)
@@ -184,14 +187,20 @@ class CommandsTest(unittest.TestCase):
         self.assertIn("passed", audit.text_in("span").splitlines())
         self.assertIn("equals_expected", audit.text_in("b").splitlines())
 
-    def test_words_no_cell_or_furniture_line_accounts_for_are_outlined_in_red_and_listed(self):
-        audit = Audit(self.card["html"])
-        lost = [a for a in audit.named("rect") if a.get("class") == "lost" and a.get("id")]
-        self.assertEqual([a["id"] for a in lost], ["w-0", "w-1", "w-2"])
-        listed = audit.text_in("li")
-        for word in ("Purchases", "and", "Adjustments"):
+    def test_an_unverified_statements_unaccounted_words_are_outlined_in_red_and_listed(self):
+        report = self.unaccounted
+        self.assertEqual(report["status"], "unverified")
+        check = next(c for c in report["checks"] if c["name"] == "words_accounted")
+        self.assertFalse(check["passed"])
+        audit = Audit(report["html"])
+        lost = [a["id"] for a in audit.named("rect") if a.get("class") == "lost" and a.get("id")]
+        self.assertEqual(lost, ["w-0", "w-1", "w-2", "w-3"])
+        listed, tips = audit.text_in("li"), audit.text_in("title").splitlines()
+        for word in ("Arranged", "overdraft", "limit", "2,500.00"):
             self.assertIn(f": {word}", listed)
-        self.assertIn("unaccounted for: Purchases", audit.text_in("title"))
+            self.assertIn(f"unaccounted for: {word}", tips)
+        self.assertIn("unverified", audit.text_in("span").splitlines())
+        self.assertIn("#w-2", [a.get("href") for a in audit.named("a")])
 
     def test_run_writes_an_index_with_each_verdict_and_one_page_per_statement(self):
         parser = self.markup["parser_path"]
@@ -264,80 +273,58 @@ class CommandsTest(unittest.TestCase):
                 self.assertIn(message, proc.stderr)
 
 
-class StandInAccountingTest(unittest.TestCase):
-    """``rows.accounting``: the ledger's JSON form rebuilt from the engine's rows."""
+class LedgerDrawingTest(unittest.TestCase):
+    """The statement page draws the ledger it is given: every row part, cell, furniture line
+    and unaccounted word, each once, and the checks linked to the rows they name."""
 
     @classmethod
     def setUpClass(cls):
-        tmp = tempfile.mkdtemp(prefix="dua-review-rows-")
+        from dua.statements.analysis import reader_pages
+
+        tmp = tempfile.mkdtemp(prefix="dua-review-ledger-")
         try:
-            run_dua("parse", MULTIPAGE, "--bank", "im", "--expected", MULTIPAGE[:-3] + "csv",
-                    "--parsers-dir", tmp, "--out", os.path.join(tmp, "im.csv"), "-q")
-            cls.settings, why = sources.parser_settings(os.path.join(tmp, "im_parser.py"))
+            run_dua("parse", UNACCOUNTED, "--bank", "un", "--parsers-dir", tmp,
+                    "--out", os.path.join(tmp, "un.csv"), "-q")
+            settings, _ = sources.parser_settings(os.path.join(tmp, "un_parser.py"))
         finally:
             shutil.rmtree(tmp, True)
-        from dua.statements import analysis, engine
+        reading, why = sources.engine_reading(reader_pages(pdf.read_document(UNACCOUNTED)),
+                                              settings)
+        cls.acc = reading["accounting"]
+        cls.pages = pdf.render_pages(UNACCOUNTED, dpi=36)
 
-        reader = analysis.reader_pages(pdf.read_document(MULTIPAGE))
-        cls.words = engine.statement_pages(reader, cls.settings)[0]  # as the parser has them
-        cls.acc = rows.accounting(reader, cls.settings)
+    def _audit(self, **fields) -> Audit:
+        review = statement.StatementReview(UNACCOUNTED, "unverified", accounting=self.acc,
+                                           pages=self.pages, **fields)
+        return Audit(statement.render(review))
 
-    def test_one_row_per_engine_row_each_with_its_parts_and_cells_on_their_pages(self):
-        from dua.statements import engine
-
-        self.assertEqual(len(self.acc["rows"]), len(engine.extract_rows(self.words, self.settings)))
-        self.assertEqual([r["row"] for r in self.acc["rows"]], list(range(len(self.acc["rows"]))))
-        names = {c["name"] for c in self.settings["columns"]}
-        for row in self.acc["rows"]:
-            parts = {p["page"]: p["box"] for p in row["parts"]}
-            for cell in row["cells"]:
-                self.assertIn(cell["column"], names)
-                outer = parts[cell["page"]]
-                self.assertTrue(outer[0] <= cell["box"][0] <= cell["box"][2] <= outer[2])
-                self.assertTrue(outer[1] <= cell["box"][1] <= cell["box"][3] <= outer[3])
-
-    def test_every_word_between_the_rows_has_exactly_one_owner(self):
-        owners = {}
-        for row in self.acc["rows"]:
-            for cell in row["cells"]:
-                owners.setdefault(cell["page"], []).append(("cell", cell["box"]))
-        for f in self.acc["furniture"]:
-            owners.setdefault(f["page"], []).append(("furniture", f["box"]))
-        lost = {(w["page"], tuple(w["box"])) for w in self.acc["unaccounted"]}
-        in_cells = 0
-        for page, words in enumerate(self.words, 1):
-            for w in words:
-                box = (w[1], w[3], w[2], w[4])
-                inside = [kind for kind, b in owners.get(page, [])
-                          if b[0] <= box[0] and box[2] <= b[2] and b[1] <= box[1] and box[3] <= b[3]]
-                if (page, box) in lost:
-                    self.assertEqual(inside, [], w)
-                in_cells += inside.count("cell") == 1 and "furniture" not in inside
-        self.assertEqual(self.acc["words_in_cells"], in_cells)
-        first = self.acc["rows"][0]["parts"][0]
-        last = self.acc["rows"][-1]["parts"][-1]
-        for w in self.acc["unaccounted"]:  # only between the first transaction and the last
-            self.assertLessEqual((first["page"], first["box"][1]), (w["page"], w["box"][1]))
-            self.assertLessEqual((w["page"], w["box"][3]), (last["page"], last["box"][3]))
-        self.assertIn("the table's column heading", {f["reason"] for f in self.acc["furniture"]})
+    def test_each_part_cell_furniture_line_and_unaccounted_word_is_drawn_once(self):
+        audit = self._audit()
+        classes = [a.get("class", "") for a in audit.named("rect") if "key" not in a.get("class", "")]
+        rows_ = self.acc["rows"]
+        self.assertEqual(classes.count("box row"), sum(len(r["parts"]) for r in rows_))
+        self.assertEqual(sum(c.startswith("cell ") for c in classes),
+                         sum(len(r["cells"]) for r in rows_))
+        self.assertEqual(len(audit.named("g")), len(self.acc["furniture"]))
+        self.assertEqual(classes.count("lost"), len(self.acc["unaccounted"]))
+        self.assertEqual(len(self.acc["unaccounted"]), 4)
 
     def test_a_check_that_names_rows_links_to_their_boxes_and_a_soft_one_reads_unverified(self):
-        from dua.review import statement
-
         checks = [{"name": "balance_reconciles", "passed": False,
                    "detail": "row 3: 1.0 with movement 2.0 does not give 4.0 in 'Balance'"},
                   {"name": "text_cells", "passed": False, "soft": True, "detail": "not verified"}]
-        review = statement.StatementReview(MULTIPAGE, "unverified", checks=checks,
-                                           accounting=self.acc,
-                                           pages=pdf.render_pages(MULTIPAGE, dpi=36))
-        audit = Audit(statement.render(review))
+        audit = self._audit(checks=checks)
         self.assertIn("#row-3", [a.get("href") for a in audit.named("a")])
         self.assertIn("row-3", [r.get("id") for r in audit.named("rect")])
         self.assertEqual([t for t in audit.text_in("span").splitlines() if t in
                           ("failed", "unverified")], ["unverified", "failed", "unverified"])
 
-    def test_the_json_form_round_trips(self):
-        self.assertEqual(json.loads(json.dumps(self.acc)), self.acc)
+    def test_furniture_reasons_are_shortened_on_the_page_and_whole_in_the_tooltip(self):
+        reason = ("a running header or footer (the same text in the same place on other "
+                  "pages)")
+        self.assertEqual(statement.short(reason), "a running header or footer")
+        self.assertEqual(statement.short("watermark: text 6 times the size of the page's text"),
+                         "watermark")
 
 
 if __name__ == "__main__":

@@ -130,7 +130,8 @@ def run(args, settings) -> int:
         from ..review import parse_review  # lazy: only a review draws pages
 
         report["review_path"] = parse_review(args.review, report, state.pdf_path, args.password,
-                                             args.review_dpi)
+                                             args.review_dpi,
+                                             state.comparison_result.get("accounting"))
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     elif not args.quiet:

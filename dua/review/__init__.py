@@ -2,8 +2,9 @@
 
 ``parse_review``, ``run_reviews`` and ``extract_review`` write the three commands' reviews
 (``--review``); ``shell`` holds the document, its Content-Security-Policy and script,
-``statement`` and ``extraction`` the two overlays, ``index`` a run's index page, and
-``rows`` the ledger's stand-in. Standard library only; the PDF is read through dua.pdf.
+``statement`` and ``extraction`` the two overlays (a statement's from its ledger),
+``index`` a run's index page, ``sources`` what they are drawn from. Standard library only;
+the PDF is read through dua.pdf and the statement's rows through dua.statements.
 """
 from __future__ import annotations
 

@@ -2,8 +2,9 @@
 
 ``parse_review`` and ``extract_review`` write one file; ``run_reviews`` writes one page per
 statement and an index. Files are written by ``dua.outputs.write_output`` (whole or not at
-all). Boxes come from the run's ledger when its report carries one ("accounting"), else
-from the stand-in in ``rows.py``.
+all). A statement's boxes are its ledger (``dua.statements.ledger``, in its JSON form): the
+one the parse verified with, or, for ``dua run``, the one dua's own checks build from the
+rows its engine reads with the parser's SETTINGS.
 """
 from __future__ import annotations
 
@@ -13,15 +14,14 @@ import re
 from ..outputs import write_output
 from . import extraction, index, sources, statement
 
-_STANDIN = "Boxes: the rows and lines dua's engine reads with this parser's SETTINGS."
-
 
 def parse_review(path: str, report: dict, pdf_path: str, password: str | None = None,
-                 dpi: float | None = None) -> str:
-    """Write the review of a ``dua parse`` run from its ``--json`` report; return ``path``."""
+                 dpi: float | None = None, accounting: dict | None = None) -> str:
+    """Write the review of a ``dua parse`` run from its ``--json`` report and the ledger it
+    was verified with (``accounting``; else the report's own); return ``path``."""
     expected = any(c.get("name") == "equals_expected" for c in report.get("checks", []))
-    review, _ = _statement(pdf_path, report.get("parser_path"), report.get("output_path"),
-                           password, dpi, report.get("accounting"))
+    review, reading = _statement(pdf_path, report.get("parser_path"), report.get("output_path"),
+                                 password, dpi, accounting or report.get("accounting"))
     review.status, review.checks = report.get("status", "failed"), report.get("checks", [])
     review.mode = ("checked against the expected CSV" if expected
                    else "checked by its own arithmetic (no answer key)")
@@ -33,17 +33,16 @@ def parse_review(path: str, report: dict, pdf_path: str, password: str | None = 
 
 def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
                password: str | None, dpi: float | None, accounting: dict | None = None) -> tuple:
-    """``(StatementReview, words)``: everything but the verdict, and the reader's words."""
+    """``(StatementReview, reading)``: everything but the verdict, and what dua's checks
+    found in the engine's rows when ``accounting`` was not given (else None)."""
     from ..pdf import DEFAULT_DPI  # lazy: the PDF libraries load only when a review is drawn
 
     pages = sources.read_pages(pdf_path, password, dpi or DEFAULT_DPI)
     settings, why = sources.parser_settings(parser_path) if parser_path else (None, "")
-    notes = list(pages.notes)
+    notes, reading = list(pages.notes), None
     if accounting is None:
-        accounting, unfit = sources.accounting(pages.words, settings)
-        why = why or unfit
-        if accounting is not None:
-            notes.append(_STANDIN)
+        reading, unfit = sources.engine_reading(pages.words, settings)
+        accounting, why = (reading or {}).get("accounting"), why or unfit
     columns, table = sources.csv_table(csv_path)
     if why:
         notes.append(f"No row is drawn on the pages: {why}.")
@@ -53,7 +52,7 @@ def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
                      "the shorter of the two have no twin.")
     return statement.StatementReview(pdf_path, "", columns=columns, table=table,
                                      accounting=accounting, pages=pages.images,
-                                     notes=notes), pages.words
+                                     notes=notes), reading
 
 
 def extract_review(path: str, result: dict, pdf_path: str, password: str | None = None,
@@ -74,11 +73,10 @@ def run_reviews(folder: str, result, parser_path: str, password: str | None = No
                 dpi: float | None = None) -> dict:
     """One page per statement of a ``dua run`` and ``index.html``; return their paths:
     ``{"index": path, "files": {pdf_path: path}}``."""
-    settings, why = sources.parser_settings(parser_path)
     entries, files, taken = [], {}, set()
     for r in result.results:
         name = page_name(r.pdf_path, taken)
-        review, verdict, detail = _run_file(r, parser_path, settings, why, password, dpi)
+        review, verdict, detail = _run_file(r, parser_path, password, dpi)
         files[r.pdf_path] = os.path.join(folder, name)
         write_output(files[r.pdf_path], statement.render(review))
         entries.append(index.IndexEntry(r.pdf_path, name, r.status, r.rows, verdict, detail))
@@ -99,8 +97,9 @@ def page_name(pdf_path: str, taken: set) -> str:
     return name
 
 
-def _run_file(r, parser_path: str, settings, why: str, password, dpi) -> tuple:
-    review, words = _statement(r.pdf_path, parser_path, r.output_path, password, dpi)
+def _run_file(r, parser_path: str, password, dpi) -> tuple:
+    """``(review, verdict, detail)`` of one file of a run."""
+    review, reading = _statement(r.pdf_path, parser_path, r.output_path, password, dpi)
     if not r.ok:
         review.status = "failed"
         detail = str((r.feedback or {}).get("user_message") or r.error or "failed")
@@ -108,23 +107,9 @@ def _run_file(r, parser_path: str, settings, why: str, password, dpi) -> tuple:
         return review, "", detail
     review.notes.insert(0, f"dua run {r.status} it: {r.rows} rows" +
                         (f" in {r.output_path}" if r.output_path else ""))
-    found = _checks(words, settings) if settings and words else None
-    if found is None:
+    if reading is None:
         review.status = r.status
-        return review, "", why or "no checks could run on this parser's rows"
-    review.status, review.checks = found["status"], found["checks"]
+        return review, "", "no checks could run on this parser's rows"
+    review.status, review.checks = reading["status"], reading["checks"]
     review.mode = "dua's own checks of the engine's rows (as dua parse makes them without --expected)"
-    return review, found["status"], found["summary"]
-
-
-def _checks(words: list, settings: dict) -> dict | None:
-    """``verify.intrinsic`` on the rows the engine reads with ``settings`` from the reader's
-    ``words``, or None when the settings do not fit the engine."""
-    from ..statements import engine, verify  # lazy: pandas loads only for a run's review
-
-    try:
-        pages, _ = engine.statement_pages(words, settings)
-        frame = engine.build_frame(pages, settings)
-        return verify.intrinsic(frame, pages, settings)
-    except (KeyError, IndexError, TypeError, ValueError, AttributeError, re.error):
-        return None
+    return review, reading["status"], reading["summary"]

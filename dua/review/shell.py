@@ -42,7 +42,7 @@ ul.checks{margin:6px 0;padding-left:20px}
 .legend svg{vertical-align:middle;margin-right:4px}
 .split{display:flex;align-items:flex-start;gap:16px;padding:16px}
 .pages{flex:0 1 auto;display:flex;flex-direction:column;gap:18px;min-width:0}
-.side{flex:1 1 380px;min-width:280px;position:sticky;top:0;max-height:100vh;overflow:auto;background:#fff;border:1px solid #bbb}
+.side{flex:1 1 45%;min-width:280px;position:sticky;top:0;max-height:100vh;overflow:auto;background:#fff;border:1px solid #bbb}
 figure{margin:0}
 figcaption{font-size:12px;color:#444;margin:0 0 4px}
 .page{position:relative;display:inline-block;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.35)}

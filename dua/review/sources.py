@@ -82,13 +82,18 @@ def csv_table(path: str | None) -> tuple:
     return (rows[0], rows[1:]) if rows else ([], [])
 
 
-def accounting(words: list, settings: dict | None) -> tuple:
-    """``(accounting, why)``: the ledger's JSON form from the engine's lines, or None and why."""
-    from . import rows  # lazy: the statements engine loads only for a statement's review
-
+def engine_reading(words: list, settings: dict | None) -> tuple:
+    """``(result, why)``: what dua's checks find in the rows its engine reads from the
+    reader's ``words`` with ``settings`` (``verify.intrinsic``: status, checks, and the
+    statement's ledger as "accounting"), or None and why not."""
     if settings is None or not words:
         return None, ""
+    from ..statements import engine, verify  # lazy: the engine and pandas load only here
+
     try:
-        return rows.accounting(words, settings), ""
+        pages, apart = engine.statement_pages(words, settings)
+        extraction = engine.extract(pages, settings)
+        frame = engine.frame_of(extraction[0], settings)
+        return verify.intrinsic(frame, pages, settings, apart, extraction), ""
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, re.error) as exc:
         return None, f"the parser's SETTINGS do not fit dua's engine ({type(exc).__name__}: {exc})"

@@ -1,8 +1,10 @@
 """The statement review: the verdict and its checks, the pages with every row, cell,
 furniture line and unaccounted word drawn where it is printed, and the rows as a table.
 
-It draws from the statement's accounting in the ledger's JSON form (see ``rows.py`` for
-the shape) and the CSV the run wrote; it reads no PDF itself (``gather.py`` does).
+It draws from the statement's ledger in its JSON form (``dua.statements.ledger.Ledger.
+to_dict``: rows with their parts and cells, furniture lines with their reasons, unaccounted
+words; pages from 1, boxes in PDF points from the top-left) and from the CSV the run
+wrote; it reads no PDF itself (``sources.py`` does).
 """
 from __future__ import annotations
 
@@ -120,10 +122,15 @@ def _accounting(acc: dict) -> str:
            + (" (outlined in red):" if lost else ".") + "</p>"]
     if lost:
         items = "".join(f'<li><a href="#w-{k}">page {int(w.get("page", 0))}</a>: '
-                        f'{esc(w.get("text", ""))}</li>' for k, w in enumerate(lost[:MAX_LISTED]))
+                        f'{esc(w.get("text", ""))}{_why(w)}</li>'
+                        for k, w in enumerate(lost[:MAX_LISTED]))
         more = f"<li>… and {len(lost) - MAX_LISTED} more</li>" if len(lost) > MAX_LISTED else ""
         out.append(f'<ol class="lostlist" start="1">{items}{more}</ol>')
     return "".join(out)
+
+
+def _why(word: dict) -> str:
+    return f' <span class="note">({esc(word["why"])})</span>' if word.get("why") else ""
 
 
 def _legend(colours: dict, placed: bool) -> str:
@@ -149,9 +156,9 @@ def _pages(review: StatementReview, acc: dict, placed: dict, colours: dict) -> s
             f'<text x="{float(box[2]):.2f}" y="{float(box[1]) - 1:.2f}" text-anchor="end">'
             f"{esc(short(reason))}</text></g>")
     for k, w in enumerate(acc.get("unaccounted", [])):
+        why = f" ({w['why']})" if w.get("why") else ""
         layers[int(w.get("page", 0))].append(
-            rect(w.get("box"), "lost", f' id="w-{k}"',
-                 f"unaccounted for: {w.get('text', '')}"))
+            rect(w.get("box"), "lost", f' id="w-{k}"', f"unaccounted for: {w.get('text', '')}{why}"))
     return "".join(page_figure(p, "".join(layers.get(p.number, ()))) for p in review.pages)
 
 
