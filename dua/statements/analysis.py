@@ -10,7 +10,8 @@ import re
 
 from . import engine, learning, notation
 from .columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
-    GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, widen)
+    GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, join_word_rivers,
+    money_segments, widen)
 from .dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
 
 # Lines that print money but are not transactions (summary, balances carried, page furniture).
@@ -75,14 +76,20 @@ def candidate_lines(pages: list) -> list:
 
 
 def _dominant(found: list) -> list:
-    """Keep the lines whose date has the commonest format at the commonest x (drops summary strips)."""
+    """Keep the lines whose date has the commonest format at the commonest x (drops summary
+    strips, and a daily-balance table whose dates stand a column to the right).
+
+    Dates in one column start within a few characters of each other (a right-aligned day
+    moves by a digit); a page set a little to one side keeps its dates together too.
+    """
     if not found:
         return []
     patterns = [f[2] for f in found]
     pattern = max(DATE_PATTERNS, key=patterns.count)
     xs = sorted(f[3] for f in found if f[2] == pattern)
     x = xs[len(xs) // 2]
-    return [(i, ln) for i, ln, p, x0 in found if p == pattern and abs(x0 - x) < 40]
+    reach = max(12.0, 2.0 * _pitch([(i, ln) for i, ln, _, _ in found]))
+    return [(i, ln) for i, ln, p, x0 in found if p == pattern and abs(x0 - x) < reach]
 
 
 def _vote_date(cells_by_col: list) -> tuple:
@@ -177,10 +184,12 @@ def _from_layout(pages: list) -> Analysis:
     candidates, group_pattern = _table_lines(pages)
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
-    segments = find_segments([ln for _, ln in candidates])
+    segments = join_word_rivers(find_segments([ln for _, ln in candidates]),
+                                [ln for _, ln in candidates])
     header = find_header(pages, candidates[0], segments)
     segments = widen(segments, continuation_lines(pages, candidates, header))
-    columns = build_columns(segments, header)
+    columns = build_columns(segments, header,
+                            money_segments(segments, [ln for _, ln in candidates]))
     if group_pattern:  # the day's heading fills a Date column of its own, first
         columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
     cells = [engine.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]

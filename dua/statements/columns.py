@@ -40,6 +40,50 @@ def find_segments(lines: list) -> list:
     return [(a * step, (b + 1) * step) for a, b in segments]
 
 
+def join_word_rivers(segments: list, lines: list) -> list:
+    """Neighbouring segments of words joined where every line with words in both reads on
+    from one to the other across a single space: the words of one column that happen to
+    align on every row (a few rows of a fixed-pitch printout), not two columns. Money and
+    dates never join: a gutter one space wide beside them is still a gutter."""
+    if len(segments) < 2:
+        return segments
+    out = [list(segments[0])]
+    for seg in segments[1:]:
+        if _reads_on(out[-1], seg, lines):
+            out[-1][1] = seg[1]
+        else:
+            out.append(list(seg))
+    return [tuple(s) for s in out]
+
+
+def _reads_on(left: list, right: tuple, lines: list) -> bool:
+    gaps = []
+    for line in lines:
+        a = [w for w in line if left[0] - 1 <= w[1] and w[2] <= left[1] + 1]
+        b = [w for w in line if right[0] - 1 <= w[1] and w[2] <= right[1] + 1]
+        if not a or not b:
+            continue
+        if any(_numeric(w[0]) for w in a + b):
+            return False
+        space = sum(w[2] - w[1] for w in a + b) / max(1, sum(len(w[0]) for w in a + b))
+        gaps.append((b[0][1] - a[-1][2]) / space)
+    return len(gaps) >= 2 and max(gaps) <= 1.5
+
+
+def _numeric(text: str) -> bool:
+    return engine.looks_like_amount(text) or bool(DATE_SEARCH.fullmatch(text))
+
+
+def money_segments(segments: list, lines: list) -> list:
+    """For each segment, whether most of the words the lines print in it are amounts."""
+    out = []
+    for a, b in segments:
+        words = [w for line in lines for w in line if a - 1 <= (w[1] + w[2]) / 2 <= b + 1]
+        out.append(bool(words) and sum(engine.looks_like_amount(w[0]) for w in words)
+                   >= 0.6 * len(words))
+    return out
+
+
 def _runs(spans: list) -> list:
     """Sorted inclusive integer spans merged where they overlap: the integers they cover."""
     out = []
@@ -138,7 +182,7 @@ def _within_cells(line: list, best: list, segments: list | None = None) -> bool:
     """
     if _aligned_tier(line, best):
         return True
-    cells = _phrases([best])
+    cells = _split_at_rivers(_phrases([best]), segments) if segments else _phrases([best])
     for phrase in _phrases([line]):
         a, b = phrase[0][1], phrase[-1][2]
         if sum(1 for c in cells if min(b, c[-1][2]) - max(a, c[0][1]) > 0) > 1:
@@ -237,12 +281,13 @@ def _covered(segments: list, phrase: list) -> list:
                 key=lambda i: min(abs(centre - segments[i][0]), abs(centre - segments[i][1])))]
 
 
-def _group(segments: list, header: list) -> list:
+def _group(segments: list, header: list, numeric: list | None = None) -> list:
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
     phrases = _split_at_rivers(_tier_phrases(header), segments)
-    hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments)
+    hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
+                     numeric or [False] * len(segments))
     for phrase, hit in zip(phrases, hits):
         first = owner[hit[0]]
         for i in range(hit[0], hit[-1] + 1):
@@ -258,15 +303,17 @@ def _group(segments: list, header: list) -> list:
     return merged
 
 
-def _in_order(hits: list, phrases: list, segments: list) -> list:
-    """Segments for the names of a one-line heading whose names collide (two over one
-    segment). A heading set off to one side of its columns' values ('Money out' over
-    nothing, 'Money in' over the money out) still names them in order: each name takes its
-    own segment, left to right, the names as near their segments as they can stand."""
+def _in_order(hits: list, phrases: list, segments: list, numeric: list) -> list:
+    """Segments for the names of a one-line heading whose names collide: two over one
+    segment of money, which one number fills and one name heads. A heading set off to one
+    side of its columns' values ('Money out' over nothing, 'Money in' over the money out)
+    still names them in order: each name takes its own segment, left to right, the names
+    as near their segments as they can stand. Two names over a segment of words are two
+    words of one name set a little apart ('TRANSACTION  DESCRIPTION')."""
     single_line = len({round(p[0][3]) for p in phrases}) == 1
     firsts = [h[0] for h in hits]
-    if not single_line or all(b > a for a, b in zip(firsts, firsts[1:])) \
-            or len(phrases) > len(segments):
+    collide = any(b <= a and numeric[b] for a, b in zip(firsts, firsts[1:]))
+    if not single_line or not collide or len(phrases) > len(segments):
         return hits
     cost = [[_distance(p, seg) for seg in segments] for p in phrases]
     n, m = len(phrases), len(segments)
@@ -301,9 +348,10 @@ def _merge_unlabeled(groups: list) -> list:
     return groups
 
 
-def build_columns(segments: list, header: list) -> list:
-    """Columns named by the header phrases above them, with x0 halfway across each river."""
-    groups = _merge_unlabeled(_group(segments, header))
+def build_columns(segments: list, header: list, numeric: list | None = None) -> list:
+    """Columns named by the header phrases above them, with x0 halfway across each river;
+    ``numeric`` says which segments hold money (one name each)."""
+    groups = _merge_unlabeled(_group(segments, header, numeric))
     columns = []
     for i, (a, _, phrases) in enumerate(groups):
         x0 = (groups[i - 1][1] + a) / 2 if i else 0.0

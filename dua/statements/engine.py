@@ -166,12 +166,12 @@ def _item(line: list, settings: dict, state: dict) -> list:
     if _is_header(text, settings):
         state["in_table"] = True
         return ["furniture", top, None, text, line, "the table's column heading"]
+    norm = normalize(text)
+    if norm in state["sections"]:  # above its section's heading, or inside the table
+        state["sign"] = state["sections"][norm]
+        return ["furniture", top, None, text, line, "a section's title (it signs its rows)"]
     if not state["in_table"]:
         return ["outside", top, None, text, line, state.get("outside", "above the table's heading")]
-    norm = normalize(text)
-    if norm in state["sections"]:
-        state["sign"] = state["sections"][norm]
-        return ["furniture", top, None, text, line, "a section heading that signs its rows"]
     if is_rule(line):
         return ["furniture", top, None, text, line, "a rule drawn with text"]
     skipped = _skip_reason(text, settings["skip_patterns"])
@@ -199,9 +199,8 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     money = _amount_cells(cells, settings, kinds)
     if money and set(money) == {settings.get("balance_column")}:
         return ["furniture", top, cells, text, line, "a balance line (it prints only a balance)"]
-    if money or re.fullmatch(settings["date_pattern"], cells[col], re.IGNORECASE) or any(
-            cells[i] for i, k in enumerate(kinds) if k not in ("text", "date")):
-        return ["money", top, cells, text, line, ""]  # money, a date, or a value: no row
+    if money or re.fullmatch(settings["date_pattern"], cells[col], re.IGNORECASE):
+        return ["money", top, cells, text, line, ""]  # money, or a date: no row of its own
     return ["text", top, cells, text, line, ""]
 
 
@@ -225,13 +224,16 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
 def _continues(item: list, settings: dict) -> bool:
     """Whether a text line may continue a row: its words stand in the columns rows wrap in
     (learned from the answer key), or at least none in the date column, where a heading
-    over a group of rows starts and a wrapped description does not."""
+    over a group of rows starts and a wrapped description does not, nor in a column of
+    money, which a description never reaches."""
     allowed = settings.get("continuation_columns")
     columns = settings["columns"]
     if allowed is None:
         date = settings["date_column"]
-        return settings.get("date_groups") or not any(
-            column_of(w, columns) == date for w in item[4])
+        barred = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
+        if not settings.get("date_groups"):
+            barred.add(date)
+        return not any(column_of(w, columns) in barred for w in item[4])
     return all(column_of(w, columns) in allowed for w in item[4])
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 _CID = re.compile(r"(?:\(cid:\d+\))+")
+_LEADER = re.compile(r"\.{3,}")  # a dot leader: 'DATE.......AMOUNT' is two names
+_DOTS = re.compile(r"(?<=[^\W\d_])\.+(?=[^\W\d_])")
 # A word's glyphs a tenth of an em apart or more are two words: every statement measured
 # prints its words at least 0.15 em apart where its text layer has no space glyphs, and
 # the glyphs inside a word touch (the reader records no run for gaps under 0.5 pt).
@@ -35,7 +37,7 @@ def page_words(words: list, settings: dict) -> tuple:
     gap = settings.get("split_gap", SPLIT_GAP)
     kept, aside = [], []
     for w in words:
-        for piece in _pieces(w, gap, usual):
+        for piece in _leaders(_pieces(w, gap, usual)):
             reason = _apart(piece, usual)
             if reason:
                 aside.append((piece, reason))
@@ -79,6 +81,28 @@ def _pieces(w: tuple, gap: float | None, usual: float) -> list:
                     min(r[3] for r in group), max(r[4] for r in group),
                     max(r[5] for r in group)))
     return [p for p in out if p[0].strip()]
+
+
+def _leaders(pieces: list) -> list:
+    """A word that joins names with dot leaders, as a mainframe's heading does
+    ('DATE..........AMOUNT.TRANSACTION'), cut into its names; each name placed by its
+    share of the word's characters (exact in the fixed-pitch fonts that print them)."""
+    out = []
+    for w in pieces:
+        if not _LEADER.search(w[0]):
+            out.append(w)
+            continue
+        step = (w[2] - w[1]) / max(1, len(w[0]))
+        start = 0
+        for m in list(_DOTS.finditer(w[0])) + [None]:
+            end = m.start() if m else len(w[0])
+            name = w[0][start:end].strip(".")
+            if name:
+                lead = start + len(w[0][start:end]) - len(w[0][start:end].lstrip("."))
+                out.append((name, w[1] + lead * step, w[1] + (lead + len(name)) * step,
+                            w[3], w[4], w[5]))
+            start = m.end() if m else end
+    return out
 
 
 def _outsized(size: float, usual: float) -> bool:
