@@ -6,7 +6,7 @@ import os
 import tempfile
 import unittest
 
-from fixtures.producers import layouts, layouts_wave2, make, model, notation
+from fixtures.producers import layouts, layouts_ligatures, layouts_wave2, make, model, notation
 
 FOLDER = make.STATEMENTS
 
@@ -79,6 +79,30 @@ class NotationTest(unittest.TestCase):
                  "space_comma": "1 234 567,89"}
         for number, text in cases.items():
             self.assertEqual(notation.digits(-123456789, number), text)
+
+
+class LigatureStatementTest(unittest.TestCase):
+    """Issue 24: descriptions printed with ligature glyphs, read back whole by pdfplumber."""
+
+    def test_every_printed_token_is_in_pdfplumbers_text_layer(self):
+        from fixtures.producers import check
+
+        for layout in layouts_ligatures.LIGATURES:
+            for which in "ab":
+                with self.subTest(layout=layout.name, which=which):
+                    self.assertEqual(check.check(layout, which), [])
+
+    def test_the_descriptions_really_print_ligature_glyphs(self):
+        import pdfplumber
+
+        for layout in layouts_ligatures.LIGATURES:
+            for which in "ab":
+                path = os.path.join(FOLDER, layout.name, f"{which}.pdf")
+                with pdfplumber.open(path) as pdf:
+                    glyphs = {c["text"] for page in pdf.pages for c in page.chars}
+                with self.subTest(layout=layout.name, which=which):
+                    # ff, fi, fl and ffl: DejaVu Serif has no ffi glyph
+                    self.assertLessEqual({"\ufb00", "\ufb01", "\ufb02", "\ufb04"}, glyphs)
 
 
 @unittest.skipIf(make.missing("chromium"), "Chromium is not installed: the PDFs are committed")

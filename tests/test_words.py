@@ -14,13 +14,15 @@ from dua.pdf import words
 
 from .support import FIXTURES, SHARED_DATA
 
-TOLERANCE = 0.5  # points, on x0, x1, top and bottom
+TOLERANCE = 0.001  # points, on x0, x1, top and bottom: the word rule's own margin (wordrule._NEAR)
 
 
 def corpus() -> list:
     """Every readable PDF under fixtures/ and the shared samples (bad inputs excluded)."""
     paths = sorted(glob.glob(os.path.join(FIXTURES, "**", "*.pdf"), recursive=True))
     paths = [p for p in paths if os.sep + "bad" + os.sep not in p]
+    # wave 3 stays apart until the engineer decides to measure dua on it (issue 25)
+    paths = [p for p in paths if not p.startswith(os.path.join(FIXTURES, "wave3") + os.sep)]
     paths += sorted(glob.glob(os.path.join(SHARED_DATA, "**", "*.pdf"), recursive=True))
     return paths
 
@@ -190,3 +192,29 @@ class ShowOperatorsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LigatureTest(unittest.TestCase):
+    """Issue 24: a ligature glyph pdfium splits into pieces is one character again."""
+
+    def test_a_page_set_by_pdflatex_reads_its_ligatures_as_pdfplumber_does(self):
+        import shutil
+        import subprocess
+        import tempfile
+
+        if not shutil.which("pdflatex"):
+            self.skipTest("pdflatex is not installed (Debian: texlive-latex-base)")
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        # TeX draws no space characters: the page the split piece survived on (Offficers)
+        source = (r"\documentclass{article}\begin{document}"
+                  r"Officers affirm the fiscal conflict: first, efficient staff fly off."
+                  r"\end{document}")
+        with open(os.path.join(folder, "lig.tex"), "w") as fh:
+            fh.write(source)
+        subprocess.run(["pdflatex", "-interaction=batchmode", "lig.tex"], cwd=folder,
+                       capture_output=True, timeout=120, check=True)
+        path = os.path.join(folder, "lig.pdf")
+        page, reference = words.read_pages(path)[0], plumber_words(path)[0]
+        self.assertEqual(difference(page["words"], reference), "")
+        self.assertIn("Officers", [w[0] for w in page["words"]])

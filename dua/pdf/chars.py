@@ -6,7 +6,7 @@ import, pypdfium2 and pdfminer inside the functions that use them.
 from __future__ import annotations
 
 from .content import _page_content, _show_operators
-from .wordrule import _PdfiumUnmapped, _char_lines, _cluster_words
+from .wordrule import _NEAR, _PdfiumUnmapped, _char_lines, _cluster_words
 
 
 def _pdfium_page(doc, number, miner_page, fonts):
@@ -51,6 +51,7 @@ def _pdfium_calls(pdfium_c, ctypes):
         for name, result in (
                 ("FPDFText_GetTextObject", ptr), ("FPDFText_GetCharOrigin", num),
                 ("FPDFText_IsGenerated", num), ("FPDFText_GetLooseCharBox", num),
+                ("FPDFText_HasUnicodeMapError", num),
                 ("FPDFText_GetCharBox", num), ("FPDFText_GetMatrix", num),
                 ("FPDFTextObj_GetFontSize", num), ("FPDFTextObj_GetFont", ptr),
                 ("FPDFPage_CountObjects", num), ("FPDFPage_GetObject", ptr),
@@ -98,9 +99,9 @@ class _PdfiumPage:
 
     def object_state(self, handle, matrix):
         """Font, horizontal and vertical scale, descent below the origin, font name, the
-        font's single widths, whether they drift (standard 14), a space's step and the
-        texts that do not drift, of a text object's glyphs: shared by the objects drawn
-        alike, cached per object."""
+        font's single widths, whether pdfium's advances drift from pdfminer's, a space's
+        step and the drift per glyph (see ``_PdfiumFont.steps``), of a text object's
+        glyphs: shared by the objects drawn alike, cached per object."""
         pointer = self.ctypes.c_void_p(handle)
         self.get_size(pointer, self.at_size)
         font_handle = self.get_font(pointer)
@@ -117,8 +118,7 @@ class _PdfiumPage:
             across = a * size
             state = self.states[key] = (
                 font, across, d * size, font.descent * d * size, font.name, font.single,
-                font.metrics_by_text, font.space_width * across,
-                font.agreeing() if font.metrics_by_text else None)
+                font.drifts, font.space_width * across, font.steps)
         self.objects[handle] = state
         return state
 
@@ -131,12 +131,15 @@ class _PdfiumPage:
         objects, origin_x, origin_y = self.objects, ctypes.c_double(), ctypes.c_double()
         at_x, at_y = ctypes.byref(origin_x), ctypes.byref(origin_y)
         last_handle, last_x, last_y = 0, None, None  # 0: no object, so a NULL one is told
-        last_text, drift, step = "", 0.0, 0.0
+        last_text, drift, step, pending = "", 0.0, 0.0, False
         open_run = None  # a space's run, until the next glyph of its object and line
         is_generated = self.call["FPDFText_IsGenerated"]
+        unmapped = self.call["FPDFText_HasUnicodeMapError"]
         for i, code in enumerate(self.codes(textpage)):
             if code in (13, 10, 32) and is_generated(page_text, i) == 1:
                 continue  # pdfium's own spaces and line ends; pdfminer has none
+            if unmapped(page_text, i) == 1:  # the code stands in for the text pdfium lacks
+                raise _PdfiumUnmapped("a glyph pdfium has no text for")
             handle = get_object(page_text, i)
             get_origin(page_text, i, at_x, at_y)
             x, y = origin_x.value, origin_y.value
@@ -147,21 +150,25 @@ class _PdfiumPage:
                 if state is None:
                     get_matrix(page_text, i, at_matrix)
                     state = self.object_state(handle, self.matrix)
-                font, across, up, drop, name, single, by_text, space_step, agree = state
+                font, across, up, drop, name, single, drifts, space_step, steps = state
                 text = chr(code) if 32 <= code < 0x590 else font.text(code)
                 drift = step = 0.0  # pdfminer and pdfium agree where a text object starts
                 same = False
             else:
                 text = chr(code) if 32 <= code < 0x590 else font.text(code)
                 same = y == last_y
-                if same and x == last_x and font.joined(last_text, text):
-                    text = font.joined(last_text, text)  # one glyph pdfium split ("fl")
-                    drift -= step
-                    if runs and runs[-1][1] is chars.pop():
+                whole = same and x == last_x and font.joined(last_text, text)
+                if whole and self.one_glyph(i):
+                    text, pending = whole, False  # one glyph pdfium split ("ffi")
+                    drift, step = drift - step, 0.0
+                    split = chars.pop()  # always: a page with no spaces has no runs
+                    if runs and runs[-1][1] is split:
                         runs[-1][1], open_run = None, runs[-1]
-            # where pdfminer puts two glyphs at one x (after one of zero width), undoing the
-            # drift must not part them: thousandths of a point, as pdfminer's sums land
-            left, bottom = (round(x - drift, 3) if by_text else x), height - y - drop
+            if pending:
+                raise _PdfiumUnmapped(f"pieces of a glyph, {last_text!r}, that no glyph reads")
+            left, bottom = x - drift, height - y - drop
+            if same and chars[-1][2] == chars[-1][1] and abs(left - chars[-1][1]) < _NEAR:
+                left = chars[-1][1]  # after a glyph pdfminer gives no width: the same x
             if text.isspace():
                 width = 0.0
                 char = [text, left, left, bottom - up, bottom, name, up, handle]
@@ -172,20 +179,40 @@ class _PdfiumPage:
             else:
                 width = single.get(text)
                 if width is None:
-                    width = font.width(text, textpage, i, across, self)
+                    pending = font.pending(text)  # its width comes with its last piece
+                    width = 0.0 if pending else font.width(text, textpage, i, across, self)
+                if font.unnamed and not pending:
+                    font.check_named(text, width, self, i, across)
                 char = [text, left, left + width * across, bottom - up, bottom, name, up,
                         handle]
                 if open_run is not None and same:
                     open_run[1], open_run = char, None  # the glyph after a space ends its run
             chars.append(char)
-            if by_text:  # else drift and step stay 0 for the whole object
-                step = 0.0
-                if text not in agree:
-                    step = self.drift(font, text, width, across, textpage, i, x)
+            if drifts and not pending:  # else drift and step stay 0 for the whole object
+                if text.isspace():
+                    width = font.width(text, textpage, i, across, self)
+                step = steps.get((text, width))
+                if step is None:
+                    step = font.step(text, width, self, i, across)
+                if step:
+                    step *= across
                     drift += step
-                    self.end_drift[handle] = drift
+                    self.drifted, self.end_drift[handle] = True, drift
             last_handle, last_x = handle, x  # pairs: Python builds no tuple for two
             last_y, last_text = y, text
+        if pending:
+            raise _PdfiumUnmapped(f"pieces of a glyph, {last_text!r}, that no glyph reads")
+
+    def one_glyph(self, index):
+        """Whether characters ``index - 1`` and ``index`` are pieces of one glyph: pdfium
+        gives each piece the glyph's origin and either its whole ink box (a ligature
+        character it expands) or the next slice of it (a glyph whose text is several
+        characters); two glyphs drawn at one origin have other boxes."""
+        box, get = self.box, self.call["FPDFText_GetCharBox"]  # left, right, bottom, top
+        get(self.page_text, index - 1, *self.at_box)
+        before = tuple(box)
+        get(self.page_text, index, *self.at_box)
+        return before == tuple(box) or (before[1] == box[0] and before[2:] == tuple(box)[2:])
 
     def codes(self, textpage):
         """Every character's code: one call for the page, or one per character where the
@@ -199,40 +226,6 @@ class _PdfiumPage:
                 codes[i] = c.FPDFText_GetUnicode(textpage, i)
             return codes
         return [c.FPDFText_GetUnicode(textpage, i) for i in range(count)]
-
-    def drift(self, font, text, width, across, textpage, index, origin):
-        """How much further pdfium advanced past a glyph than pdfminer does.
-
-        For the standard 14 fonts pdfminer advances by its built-in metrics, pdfium by the
-        file's /Widths, so later glyphs of the same text object drift apart by the
-        difference. It is undone glyph by glyph, which holds only where every text object
-        starts where the content stream sets it, or is moved by ``place_continued_text``.
-        """
-        if text.isspace():
-            width = font.width(text, textpage, index, across, self)
-        given = font.file_width(text)
-        if given is None:  # the file gives no single width: pdfium's box tells
-            given = self.pdfium_advance(textpage, index, origin, width * across) / across
-        if abs(given - width) <= 0.0005:
-            return 0.0
-        self.drifted = True
-        return (given - width) * across
-
-    def pdfium_advance(self, textpage, index, origin, ours):
-        """How far pdfium advances past a glyph, where its boxes prove it, else ``ours``.
-
-        pdfium's loose box is the advance joined with the ink: where it reaches past the
-        ink, its right edge is the advance; where the ink reaches past it, the advance is
-        unknown and only one longer than pdfminer's is proven, which falls back.
-        """
-        loose, box = self.rect, self.box  # box: left, right, bottom, top
-        self.call["FPDFText_GetLooseCharBox"](self.page_text, index, self.at_rect)
-        self.call["FPDFText_GetCharBox"](self.page_text, index, *self.at_box)
-        if loose.right > box[1] + 0.01:
-            return loose.right - origin
-        if origin + ours > loose.right + 0.01:
-            raise _PdfiumUnmapped("a glyph whose width pdfium's boxes cannot tell")
-        return ours
 
     def loose_width(self, textpage, index):
         rect = self.rect  # pdfium's box for the glyph, in points
@@ -280,7 +273,10 @@ class _PdfiumPage:
 
     def add_blank(self, matrix, handle, state):
         font, up, bottom = state[0], state[2], matrix[5] + state[3]
-        if font.metrics_by_text and font.file_width(" ") not in (None, font.space_width):
+        if font.invisible():
+            raise _PdfiumUnmapped(f"text pdfium drops for its width, in font {font.name!r} "
+                                  "which has glyphs of no width")
+        if font.drifts and font.step(" ", font.space_width):
             self.end_drift[handle] = None  # its spaces drift, and they are not counted
         self.chars.append([" ", matrix[4], matrix[4], self.height - bottom - up,
                            self.height - bottom, state[4], up, handle])

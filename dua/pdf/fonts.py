@@ -6,7 +6,7 @@ import, pdfminer inside the functions that use it.
 """
 from __future__ import annotations
 
-from .wordrule import _LIGATURE_OF, _PdfiumUnmapped
+from .wordrule import _LIGATURE_OF, _LIGATURES, _PdfiumUnmapped
 
 
 class _PdfiumFonts:
@@ -65,9 +65,9 @@ def _miner_fonts(manager, resources):
                 out.append((literal_name(resolve1(spec.get("BaseFont", ""))), font))
                 widths = resolve1(spec.get("Widths"))
                 first = resolve1(spec.get("FirstChar", 0)) or 0
-                # pdfium's widths, where pdfminer may use its own for the standard 14 fonts
-                font.dua_file_widths = ({first + i: resolve1(w) for i, w in enumerate(widths)}
-                                        if isinstance(widths, list) else {})
+                if isinstance(widths, list):  # pdfminer may use its own (the standard 14)
+                    font.dua_file_widths = {first + i: resolve1(w)
+                                            for i, w in enumerate(widths)}
         for ref in (resolve1(res.get("XObject")) or {}).values():
             stream = resolve1(ref)
             attrs = getattr(stream, "attrs", {})
@@ -85,49 +85,97 @@ class _PdfiumFont:
             raise _PdfiumUnmapped("a vertical font")
         self.candidates, self.name = candidates, first.fontname
         self.descent = first.get_descent()
-        self.widths, self.file_widths, self.agree = {}, None, None
+        self.widths, self.prefixes, steps = {}, None, {}
+        self.unnamed = set()  # pdfium's widths of glyphs pdfminer cannot name ("(cid:N)")
+        self.by_own_metrics = all(getattr(f, "dua_file_widths", None) is None and
+                                  any(isinstance(k, str) for k in f.widths or ())
+                                  for f in candidates)
         for font in candidates:
+            pdfium_width = _pdfium_widths(font)
+            if not hasattr(font, "cidcoding"):  # a simple font names codes by encodings
+                self.unnamed.update(pdfium_width(cid) for cid in _unnamed(font))
             for cid, text in _miner_cids(font):
-                self.widths.setdefault(text, set()).add(font.char_width(cid))
+                width = font.char_width(cid)
+                self.widths.setdefault(text, set()).add(width)
+                given = pdfium_width(cid)
+                steps.setdefault((text, width), set()).add(
+                    width if given is None else given)
         self.widths = {text: tuple(found) for text, found in self.widths.items()}
         self.single = {text: found[0] for text, found in self.widths.items()
                        if len(found) == 1}
         self.space_width = min(self.widths.get(" ", (0.0,)))
-        # pdfminer's built-in metrics (the standard 14 fonts) look widths up by text
-        self.metrics_by_text = any(isinstance(next(iter(f.widths), 0), str)
-                                   for f in candidates if f.widths)
+        # how much further pdfium advances than pdfminer past a glyph of this text and
+        # pdfminer's width, per unit of size; glyphs that share both but not pdfium's
+        # width are left out, so reading one falls back
+        self.steps = {key: next(iter(given)) - key[1] for key, given in steps.items()
+                      if len(given) == 1}
+        self.choices = {key: given for key, given in steps.items() if len(given) > 1}
+        self.drifts = any(self.steps.values()) or bool(self.choices)
 
-    def file_width(self, text):
-        """The file's /Widths for ``text`` where they give one, else None."""
-        if self.file_widths is None:
-            found = {}
-            for font in self.candidates:
-                given = getattr(font, "dua_file_widths", {})
-                for cid, glyph in _miner_cids(font) if given else ():
-                    if isinstance(given.get(cid), (int, float)):
-                        found.setdefault(glyph, set()).add(given[cid] * 0.001)
-            self.file_widths = {t: next(iter(w)) for t, w in found.items() if len(w) == 1}
-        return self.file_widths.get(text)
+    def step(self, text, width, page=None, index=0, across=1.0):
+        """pdfium's advance past a glyph less pdfminer's, per unit of size.
 
-    def agreeing(self):
-        """The texts whose one width in the file is pdfminer's one width: no drift."""
-        if self.agree is None:
-            self.file_width(" ")
-            self.agree = frozenset(t for t, w in self.file_widths.items()
-                                   if t in self.single and abs(w - self.single[t]) <= 0.0005)
-        return self.agree
+        Where glyphs of that text and width advance differently in pdfium, its box for the
+        character tells which (it spans the advance where the file gives widths).
+
+        Raises _PdfiumUnmapped where nothing tells.
+        """
+        step = self.steps.get((text, width))
+        if step is None:
+            given = self.choices.get((text, width), ())
+            seen = round(page.loose_width(None, index) / across * 1000) * 0.001 if page else None
+            found = [w for w in given if abs(w - seen) <= 1e-9] if given and page else []
+            if len(found) != 1 or any(w is None for w in given):
+                raise _PdfiumUnmapped(f"glyphs of font {self.name!r} that read {text!r} "
+                                      "advance differently in pdfium")
+            step = found[0] - width
+        return step
+
+    def check_named(self, text, width, page, index, across):
+        """Raises _PdfiumUnmapped where the glyph could be one pdfminer cannot name that
+        pdfium named ``text``: its width in pdfium is one of theirs, or not ``text``'s."""
+        given = width + self.steps.get((text, width), 0.0)
+        seen = round(page.loose_width(None, index) / across * 1000) * 0.001
+        if abs(seen - given) > 1e-9:  # unless the first piece of a ligature, whose box it is
+            given = next((w + step for (whole, w), step in self.steps.items()
+                          if len(_expanded(whole)) > 1 and _expanded(whole).startswith(text)
+                          and abs(w + step - seen) <= 1e-9), given)
+        if abs(seen - given) > 1e-9 or any(abs(given - (w or 0.0)) <= 1e-9
+                                           for w in self.unnamed):
+            raise _PdfiumUnmapped(f"font {self.name!r} has glyphs pdfminer cannot name, and "
+                                  f"one that pdfium reads {text!r} may be one")
+
+    def invisible(self):
+        """Whether a glyph other than a blank has no width: pdfium drops a text object
+        that shows only such glyphs, as it drops blanks, and pdfminer reads it."""
+        # the standard 14 without widths: pdfminer's zero is a name its metrics lack
+        return not self.by_own_metrics and any(
+            not text.isspace() and width == 0.0 and not step
+            for (text, width), step in self.steps.items())
 
     def joined(self, first, second):
-        """The text of one glyph pdfium split in two (a ligature), or ''."""
-        for text in (first + second, _LIGATURE_OF.get(first + second, "")):
-            if text and text in self.widths:
-                return text
-        return ""
+        """The text of one glyph pdfium split in pieces (a ligature), as far as the pieces
+        go: a glyph's whole text, or the start of one (see ``pending``); else ''."""
+        whole = _expanded(first) + second
+        found = [t for t in (whole, _LIGATURE_OF.get(whole)) if t in self.widths]
+        if len(found) > 1:
+            raise _PdfiumUnmapped(f"two glyphs of font {self.name!r} read {whole!r}")
+        return found[0] if found else (whole if whole in self.starts() else "")
+
+    def pending(self, text):
+        """Whether ``text`` only starts a glyph's text: the first pieces of a ligature."""
+        return text not in self.widths and text in self.starts()
+
+    def starts(self):
+        if self.prefixes is None:
+            self.prefixes = {whole[:k] for whole in map(_expanded, self.widths)
+                             for k in range(1, len(whole))}
+        return self.prefixes
 
     def text(self, code):
-        if code == 2:  # pdfium's mark for a hyphen that ends a line
+        if code == 2:  # pdfium's mark for a hyphen that ends a line: which glyph, it hides
             hyphens = [h for h in ("-", "\xad", "\u2010") if h in self.widths]
-            if len(hyphens) == 1:
+            if len(hyphens) == 1 and hyphens[0] in self.single:
                 return hyphens[0]
         if code in (0, 2, 0xFFFE, 0xFFFF) or 0xD800 <= code < 0xE000:
             raise _PdfiumUnmapped(f"a glyph pdfium maps to U+{code:04X}")
@@ -147,6 +195,53 @@ class _PdfiumFont:
         if len(found) == 2:  # the usual case, without min's key function (the first on a tie)
             return found[0] if abs(found[0] - near) <= abs(found[1] - near) else found[1]
         return min(found, key=lambda w: abs(w - near))
+
+
+def _expanded(text):
+    return "".join([_LIGATURES.get(t, t) for t in text]) if not text.isascii() else text
+
+
+def _pdfium_widths(font):
+    """pdfium's width of a character code in ``font``, or None where it is pdfminer's.
+
+    pdfium reads the file's widths (/Widths, /MissingWidth, a CID font's /W and /DW) as
+    whole thousandths where pdfminer keeps their fractions; for the standard 14 fonts
+    pdfminer uses its own metrics even where the file gives /Widths, and pdfium those
+    (and /MissingWidth, 0 unless given, for a code they leave out); where the file
+    gives none, pdfium's own metrics advance as pdfminer's do.
+    A simple font that gives no widths at all is drawn by its font program's own, which
+    only pdfium reads: that font falls back.
+    """
+    given = getattr(font, "dua_file_widths", None)
+    by_name = any(isinstance(k, str) for k in font.widths or ())
+    if by_name and given is None:  # the standard 14 drawn by their own metrics
+        return lambda cid: None
+    if by_name:  # pdfminer's metrics; pdfium's the file's /Widths, else /MissingWidth
+        missing = _whole(font.descriptor.get("MissingWidth", 0) if font.descriptor else 0)
+        return lambda cid: _whole(given[cid]) if cid in given else missing
+    if given is None and not font.widths and not hasattr(font, "cidcoding"):
+        raise _PdfiumUnmapped(f"font {font.fontname!r} gives no widths")
+    if getattr(font, "hscale", 0.001) != 0.001:  # a Type 3 font's matrix scales its widths
+        scaled = [w * font.hscale * 1000 for w in font.widths.values()]
+        if any(not isinstance(w, (int, float)) or w != int(w) for w in scaled):
+            raise _PdfiumUnmapped(f"a Type 3 font, {font.fontname!r}, whose widths pdfium "
+                                  "may round")
+        return lambda cid: None
+    default = _whole(font.default_width)
+    return lambda cid: _whole(font.widths[cid]) if cid in font.widths else default
+
+
+def _unnamed(font):
+    """The codes of glyphs the font gives a width that have no text for pdfminer (code 0,
+    .notdef, pdfium gives no text either, and that falls back)."""
+    named = {cid for cid, _ in _miner_cids(font)}
+    return [cid for cid, w in (font.widths or {}).items()
+            if w and isinstance(cid, int) and cid and cid not in named]
+
+
+def _whole(thousandths):
+    """A width as pdfium reads it: whole thousandths (truncated), per unit of size."""
+    return int(thousandths) * 0.001 if isinstance(thousandths, (int, float)) else None
 
 
 def _miner_cids(font):

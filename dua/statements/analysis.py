@@ -37,6 +37,7 @@ class Analysis:
     candidate_lines: int
     page_count: int
     learned: dict | None = None  # settings learned from the answer key's evidence, if given
+    sections: list = dataclasses.field(default_factory=list)  # titles that may sign rows
 
 
 def reader_pages(doc) -> list:
@@ -89,7 +90,25 @@ def _dominant(found: list) -> list:
     xs = sorted(f[3] for f in found if f[2] == pattern)
     x = xs[len(xs) // 2]
     reach = max(12.0, 2.0 * _pitch([(i, ln) for i, ln, _, _ in found]))
-    return [(i, ln) for i, ln, p, x0 in found if p == pattern and abs(x0 - x) < reach]
+    return _aligned_money([(i, ln) for i, ln, p, x0 in found
+                           if p == pattern and abs(x0 - x) < reach])
+
+
+def _aligned_money(lines: list) -> list:
+    """Drop the lines whose money stands where the table's does not: a summary block above
+    the table ('Beginning Balance', 'Ending Balance' with dates of their own) or a strip of
+    daily balances below it prints amounts off the edges the rows right-align theirs on.
+    Only where most lines keep to those edges; amounts set left or centred give no such
+    evidence."""
+    edges: dict = {}
+    for _, line in lines:
+        for x in {round(w[2]) for w in line if engine.looks_like_amount(w[0])}:
+            edges[x] = edges.get(x, 0) + 1
+    common = {x for x, n in edges.items() if n >= max(3, 0.05 * len(lines))}
+    near = lambda line: all(any(abs(round(w[2]) - x) <= 2 for x in common)  # noqa: E731
+                            for w in line if engine.looks_like_amount(w[0]))
+    kept = [(i, ln) for i, ln in lines if near(ln)]
+    return kept if len(kept) >= 0.8 * len(lines) else lines
 
 
 def _vote_date(cells_by_col: list) -> tuple:
@@ -225,9 +244,32 @@ def _from_layout(pages: list) -> Analysis:
     _signs(columns, by_col, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
+    _roles(pages, settings)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),
-                    len(candidates), len(pages))
+                    len(candidates), len(pages), sections=_sections(pages, settings))
+
+
+def _roles(pages: list, settings: dict) -> None:
+    """The balance column, when the rows reconcile with one: a line printing only it is
+    then no row."""
+    from . import reconcile  # lazy: pandas loads with the first frame
+
+    try:
+        result = reconcile.reconcile(engine.build_frame(pages, settings))
+    except (KeyError, ValueError, TypeError, IndexError):
+        result = {"passed": None}
+    names = [c["name"] for c in settings["columns"]]
+    if result["passed"] and result["roles"][0] in names:
+        settings["balance_column"] = names.index(result["roles"][0])
+
+
+def _sections(pages: list, settings: dict) -> list:
+    """Titles of the table's sections, which may sign the amounts printed under them: the
+    search tries their signs only when the rows do not add up unsigned."""
+    from . import sections
+
+    return [t for t, _ in sections.guess(pages, settings)]
 
 
 def _signs(columns: list, by_col: list, settings: dict) -> None:

@@ -104,8 +104,8 @@ def _has_amount(cells: list, settings: dict, kinds: list) -> bool:
 
 def _moves(cells: list, settings: dict, kinds: list) -> bool:
     """Money in a column other than the balance: a line that prints only a balance moves
-    nothing, and is never a row."""
-    balance = settings.get("balance_column")
+    nothing, and is no row (unless the answer key lists such lines as rows)."""
+    balance = None if settings.get("balance_rows") else settings.get("balance_column")
     return any(i != balance for i in _amount_cells(cells, settings, kinds))
 
 
@@ -171,7 +171,8 @@ def _item(line: list, settings: dict, state: dict) -> list:
         state["sign"] = state["sections"][norm]
         return ["furniture", top, None, text, line, "a section's title (it signs its rows)"]
     if not state["in_table"]:
-        return ["outside", top, None, text, line, state.get("outside", "above the table's heading")]
+        where = state.get("outside", "above the table's heading")
+        return ["outside", top, None, text, line, where]
     if is_rule(line):
         return ["furniture", top, None, text, line, "a rule drawn with text"]
     skipped = _skip_reason(text, settings["skip_patterns"])
@@ -197,7 +198,8 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     if is_anchor(dated, settings, kinds):
         return ["anchor", top, dated, text, line, "", state["sign"]]
     money = _amount_cells(cells, settings, kinds)
-    if money and set(money) == {settings.get("balance_column")}:
+    balance_only = money and set(money) == {settings.get("balance_column")}
+    if balance_only and not settings.get("balance_rows"):
         return ["furniture", top, cells, text, line, "a balance line (it prints only a balance)"]
     if money or re.fullmatch(settings["date_pattern"], cells[col], re.IGNORECASE):
         return ["money", top, cells, text, line, ""]  # money, or a date: no row of its own

@@ -12,7 +12,7 @@ import collections
 import copy
 import re
 
-from . import engine, evidence
+from . import engine, evidence, sections
 from .columns import GLUE_GAP, LINE_TOLERANCE, find_header
 from .dates import pattern_of
 
@@ -57,8 +57,10 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     settings["output_order"] = [str(c) for c in expected.columns]
     _dates(settings, rows, expected, kinds, groups)
     _signs(settings, rows, expected, kinds)
+    _balance(settings, expected)
     _wraps(settings, pages, rows)
     _heading(settings, words_by_page, pages, rows, ranges)
+    _section_signs(settings, words_by_page, rows, expected, kinds)
     settings["skip_patterns"] = _non_rows(settings, words_by_page, pages, rows)
     return settings
 
@@ -78,7 +80,8 @@ def _defaults(base: dict | None) -> dict:
                        ("skip_patterns", list(SKIP_PATTERNS)), ("continuation", "below"),
                        ("continuation_gap", 12.0)):
         s.setdefault(key, value)
-    for key in ("anchor", "date_fill", "date_groups", "output_order"):
+    for key in ("anchor", "date_fill", "date_groups", "output_order", "sections",
+                "balance_column"):
         s.pop(key, None)  # decided again from the evidence
     return s
 
@@ -203,6 +206,46 @@ def _signs(settings: dict, rows: list, expected, kinds: list) -> None:
         if "dr" in neg or "cr" in neg:
             col["drcr_signs"] = {"dr": -1 if neg.get("dr", True) else 1,
                                  "cr": -1 if neg.get("cr", False) else 1}
+
+
+def _balance(settings: dict, expected) -> None:
+    """The balance column, where the answer key's own rows reconcile with one."""
+    from . import reconcile  # late: it loads pandas' helpers only when a key is given
+
+    result = reconcile.reconcile(expected)
+    names = [c["name"] for c in settings["columns"]]
+    if not result["passed"] or str(result["roles"][0]) not in names:
+        return
+    settings["balance_column"] = names.index(str(result["roles"][0]))
+    others = [str(c) for c, col in zip(expected.columns, evidence.roles(expected))
+              if col == "amount" and str(c) != str(result["roles"][0])]
+    moves = expected[others].notna().any(axis=1) if others else None
+    if moves is not None and not moves.all():
+        settings["balance_rows"] = True  # the key lists lines that print only a balance
+
+
+def _section_signs(settings: dict, words_by_page: list, rows: list, expected,
+                   kinds: list) -> None:
+    """Sections whose unmarked amounts the answer key signs differently (credits above,
+    debits below, all printed unsigned) sign those amounts by the section they stand in."""
+    found = sections.guess(words_by_page, settings)
+    if not found:
+        return
+    where = sections.of_lines(words_by_page, settings)
+    for c, kind in enumerate(kinds):
+        per = collections.defaultdict(collections.Counter)
+        for row in rows:
+            value = evidence.value(expected.iloc[row.index, c])
+            if kind == "amount" and c in row.cells and value and _marker(
+                    " ".join(w[0] for w in row.cells[c]), settings) == "":
+                per[where.get((row.page, row.line))][value < 0] += 1
+        negative = {t: n[True] > n[False] for t, n in per.items() if t is not None}
+        if len(set(negative.values())) < 2:
+            continue  # every section signs alike: the column's own convention says it
+        col = next(col for col in settings["columns"] if col["name"] == str(expected.columns[c]))
+        col.pop("sign", None)
+        col["section_signed"] = True
+        settings["sections"] = [[t, -1 if negative.get(t) else 1] for t, _ in found]
 
 
 def _marker(text: str, settings: dict) -> str:

@@ -187,6 +187,29 @@ def attach_accounting(result: dict, pages: list, settings: dict, apart: list | N
     result["accounting"] = ledger.to_dict()
 
 
+def _arithmetic(frame, pages: list, settings: dict) -> dict:
+    """Running balances, else printed totals; and where sections sign the amounts, whether
+    the other way round adds up as well (then the arithmetic cannot tell which is right)."""
+    def check(f):
+        result = reconcile(f)
+        if result["passed"] is None and settings.get("columns"):
+            result = reconcile_totals(f, pages, settings)
+        return result
+
+    result = check(frame)
+    signed = [c["name"] for c in settings.get("columns", []) if c.get("section_signed")
+              and c.get("output", True) and c["name"] in frame.columns]
+    if result["passed"] and signed and settings.get("sections"):
+        mirrored = frame.copy()
+        for name in signed:
+            mirrored[name] = -mirrored[name]
+        if check(mirrored)["passed"]:
+            return dict(result, passed=None, detail=result["detail"] + "; but signed the "
+                        "other way round the sections add up as well, so the arithmetic cannot "
+                        "tell which way they move the balance")
+    return result
+
+
 def _same_rows(frame, pages: list, settings: dict, extraction: tuple | None) -> bool:
     """Whether ``frame`` is what the engine reads from ``pages`` with ``settings``."""
     rows = (extraction or engine.extract(pages, settings))[0]
@@ -205,9 +228,7 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     that could not be checked, or words no cell accounts for, leave it ``unverified``."""
     from . import ledger as ledger_mod
 
-    arithmetic = reconcile(frame)
-    if arithmetic["passed"] is None and settings.get("columns"):
-        arithmetic = reconcile_totals(frame, pages, settings)
+    arithmetic = _arithmetic(frame, pages, settings)
     ledger = ledger_mod.build(pages, settings, apart, extraction) \
         if settings.get("columns") else None
     checks = [arithmetic, accounting(ledger)]

@@ -18,7 +18,7 @@ import pprint
 import re
 import time
 
-from . import analysis, engine, evidence, verify
+from . import analysis, engine, evidence, sections, verify
 
 # The engine's modules in the order they are copied into a parser (each needs the ones before).
 ENGINE_SOURCES = tuple(os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
@@ -240,7 +240,7 @@ def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
         out += [_with(settings, date_pattern=p) for p in analysis.DATE_PATTERNS]
     touched = {kinds.get(d["column"]) for d in diag.get("first_differences", [])}
     if "amount" in touched or result.get("mode") == "intrinsic":
-        out += _sign_variants(settings)
+        out += _sign_variants(settings) + sections.flipped(settings, found.sections)
     if "text" in touched or "date" in touched:
         out += [_with(settings, glue_gap=g) for g in (0.3, 1.5, 2.5, -1.0)]
         measured = found.settings.get("continuation_gap") or 12.0

@@ -1,0 +1,71 @@
+"""Sections of a statement: the titles printed over each repetition of the table's heading,
+and the sign a section gives the unsigned amounts printed in it.
+
+A statement that lists its credits and its debits under two titles ('DEPOSITS AND OTHER
+CREDITS', 'OTHER DEBITS') prints every amount unsigned: the section says which way it
+moves the balance. The titles are found by where they stand (the plain line right above
+the column heading); the signs by evidence, the answer key's or the arithmetic's, never by
+what the titles say.
+"""
+from __future__ import annotations
+
+from . import engine
+from .columns import GLUE_GAP, LINE_TOLERANCE
+
+
+def titles(pages: list, settings: dict) -> list:
+    """``(page, line, title)`` of each section title, in page order; ``title`` normalized.
+
+    A title is the plain line (no date, no amount) standing right above a line of the
+    table's heading, within two and a half of its own heights.
+    """
+    header = set(settings.get("header") or [])
+    out = []
+    for p, words in enumerate(pages):
+        lines = engine.group_lines(words, LINE_TOLERANCE)
+        norms = [engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in lines]
+        for k in range(1, len(lines)):
+            if norms[k] not in header or norms[k - 1] in header or not norms[k - 1]:
+                continue
+            above, line = lines[k - 1], lines[k]
+            height = max(w[4] - w[3] for w in above)
+            close = line[0][3] - above[0][3] <= 2.5 * height
+            if close and not any(engine.looks_like_amount(w[0]) for w in above):
+                out.append((p, k - 1, norms[k - 1]))
+    return out
+
+
+def guess(pages: list, settings: dict) -> list:
+    """``[[title, 1], ...]`` when two different titles or more head the table's sections,
+    else ``[]``. Every section starts unsigned (+1); the search flips them by evidence."""
+    found = list(dict.fromkeys(t for _, _, t in titles(pages, settings)))
+    return [[t, 1] for t in found] if len(found) >= 2 else []
+
+
+def of_lines(pages: list, settings: dict) -> dict:
+    """``(page, line) -> title`` of the section each line of the document stands in."""
+    starts = titles(pages, settings)
+    out, current, i = {}, None, 0
+    for p, words in enumerate(pages):
+        for k in range(len(engine.group_lines(words, LINE_TOLERANCE))):
+            while i < len(starts) and starts[i][:2] <= (p, k):
+                current = starts[i][2]
+                i += 1
+            out[(p, k)] = current
+    return out
+
+
+def flipped(settings: dict, found: list) -> list:
+    """Settings with one section's sign flipped, for each section (the search's moves);
+    ``found`` are the titles the layout shows, used when the settings sign no section yet.
+    The amount columns other than the balance are signed by their section from then on."""
+    current = settings.get("sections") or [[t, 1] for t in found]
+    out = []
+    for i in range(len(current)):
+        flips = [list(s) for s in current]
+        flips[i][1] = -flips[i][1]
+        columns = [dict(c, section_signed=True) if c["kind"] == "amount"
+                   and n != settings.get("balance_column") else c
+                   for n, c in enumerate(settings["columns"])]
+        out.append(dict(settings, sections=flips, columns=columns))
+    return out
