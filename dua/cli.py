@@ -27,7 +27,7 @@ EXIT_CODES = (
     (errors.EXIT_NOT_VERIFIED, "ran, but the result is not verified"),
     (errors.EXIT_USAGE, "usage error (bad flags, or the command is not available)"),
     (errors.EXIT_BAD_INPUT, "bad input (not a PDF, encrypted, no text layer, bad payload)"),
-    (errors.EXIT_FAILURE, "LLM or system failure"),
+    (errors.EXIT_FAILURE, "LLM or system failure, or an output cut short (a pipe's reader left)"),
     (errors.EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 

@@ -57,7 +57,8 @@
     │   ├── InvalidGraphError (ValueError)
     │   └── StepLimitError (RecursionError)
     ├── StoreError                            the Error Handler's sqlite store is unusable
-    ├── OutputClosedError (ConnectionError)   a pipe's reader left before the output was whole
+    ├── OutputError (OSError)                 an output could not be written whole (a full disk)
+    │   └── OutputClosedError (ConnectionError)  a pipe's reader left before the output was whole
     └── CoverageError (AssertionError)        a bug: extract lost or doubled a word
 
 Every class sets its canonical seed-004 ``error_type``, a stable UPPER_SNAKE
@@ -637,7 +638,14 @@ class StoreError(DuaError):
     hint = "Check that DUA_HOME (or serve --db) points to a writable directory."
 
 
-class OutputClosedError(DuaError, ConnectionError):
+class OutputError(DuaError, OSError):
+    """An output could not be written whole (the destination itself was usable)."""
+
+    error_code = "OUTPUT_FAILED"
+    hint = "Check the free space where the output goes, or write it elsewhere with --out."
+
+
+class OutputClosedError(OutputError, ConnectionError):
     """The reader of an output pipe went away before the output was whole."""
 
     error_code = "OUTPUT_CLOSED"

@@ -33,13 +33,29 @@ def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str 
     """
     check_parser(parser_path)
     tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty)
-    from ..outputs import check_folder  # lazy: only a batch with outputs needs it
-
-    for folder in sorted({os.path.dirname(os.path.abspath(t.output_path)) for t in tasks
-                          if t.output_path}):  # once per folder, not per file
-        check_folder(folder, "the output folder")
-        os.makedirs(folder, exist_ok=True)
+    _check_outputs(tasks, parser_path)
     return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
+
+
+def _check_outputs(tasks: list, parser_path: str) -> None:
+    """Every destination usable and none of them an input, before any file runs; only then
+    are the folders made (a refused batch writes nothing anywhere)."""
+    from .. import outputs as out  # lazy: only a batch with outputs needs it
+
+    targets = [t.output_path for t in tasks if t.output_path]
+    if out.STDOUT in targets:  # workers run in other processes: stdout is the caller's to write
+        raise errors.UsageError("A batch writes files, not -",
+                                hint="Run without an output and write result.frame yourself.")
+    files = [p for p in targets if out.kind(p) != out.STREAM]
+    for path in files:
+        if out.kind(path) != out.FILE:
+            out.check_file(path, "the output")  # raises, naming what the path is
+    folders = sorted({os.path.dirname(os.path.realpath(p)) for p in files})
+    for folder in folders:  # once per folder, not per file
+        out.check_folder(folder, "the output folder")
+    out.check_none_is_an_input(files, "the output", [t.pdf_path for t in tasks] + [parser_path])
+    for folder in folders:
+        os.makedirs(folder, exist_ok=True)
 
 
 def _skipped(task: Task) -> FileResult:

@@ -24,8 +24,9 @@ def convert(task) -> dict:
     """
     start = time.monotonic()
     try:
-        # taken before the run: a parser edited meanwhile must not vouch for this output
-        sources = source_stamp(task.parser_path, task.pdf_path) if task.output_path else None
+        # taken before the run: a parser edited meanwhile must not vouch for this output;
+        # a device or a pipe keeps nothing to resume from, so it gets no stamp (none in /dev)
+        sources = source_stamp(task.parser_path, task.pdf_path) if _stamped(task) else None
         with _borrowed_sandbox() as box:
             frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
                             password=task.password)
@@ -38,12 +39,19 @@ def convert(task) -> dict:
         if task.output_path:
             with _interrupt_deferred():  # an output and its stamp land together or not at all
                 write_csv_atomically(frame, task.output_path)
-                write_stamp(task.output_path, dict(sources, rows=len(frame)))
+                if sources is not None:
+                    write_stamp(task.output_path, dict(sources, rows=len(frame)))
         return {"index": task.index, "status": "converted", "rows": len(frame),
                 "seconds": time.monotonic() - start,
                 "frame": None if task.output_path else frame}
     except Exception as exc:  # one file's failure is its result, whatever it was
         return failure(task, exc, time.monotonic() - start)
+
+
+def _stamped(task) -> bool:
+    from ..outputs import FILE, kind  # lazy: only a file with an output needs it
+
+    return bool(task.output_path) and kind(task.output_path) == FILE
 
 
 @contextlib.contextmanager
@@ -98,7 +106,8 @@ def _borrowed_sandbox():
 
 
 def write_csv_atomically(frame, path: str) -> None:
-    """The frame as CSV at ``path``, never half-written (see dua.outputs)."""
+    """The frame as CSV at ``path``: a file never half-written, a device or a pipe written
+    in place (see dua.outputs.write_output)."""
     from ..outputs import write_output  # lazy: only a file with an output needs it
 
     write_output(path, lambda fh: frame.to_csv(fh, index=False))

@@ -31,6 +31,7 @@ final one with the handler's user_message."""
 EXAMPLES = """\
   python -m dua extract report.pdf                       # JSON on stdout
   python -m dua extract report.pdf --format markdown --out report.md
+  python -m dua extract report.pdf --out - | jq '.stats'   # '-' is stdout too
   python -m dua extract statement.pdf --pages 1-2 --password s3cret
   python -m dua extract report.pdf --provider openai --base-url http://127.0.0.1:11434/v1 --model qwen2.5
 """
@@ -43,7 +44,9 @@ def add_arguments(p) -> None:
     p.add_argument("file", metavar="FILE.pdf", help="the PDF to read")
     p.add_argument("--format", choices=("json", "markdown"), default="json",
                    help="output format (default: json)")
-    p.add_argument("--out", metavar="FILE", help="write the result here instead of stdout")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the result here (default and '-': stdout); a file is replaced "
+                   "whole, a device or a named pipe is written in place")
     p.add_argument("--pages", metavar="RANGES", help="pages to read, 1-based: 1-3,5 (default: all)")
     p.add_argument("--password", help="password of an encrypted PDF")
     p.add_argument("--batch-size", type=int, default=20, metavar="N",
@@ -150,13 +153,10 @@ def _run(args, settings) -> int:
                                                args.review_dpi)
     markdown = args.format == "markdown" and not args.json
     text = to_markdown(result) if markdown else json.dumps(result, indent=2, ensure_ascii=False) + "\n"
-    if args.out:
-        outputs.write_output(args.out, text)
-    else:
-        sys.stdout.write(text)
+    outputs.write_output(args.out or outputs.STDOUT, text)
     if progress:
         s = result["stats"]
-        where = f" -> {args.out}" if args.out else ""
+        where = f" -> {args.out}" if args.out and args.out != outputs.STDOUT else ""
         where += f", review -> {args.review}" if args.review else ""
         rules = " (then the built-in rules)" if s.get("llm_down") else ""
         progress(f"{s['elements']} elements from {s['pages']} page(s), {s['unclassified']} "

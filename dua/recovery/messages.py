@@ -115,6 +115,12 @@ def _store_unusable(rca, error, plan, done):
     return f"{error['message'].rstrip('.')}.{_hint(error)}"
 
 
+def _output_unusable(rca, error, plan, done):
+    # The output's own message names the path and what happened (a full disk, a pipe's
+    # reader gone); its hint says what to do.
+    return f"{error['message'].rstrip('.')}.{_hint(error)}"
+
+
 def _generic(rca, error, plan, done):
     if plan["next_action"] == "escalate":
         return _internal(rca, error, plan, done)
@@ -126,4 +132,5 @@ TEMPLATES = {"db_timeout": _db_timeout, "missing_field": _missing_field,
              "outage": _outage, "llm_transient": _llm_transient, "llm_unusable": _llm_unusable,
              "llm_invalid_answer": _llm_invalid_answer,
              "document_unreadable": _document, "parser_failed": _parser_failed,
-             "bad_request": _bad_request, "internal": _internal, "store_unusable": _store_unusable}
+             "bad_request": _bad_request, "internal": _internal, "store_unusable": _store_unusable,
+             "output_unusable": _output_unusable}

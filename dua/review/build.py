@@ -18,10 +18,11 @@ from . import extraction, index, sources, statement
 def parse_review(path: str, report: dict, pdf_path: str, password: str | None = None,
                  dpi: float | None = None, accounting: dict | None = None) -> str:
     """Write the review of a ``dua parse`` run from its ``--json`` report and the ledger it
-    was verified with (``accounting``; else the report's own); return ``path``."""
+    was verified with (``accounting``, the ledger's JSON form with its rows; the report's
+    own account leaves the rows' boxes out); return ``path``."""
     expected = any(c.get("name") == "equals_expected" for c in report.get("checks", []))
-    review, reading = _statement(pdf_path, report.get("parser_path"), report.get("output_path"),
-                                 password, dpi, accounting or report.get("accounting"))
+    review, _ = _statement(pdf_path, report.get("parser_path"), report.get("output_path"),
+                           password, dpi, accounting)
     review.status, review.checks = report.get("status", "failed"), report.get("checks", [])
     review.mode = ("checked against the expected CSV" if expected
                    else "checked by its own arithmetic (no answer key)")

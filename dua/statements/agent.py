@@ -16,7 +16,8 @@ import time
 from ..errors import GeneratedCodeError, UsageError, VerificationError
 from ..graph import END, START, Graph
 from ..recovery.node import NodeRecovery, new_run_id
-from ..outputs import check_file, check_folder, check_not_an_input, write_output
+from ..outputs import (FILE, check_file, check_folder, check_not_an_input, end_stream, kind,
+                       write_output)
 from ..schemas import StatementState
 from . import recovery
 
@@ -179,12 +180,22 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
                        rows=int(len(frame)), errors=state.errors + [
                            f"kept attempt {attempt}, the closest to passing"])
     if frame is not None and (final != "failed" or len(frame)):
-        out = ctx.out_path or os.path.join(ctx.parsers_dir, f"{state.target_bank}_result.csv")
-        if final == "failed":  # never in the place of a verified result: named for what it is
-            out = "%s.partial%s" % os.path.splitext(out)
+        out = result_path(ctx.out_path, ctx.parsers_dir, state.target_bank, final == "failed")
         write_output(out, frame.to_csv(index=False))
         updates["output_csv_path"] = out
+    if final == "failed":  # a pipe at --out gets its end (nothing), not a reader left waiting
+        end_stream(ctx.out_path)
     return updates
+
+
+def result_path(out: str | None, parsers_dir: str, bank: str, partial: bool = False) -> str:
+    """``out`` or PARSERS_DIR/BANK_result.csv; a failed run's rows beside it, named partial (beside
+    the parser when ``out`` is ``-``, a device or a pipe: those never grow a sibling file)."""
+    default = os.path.join(parsers_dir, f"{bank}_result.csv")
+    if not partial:
+        return out or default
+    beside = out if out and kind(out) == FILE else default
+    return "%s.partial%s" % os.path.splitext(beside)
 
 
 # --- routes -------------------------------------------------------------------------------

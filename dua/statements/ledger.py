@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 
 from . import engine
 
@@ -103,7 +104,32 @@ def build(pages: list, settings: dict, apart: list | None = None,
         for word, reason in (apart[page] if apart and page < len(apart) else []):
             if low <= word[3] <= high:
                 _own(ledger, page, [word], word[0], reason)
+    _loose_rows(ledger, items, region, owned, settings, money)
     return ledger
+
+
+def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings: dict,
+                money: "_Arithmetic") -> None:
+    """Lines outside the table's span that print a date and money as a row does (a first
+    or last transaction under another heading, a row the reading never reached): owned
+    only where the arithmetic says what they are, a balance or a total of the rows."""
+    for page, lines in enumerate(items):
+        low, high = region.get(page, (0.0, -1.0, 0.0))[:2]
+        for k, item in enumerate(lines):
+            if (page, k) in owned or low <= item[1] <= high:
+                continue
+            if item[0] == "furniture" or item[0] == "anchor":
+                continue  # named by the engine already (an anchor here is some row's)
+            if not _row_like(item[4], settings):
+                continue
+            reason = money.explain_anywhere([w[0] for w in item[4]])
+            if reason:
+                _own(ledger, page, item[4], item[3], reason)
+            else:
+                ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                        "why": "a line outside the table's rows that prints "
+                                               "a date and money as a row does"}
+                                       for w in item[4]]
 
 
 def _cells(ledger: Ledger, page: int, words: list, row: list, settings: dict,
@@ -177,6 +203,15 @@ def _rows(rows: list, items: list, settings: dict) -> list:
     return out
 
 
+def _row_like(words: list, settings: dict) -> bool:
+    """A line that opens with a date as the rows print theirs and prints an amount after
+    it, wherever it stands (a summary box's due date amid its amounts is no such line)."""
+    texts = [w[0] for w in words]
+    opens = next((n for n in (1, 2, 3) if re.fullmatch(
+        settings["date_pattern"], " ".join(texts[:n]), re.IGNORECASE)), 0)
+    return bool(opens) and any(engine.looks_like_amount(t, settings) for t in texts[opens:])
+
+
 class _Arithmetic:
     """What a line of money is, by the rows' own numbers: a balance they reach, or a total
     of a run of rows just above it."""
@@ -214,6 +249,38 @@ class _Arithmetic:
         if all(self._is_total(v, above) for v in found):
             return "a total or subtotal (it sums the rows above it)"
         return ""
+
+    def explain_anywhere(self, cells: list) -> str:
+        """The reason a row-like line away from the rows is none: each of its amounts a
+        balance some row reaches, or a total of a run of rows."""
+        found = [engine.parse_amount(c, self.settings) for c in cells
+                 if c and engine.looks_like_amount(c, self.settings)]
+        found = [abs(v) for v in found if v is not None]
+        if not found:
+            return ""
+        if self.balance is not None:
+            reached = {round(abs(v[self.balance]), 2) for v in self.values
+                       if v.get(self.balance) is not None}
+            if all(round(v, 2) in reached for v in found):
+                return "a balance the rows reach (a summary of balances)"
+        if all(round(v, 2) in self.run_totals() for v in found):
+            return "a total of a run of rows"
+        return ""
+
+    def run_totals(self) -> set:
+        """Every total of consecutive rows in each column of money (on first use)."""
+        if getattr(self, "_totals", None) is None:
+            self._totals = set()
+            for col in self.columns:
+                if col == self.balance:
+                    continue
+                values = [v.get(col) or 0.0 for v in self.values]
+                for i in range(len(values)):
+                    total = 0.0
+                    for v in values[i:]:
+                        total += v
+                        self._totals.add(round(abs(total), 2))
+        return self._totals
 
     def _is_balance(self, value: float, above: int) -> bool:
         if self.balance is None:

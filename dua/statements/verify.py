@@ -196,6 +196,15 @@ def _arithmetic(frame, pages: list, settings: dict) -> dict:
             result = reconcile_totals(f, pages, settings)
         return result
 
+    if not len(frame):
+        return {"name": "rows_found", "passed": False, "bad_rows": 0,
+                "detail": "0 rows: the parser read no transaction from a statement whose "
+                          "layout shows some"}
+    idle = _rows_without_money(frame, settings)
+    if idle:
+        return {"name": "rows_move_money", "passed": False, "bad_rows": len(idle),
+                "detail": f"{len(idle)} row(s) print no amount, as row {idle[0]} does: "
+                          "every transaction moves money"}
     result = check(frame)
     signed = [c["name"] for c in settings.get("columns", []) if c.get("section_signed")
               and c.get("output", True) and c["name"] in frame.columns]
@@ -208,6 +217,18 @@ def _arithmetic(frame, pages: list, settings: dict) -> dict:
                         "other way round the sections add up as well, so the arithmetic cannot "
                         "tell which way they move the balance")
     return result
+
+
+def _rows_without_money(frame, settings: dict) -> list:
+    """Rows with no amount in any column of money but the balance."""
+    columns = settings.get("columns") or []
+    balance = settings.get("balance_column")
+    names = [c["name"] for i, c in enumerate(columns) if c["kind"] == "amount"
+             and i != balance and c.get("output", True) and c["name"] in frame.columns]
+    if not names or not len(frame):
+        return []
+    idle = frame[names].isna().all(axis=1)
+    return [int(i) for i in idle[idle].index]
 
 
 def _same_rows(frame, pages: list, settings: dict, extraction: tuple | None) -> bool:
