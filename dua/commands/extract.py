@@ -39,6 +39,7 @@ EXAMPLES = """\
 
 def add_arguments(p) -> None:
     from .. import cli  # lazy: cli imports this module only when the command runs
+    from ..review import options as review_options
 
     p.add_argument("file", metavar="FILE.pdf", help="the PDF to read")
     p.add_argument("--format", choices=("json", "markdown"), default="json",
@@ -50,6 +51,7 @@ def add_arguments(p) -> None:
     p.add_argument("--password", help="password of an encrypted PDF")
     p.add_argument("--batch-size", type=int, default=20, metavar="N",
                    help="blocks per LLM call (default: 20)")
+    review_options.add_arguments(p)
     cli.add_llm_options(p)
 
 
@@ -122,12 +124,14 @@ def bug_feedback(exc: BaseException, args) -> dict:
 def _run(args, settings) -> int:
     from ..documents.pipeline import extract  # lazy: pdfplumber loads only when the command runs
     from ..documents.markdown import to_markdown
+    from ..review import options as review_options
 
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
     if args.out:  # checked before the work, not after it
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", [args.file])
+    review_options.check(args, (args.file,), (args.out,))
     provider = budget = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
@@ -142,12 +146,18 @@ def _run(args, settings) -> int:
     result = extract(args.file, password=args.password, pages=parse_pages(args.pages),
                      provider=provider, batch_size=args.batch_size, on_progress=progress,
                      llm_budget=budget)
+    if args.review:
+        from ..review import extract_review  # lazy: only a review draws pages
+
+        result["review_path"] = extract_review(args.review, result, args.file, args.password,
+                                               args.review_dpi)
     markdown = args.format == "markdown" and not args.json
     text = to_markdown(result) if markdown else json.dumps(result, indent=2, ensure_ascii=False) + "\n"
     outputs.write_output(args.out or outputs.STDOUT, text)
     if progress:
         s = result["stats"]
         where = f" -> {args.out}" if args.out and args.out != outputs.STDOUT else ""
+        where += f", review -> {args.review}" if args.review else ""
         rules = " (then the built-in rules)" if s.get("llm_down") else ""
         progress(f"{s['elements']} elements from {s['pages']} page(s), {s['unclassified']} "
                  f"unclassified, {s['llm_calls']} LLM call(s){rules}, {s['seconds']:.2f}s{where}")

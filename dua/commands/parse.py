@@ -34,6 +34,7 @@ EXAMPLES = """\
 
 def add_arguments(p) -> None:
     from ..cli import add_llm_options  # lazy: cli imports this module only when needed
+    from ..review import options as review_options
 
     p.add_argument("pdf", nargs="?", help="the statement PDF")
     p.add_argument("--bank", help="bank name: the parser is saved as PARSERS_DIR/BANK_parser.py")
@@ -57,6 +58,7 @@ def add_arguments(p) -> None:
                    help="save the run's state to FILE (a file: --resume reads it) after every step")
     p.add_argument("--resume", action="store_true",
                    help="continue the interrupted run saved in --checkpoint FILE")
+    review_options.add_arguments(p)
     add_llm_options(p)
     p.add_argument("--llm-mode", choices=("code", "settings"), default="code",
                    help="with an LLM: write free code, or answer the built-in engine's settings "
@@ -130,10 +132,12 @@ def _progress(args):
 def run(args, settings) -> int:
     from ..cli import feedback_for  # lazy
     from ..errors import VerificationError
+    from ..review import options as review_options
     from ..statements.agent import AGENT_ID, resume_agent, run_agent
 
     started = time.perf_counter()
     on_event, on_progress = _progress(args)
+    review_options.check(args, (args.pdf, args.expected), (args.out,))
     common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
                   password=args.password, timeout=args.timeout, on_event=on_event,
                   on_progress=on_progress, llm_mode=args.llm_mode)
@@ -156,6 +160,12 @@ def run(args, settings) -> int:
         exc = VerificationError(f"The parser for {bank} is {state.final_status}: "
                                 f"{why.splitlines()[0] if why else 'no result'}")
         report["feedback"] = feedback_for(exc, AGENT_ID)
+    if args.review:
+        from ..review import parse_review  # lazy: only a review draws pages
+
+        report["review_path"] = parse_review(args.review, report, state.pdf_path, args.password,
+                                             args.review_dpi,
+                                             state.comparison_result.get("accounting"))
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     elif not args.quiet:  # with --out - stdout holds the CSV alone
@@ -200,6 +210,8 @@ def _print_human(report: dict, out) -> None:
         partial = " (partial: the rows of the closest attempt, not verified)" \
             if report["status"] == "failed" else ""
         print(f"output: {report['output_path']}{partial}", file=out)
+    if report.get("review_path"):
+        print(f"review: {report['review_path']}", file=out)
     for check in report["checks"]:
         mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
         detail = check["detail"].splitlines()[0] if check["detail"] else ""

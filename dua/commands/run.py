@@ -26,6 +26,8 @@ EXAMPLES = """\
 
 
 def add_arguments(p) -> None:
+    from ..review import options as review_options  # lazy: only this command's flags need it
+
     p.add_argument("parser", metavar="PARSER.py", help="a parser written by dua parse")
     p.add_argument("pdfs", metavar="PDF", nargs="*", help="statements to convert")
     p.add_argument("--from-list", metavar="FILE",
@@ -45,6 +47,7 @@ def add_arguments(p) -> None:
                    "(by default it fails: it is most often another bank's or layout's statement)")
     p.add_argument("--force", action="store_true",
                    help="convert again even when this parser already made an output from this PDF")
+    review_options.add_arguments(p, folder=True)
 
 
 def read_list(path: str) -> list:
@@ -89,6 +92,9 @@ def _check(args, pdfs: list) -> None:
 
     if not valid_timeout(args.timeout):
         raise UsageError(f"--timeout must be seconds in (0, {MAX_TIMEOUT:g}], got {args.timeout}")
+    from ..review import options as review_options  # lazy: keeps dua --help fast
+
+    review_options.check(args)
 
 
 class _ProgressLine:
@@ -144,11 +150,21 @@ def run(args, settings) -> int:
     if args.quiet:  # no progress, but failures still go to stderr
         for failure in result.failed:
             print(f"dua run: {_failure_line(failure)}", file=sys.stderr)
+    report = result.to_dict()
+    if args.review:
+        from ..review import run_reviews  # lazy: only a review draws pages
+
+        written = run_reviews(args.review, result, args.parser, args.password, args.review_dpi)
+        report["review_path"] = written["index"]
+        for entry in report["files"]:
+            entry["review_path"] = written["files"].get(entry["pdf_path"])
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(report, indent=2))
     if not args.quiet:
         where = "stdout" if args.out == STDOUT else args.out or out_dir
         print(f"dua run: {_summary(result, where)}", file=sys.stderr)
+        if args.review:
+            print(f"dua run: review -> {report['review_path']}", file=sys.stderr)
     return result.exit_code()
 
 

@@ -22,6 +22,7 @@ from .document import (
     read_tables,
     require_text_layer,
 )
+from .render import DEFAULT_DPI, MAX_DPI, MIN_DPI, PageImage, render_pages
 from .words import read_pages
 
 __all__ = (
