@@ -4,7 +4,8 @@
 a typed ``DocumentError``. The word reader (``words`` over ``chars``, ``fonts``, ``content``
 and ``wordrule``, none importing upward) gives pdfplumber's words from pdfium's characters,
 and pdfplumber's own where pdfium cannot match them; it is copied verbatim into generated
-parsers. Callers import this package, not its modules.
+parsers. ``render`` draws pages as images for the review page. Callers import this package,
+not its modules.
 """
 from __future__ import annotations
 
@@ -26,8 +27,12 @@ from .render import DEFAULT_DPI, MAX_DPI, MIN_DPI, PageImage, render_pages
 from .words import read_pages
 
 __all__ = (
+    "DEFAULT_DPI",
     "Document",
+    "MAX_DPI",
+    "MIN_DPI",
     "Page",
+    "PageImage",
     "Table",
     "Word",
     "check_file",
@@ -38,5 +43,6 @@ __all__ = (
     "read_page",
     "read_pages",
     "read_tables",
+    "render_pages",
     "require_text_layer",
 )
