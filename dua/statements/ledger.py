@@ -121,7 +121,7 @@ def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings
                 continue
             if item[0] == "furniture" or item[0] == "anchor":
                 continue  # named by the engine already (an anchor here is some row's)
-            if not _row_like(item[4], settings):
+            if not _row_like(item[4], settings, anywhere=item[0] == "money"):
                 continue
             reason = money.explain_anywhere([w[0] for w in item[4]])
             if reason:
@@ -205,13 +205,19 @@ def _rows(rows: list, items: list, settings: dict) -> list:
     return out
 
 
-def _row_like(words: list, settings: dict) -> bool:
-    """A line that opens with a date as the rows print theirs and prints an amount after
-    it, wherever it stands (a summary box's due date amid its amounts is no such line)."""
+def _row_like(words: list, settings: dict, anywhere: bool = False) -> bool:
+    """A line that prints a date as the rows print theirs and an amount: under the table's
+    heading the date may stand anywhere in it (a row whose cells slipped off the columns);
+    outside the table it must open the line (a summary box's due date amid its amounts is
+    no transaction)."""
     texts = [w[0] for w in words]
-    opens = next((n for n in (1, 2, 3) if re.fullmatch(
-        settings["date_pattern"], " ".join(texts[:n]), re.IGNORECASE)), 0)
-    return bool(opens) and any(engine.looks_like_amount(t, settings) for t in texts[opens:])
+    for start in range(len(texts) if anywhere else 1):
+        n = next((n for n in (1, 2, 3) if re.fullmatch(
+            settings["date_pattern"], " ".join(texts[start:start + n]), re.IGNORECASE)), 0)
+        if n and any(engine.looks_like_amount(t, settings)
+                     for t in texts[:start] + texts[start + n:]):
+            return True
+    return False
 
 
 class _Arithmetic:
