@@ -20,6 +20,7 @@ from .pagewords import statement_pages  # noqa: F401
 SPACE_RE = re.compile(r"\s+")
 _RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
 _DIGITS = re.compile(r"\d+")
+_SIGNS = ("-", "+", "\u2212")
 
 
 def normalize(text: str) -> str:
@@ -65,10 +66,16 @@ def column_of(word: tuple, columns: list) -> int:
 
 
 def split_cells(line: list, columns: list, glue_gap: float) -> list:
-    """The line's text per column ('' where the column is empty)."""
+    """The line's text per column ('' where the column is empty). A sign printed apart
+    over a column of money, with an amount next in the line ('-' raised and set to the
+    left of '£349.51'), is that amount's, whichever column it stands over."""
     buckets = [[] for _ in columns]
-    for word in line:
-        buckets[column_of(word, columns)].append(word)
+    for i, word in enumerate(line):
+        at = column_of(word, columns)
+        if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
+                and looks_like_amount(line[i + 1][0]):
+            at = column_of(line[i + 1], columns)
+        buckets[at].append(word)
     return [join_words(b, glue_gap) for b in buckets]
 
 
