@@ -121,7 +121,7 @@ def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings
                 continue
             if item[0] == "furniture" or item[0] == "anchor":
                 continue  # named by the engine already (an anchor here is some row's)
-            if not _row_like(item[4], settings, anywhere=item[0] == "money"):
+            if not _row_like(item[4], settings, anywhere=item[0] in ("money", "text")):
                 continue
             reason = money.explain_anywhere([w[0] for w in item[4]])
             if reason:
@@ -287,7 +287,8 @@ class _Arithmetic:
         return out
 
     def run_totals(self) -> set:
-        """Every total of consecutive rows in each column of money (on first use)."""
+        """Every total of two or more consecutive rows in each column of money (on first
+        use): a dated line that prints one row's amount again is that row, not a total."""
         if getattr(self, "_totals", None) is None:
             self._totals = set()
             for col in self.columns:
@@ -295,8 +296,8 @@ class _Arithmetic:
                     continue
                 values = [v.get(col) or 0.0 for v in self.values]
                 for i in range(len(values)):
-                    total = 0.0
-                    for v in values[i:]:
+                    total = values[i]
+                    for v in values[i + 1:]:
                         total += v
                         self._totals.add(round(abs(total), 2))
         return self._totals
