@@ -12,7 +12,7 @@ import collections
 import copy
 import re
 
-from . import engine, evidence, sections
+from . import engine, evidence, notation, sections
 from .columns import GLUE_GAP, LINE_TOLERANCE, find_header
 from .dates import pattern_of
 
@@ -32,6 +32,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     pages = [evidence.Page(w) for w in words_by_page]
     settings, rows = None, []
     start = _defaults(base)
+    start["currency_codes"] = sorted(set(start["currency_codes"]) | set(
+        notation.currency_codes(words_by_page, LINE_TOLERANCE)))  # the page's own marks
     for mark in dict.fromkeys((start["decimal"], ".", ",")):
         trial = dict(start, decimal=mark)
         found = evidence.locate(pages, expected, kinds, trial)
