@@ -320,9 +320,25 @@ def _row(items: list, order: list, page: int, sign: int) -> list:
     return [cells, [items[k][4] for k in order], sign, [(page, k) for k in order]]
 
 
+_READ: list = []  # the last few readings: the analysis reads one page set with one
+# settings from several places (columns, sections, tiers, the balance); callers never
+# change what they are given back
+
+
 def extract(pages: list, settings: dict) -> tuple:
     """``(rows, items)``: every transaction in printed order as ``[cells, lines, sign,
     refs]`` (``refs``: the ``(page, item)`` of its lines), and each page's items."""
+    key = repr(settings)
+    for held, known, result in _READ:
+        if held is pages and known == key:
+            return result
+    result = _extract(pages, settings)
+    _READ.append((pages, key, result))
+    del _READ[:-4]
+    return result
+
+
+def _extract(pages: list, settings: dict) -> tuple:
     tolerance = settings["line_tolerance"]
     lines_by_page = [group_lines(words, tolerance) for words in pages]
     state = {"in_table": not settings.get("require_header", False), "date": None, "sign": 1,
