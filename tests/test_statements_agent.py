@@ -30,6 +30,21 @@ class TempDirCase(unittest.TestCase):
         kw.setdefault("parsers_dir", os.path.join(self.tmp, "custom_parsers"))
         return agent.run_agent(pdf, bank, **kw)
 
+    def supervised_then_reused(self, folder: str, name: str):
+        """a.pdf with its key passes, with no LLM call, and the parser it saved, run by
+        ``dua run`` as a user reuses it, reads b.pdf exactly; b's key, read."""
+        a = self.run_agent(os.path.join(folder, "a.pdf"), name,
+                           expected=os.path.join(folder, "a.csv"))
+        self.assertEqual(a.final_status, "passed", a.comparison_result.get("summary"))
+        self.assertEqual(a.llm_calls, 0)
+        b_csv = pd.read_csv(os.path.join(folder, "b.csv"))
+        reused = os.path.join(self.tmp, name + "_reused.csv")
+        done = run_dua("run", a.parser_file_path, os.path.join(folder, "b.pdf"), "--out", reused)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(pd.read_csv(reused).equals(b_csv),
+                        f"{name}: the saved parser differs on b.pdf through dua run")
+        return b_csv
+
 
 class GraphTest(unittest.TestCase):
     def test_the_graph_has_the_seven_seed_nodes(self):
@@ -69,16 +84,7 @@ class FixtureLayoutsTest(TempDirCase):
             folder = os.path.dirname(a_pdf)
             name = os.path.basename(folder)
             with self.subTest(layout=name):
-                a = self.run_agent(a_pdf, name, expected=os.path.join(folder, "a.csv"))
-                self.assertEqual(a.final_status, "passed", a.comparison_result.get("summary"))
-                self.assertEqual(a.llm_calls, 0)
-                b_csv = pd.read_csv(os.path.join(folder, "b.csv"))
-                reused = os.path.join(self.tmp, name + "_reused.csv")  # as a user reuses it
-                done = run_dua("run", a.parser_file_path, os.path.join(folder, "b.pdf"),
-                               "--out", reused)
-                self.assertEqual(done.returncode, 0, done.stderr)
-                self.assertTrue(pd.read_csv(reused).equals(b_csv),
-                                f"{name}: the saved parser differs on b.pdf through dua run")
+                b_csv = self.supervised_then_reused(folder, name)
                 b = self.run_agent(os.path.join(folder, "b.pdf"), name + "_b",
                                    out=os.path.join(self.tmp, name + "_b.csv"))
                 self.assertEqual(b.final_status, "passed", b.comparison_result.get("summary"))
@@ -96,14 +102,7 @@ class Wave3LayoutsTest(TempDirCase):
             folder = os.path.dirname(a_pdf)
             name = os.path.basename(folder)
             with self.subTest(layout=name):
-                a = self.run_agent(a_pdf, name, expected=os.path.join(folder, "a.csv"))
-                self.assertEqual(a.final_status, "passed", a.comparison_result.get("summary"))
-                b_csv = pd.read_csv(os.path.join(folder, "b.csv"))
-                reused = os.path.join(self.tmp, name + "_reused.csv")
-                done = run_dua("run", a.parser_file_path, os.path.join(folder, "b.pdf"),
-                               "--out", reused)
-                self.assertEqual(done.returncode, 0, done.stderr)
-                self.assertTrue(pd.read_csv(reused).equals(b_csv), name)
+                b_csv = self.supervised_then_reused(folder, name)
                 b = self.run_agent(os.path.join(folder, "b.pdf"), name + "_b",
                                    out=os.path.join(self.tmp, name + "_b.csv"))
                 got = pd.read_csv(os.path.join(self.tmp, name + "_b.csv" if b.final_status
