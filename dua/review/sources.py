@@ -88,12 +88,12 @@ def engine_reading(words: list, settings: dict | None) -> tuple:
     statement's ledger as "accounting"), or None and why not."""
     if settings is None or not words:
         return None, ""
-    from ..statements import engine, verify  # lazy: the engine and pandas load only here
+    from ..statements import dataframe, engine, verify  # lazy: the engine and pandas load here
 
     try:
         pages, apart = engine.statement_pages(words, settings)
         extraction = engine.extract(pages, settings)
-        frame = engine.frame_of(extraction[0], settings)
+        frame = dataframe.frame_of(extraction[0], settings)
         return verify.intrinsic(frame, pages, settings, apart, extraction), ""
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, re.error) as exc:
         return None, f"the parser's SETTINGS do not fit dua's engine ({type(exc).__name__}: {exc})"
