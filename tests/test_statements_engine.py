@@ -212,6 +212,7 @@ class PageBreakTest(unittest.TestCase):
     def test_a_page_with_no_row_of_its_own_continues_nothing(self):
         terms = line(62, (100, "Terms and conditions")) + line(74, (100, "apply to all accounts"))
         last = HEADER + row(65, "02/02/24", "Tea", "1.50", "95.00")
+        # header_once: the table goes on over the inserted page, whose lines are text
         self.assertEqual(descriptions([self.FIRST, terms, last], settings(header_once=True)),
                          ["Coffee", "Tea"])
 
