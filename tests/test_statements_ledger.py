@@ -123,6 +123,15 @@ class OutsideTheRowsTest(unittest.TestCase):
         self.assertEqual(len(self.build(daily).unaccounted), 3)
         self.assertEqual(self.build(daily, balances={1050.0}).unaccounted, [])
 
+    def test_a_dated_line_repeating_one_rows_amount_is_no_total_but_a_row_missed(self):
+        book = self.build(line(20, (40, "01/02/24"), (100, "Coffee"), (320, "3.50")))
+        self.assertEqual(unaccounted(book), ["01/02/24", "Coffee", "3.50"])
+
+    def test_under_the_heading_a_line_with_a_date_anywhere_and_money_is_row_like(self):
+        slipped = line(102, (100, "Refund"), (160, "02/02/24"), (320, "7.77"))
+        book = ledger.build([HEADER + COFFEE + TEA + slipped], settings(balance_column=3))
+        self.assertEqual(unaccounted(book), ["Refund", "02/02/24", "7.77"])
+
     def test_a_summary_box_with_a_due_date_amid_its_amounts_is_not_row_like(self):
         box = line(20, (40, "9.99"), (100, "Due"), (140, "15/02/24"), (320, "56.78"))
         self.assertEqual(self.build(box).unaccounted, [])
