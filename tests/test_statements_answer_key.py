@@ -133,6 +133,63 @@ class LearnTest(unittest.TestCase):
         self.assertIsNone(learning.learn([AMOUNT_FIRST], key))
 
 
+
+class LearnedLayoutTest(unittest.TestCase):
+    """What the answer key teaches beyond where each column stands."""
+
+    def test_key_columns_printed_below_each_rows_first_line_are_its_second_tier(self):
+        page = (line(40, (40, "Date"), (100, "Details"), (320, "Amount"), (420, "Balance"))
+                + line(50, (40, "Value"), (100, "Reference")))
+        records, balance = [], 100.0
+        for i in range(4):
+            balance -= i + 1
+            page += line(65 + 25 * i, (40, f"0{i + 1}/02/25"), (100, "Shop"),
+                         (320, f"{i + 1}.00"), (420, f"{balance:.2f}"))
+            page += line(75 + 25 * i, (40, f"0{i + 2}/02/25"), (100, f"REF{i}X"))
+            records.append([f"0{i + 1}/02/25", "Shop", -(i + 1.0), balance, f"0{i + 2}/02/25",
+                            f"REF{i}X"])
+        key = frame(records, ["Date", "Details", "Amount", "Balance", "Value date", "Reference"])
+        settings = learning.learn([page], key)
+        self.assertEqual([c["name"] for c in settings.get("second_line", [])],
+                         ["Value date", "Reference"])
+        self.assertEqual([c["name"] for c in settings["columns"]],
+                         ["Date", "Details", "Amount", "Balance"])
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_unsigned_amounts_the_key_signs_by_section_are_signed_by_their_section(self):
+        def heading(top):
+            return line(top, (40, "Date"), (100, "Details"), (320, "Amount"))
+
+        page = (line(38, (40, "Deposits and credits")) + heading(50)
+                + rows([(40, "01/02/25"), (100, "Salary"), (320, "100.00")],
+                       [(40, "02/02/25"), (100, "Refund"), (320, "5.00")], top=65, pitch=12)
+                + line(100, (40, "Withdrawals and debits")) + heading(112)
+                + rows([(40, "03/02/25"), (100, "Rent"), (320, "30.00")],
+                       [(40, "04/02/25"), (100, "Coffee"), (320, "20.00")], top=127, pitch=12))
+        key = frame([["01/02/25", "Salary", 100.0], ["02/02/25", "Refund", 5.0],
+                     ["03/02/25", "Rent", -30.0], ["04/02/25", "Coffee", -20.0]],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings.get("sections"),
+                         [["deposits and credits", 1], ["withdrawals and debits", -1]])
+        self.assertTrue(settings["columns"][2]["section_signed"])
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_a_key_listing_a_line_that_prints_only_a_balance_keeps_such_lines_as_rows(self):
+        page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
+                    [(40, "02/01/25"), (120, "Coffee"), (300, "3.50"), (400, "496.50")],
+                    [(40, "03/01/25"), (120, "Books"), (300, "10.00"), (400, "486.50")])
+        key = frame([["01/01/25", "Opening Balance", None, 500.0],
+                     ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
+                    ["Date", "Details", "Paid out", "Balance"])
+        listed = learning.learn([page], key)
+        self.assertEqual((listed.get("balance_column"), listed.get("balance_rows")), (3, True))
+        left_out = learning.learn([page], key.iloc[1:].reset_index(drop=True))
+        self.assertEqual((left_out.get("balance_column"), left_out.get("balance_rows")),
+                         (3, None))
+        self.assertEqual(len(dataframe.build_frame([page], left_out)), 2)
+
+
 @unittest.skipUnless(LAYOUTS, "no fixture statements in fixtures/statements/")
 class CorpusEvidenceTest(unittest.TestCase):
     """Every corpus layout, learned from statement A's key alone (no layout guess as a base)."""
