@@ -175,6 +175,24 @@ class LearnedLayoutTest(unittest.TestCase):
         self.assertTrue(settings["columns"][2]["section_signed"])
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
+    def test_a_one_word_section_title_over_a_heading_cell_is_no_part_of_the_heading(self):
+        def heading(top):
+            return line(top, (40, "Date"), (100, "Details"), (320, "Amount"))
+
+        page = (line(38, (100, "Deposits")) + heading(50)
+                + rows([(40, "01/02/25"), (100, "Salary"), (320, "100.00")],
+                       [(40, "02/02/25"), (100, "Refund"), (320, "5.00")], top=65, pitch=12)
+                + line(100, (100, "Withdrawals")) + heading(112)
+                + rows([(40, "03/02/25"), (100, "Rent"), (320, "30.00")],
+                       [(40, "04/02/25"), (100, "Coffee"), (320, "20.00")], top=127, pitch=12))
+        key = frame([["01/02/25", "Salary", 100.0], ["02/02/25", "Refund", 5.0],
+                     ["03/02/25", "Rent", -30.0], ["04/02/25", "Coffee", -20.0]],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings["header"], ["date details amount"])
+        self.assertEqual(settings.get("sections"), [["deposits", 1], ["withdrawals", -1]])
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
     def test_a_key_listing_a_line_that_prints_only_a_balance_keeps_such_lines_as_rows(self):
         page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
                     [(40, "02/01/25"), (120, "Coffee"), (300, "3.50"), (400, "496.50")],

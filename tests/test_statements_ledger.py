@@ -72,6 +72,14 @@ class BetweenRowsTest(unittest.TestCase):
                          [(1, "Sum of purchases 5.00",
                            "a total or subtotal (it sums the rows above it)")])
 
+    def test_a_line_printing_one_rows_amount_again_is_no_total(self):
+        page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
+                + line(89, (100, "USD"), (320, "1.50"))
+                + row(101, "03/02/24", "Cake", "2.00", "93.00"))
+        book = ledger.build([page], settings(balance_column=3))
+        self.assertEqual(furniture(book), [])
+        self.assertEqual([w["text"] for w in book.unaccounted], ["USD", "1.50"])
+
     def test_a_line_printing_the_balance_the_rows_reach_is_a_balance_line(self):
         page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
                 + line(89, (100, "Carried"), (320, "95.00"))

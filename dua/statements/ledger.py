@@ -310,12 +310,14 @@ class _Arithmetic:
         return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
 
     def _is_total(self, value: float, above: int) -> bool:
+        """The amount sums two rows or more just above the line (one row's amount printed
+        again is that row, not a total)."""
         for col in self.columns:
             if col == self.balance:
                 continue
             total = 0.0
-            for i in range(above - 1, -1, -1):
+            for n, i in enumerate(range(above - 1, -1, -1)):
                 total += self.values[i].get(col) or 0.0
-                if abs(abs(total) - abs(value)) < _CENT:
+                if n and abs(abs(total) - abs(value)) < _CENT:
                     return True
         return False
