@@ -19,7 +19,7 @@ from ..recovery.node import NodeRecovery, new_run_id
 from ..outputs import (FILE, check_file, check_folder, check_not_an_input, end_stream, kind,
                        write_output)
 from ..schemas import StatementState
-from . import recovery
+from . import prompts, recovery
 
 AGENT_ID = "dua_statement_agent"
 _BANK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -118,7 +118,7 @@ def execute(state: StatementState, ctx: AgentContext) -> dict:
         attempts = _note(state, outcome="execution_failed", detail=exc.message,
                          error=type(exc).__name__)
         updates = {"execution_success": False, "generated_df": None, "failure_type": "execution",
-                   "errors": state.errors + [failure_detail(exc)]}
+                   "errors": state.errors + [prompts.failure_detail(exc)]}
         updates.update(recovery.consult(state, ctx, exc, "execute", attempts))
         return updates
     return {"execution_success": True, "generated_df": frame, "rows": int(len(frame)),
@@ -278,19 +278,6 @@ def _note(state: StatementState, **fields) -> list:
     if attempts:
         attempts[-1].update(fields)
     return attempts
-
-
-def failure_detail(exc: GeneratedCodeError) -> str:
-    """The error with its parser traceback frames and policy findings, for the refine prompt."""
-    lines = [f"{type(exc).__name__}: {exc.message}"]
-    for frame in getattr(exc, "frames", None) or []:
-        if isinstance(frame, dict):
-            lines.append(f"  line {frame.get('line')} in {frame.get('function')}(): "
-                         f"{frame.get('code', '')}")
-    for violation in getattr(exc, "violations", None) or []:
-        if str(violation) not in exc.message:
-            lines.append(f"  {violation}")
-    return "\n".join(lines)
 
 
 def check_bank(bank: str) -> str:
