@@ -43,7 +43,10 @@
     │   ├── NotAPDFError (ValueError)
     │   ├── EncryptedPDFError (PermissionError)
     │   ├── CorruptPDFError (ValueError)
-    │   └── NoTextLayerError (ValueError)
+    │   ├── NoTextLayerError (ValueError)
+    │   ├── NoPagesError (ValueError)         a valid PDF whose page tree is empty
+    │   ├── PDFReadTimeoutError (TimeoutError)  not read within --read-timeout
+    │   └── PDFMemoryLimitError (MemoryError)   reading it needed more memory than allowed
     ├── GeneratedCodeError                    an untrusted parser misbehaved
     │   ├── PolicyViolationError              rejected by the static check
     │   ├── ParserCrashedError
@@ -533,6 +536,28 @@ class NoTextLayerError(DocumentError, ValueError):
 
     error_code = "NO_TEXT_LAYER"
     hint = "Run OCR first (for example: ocrmypdf in.pdf out.pdf) and pass the OCR'd file."
+
+
+class NoPagesError(DocumentError, ValueError):
+    """The PDF has no pages."""
+
+    error_code = "PDF_NO_PAGES"
+    hint = "Re-export the document from the program that made it."
+
+
+class PDFReadTimeoutError(DocumentError, TimeoutError):
+    """The PDF could not be read within its time budget."""
+
+    error_code = "PDF_READ_TIMEOUT"
+    hint = ("A damaged or hostile file never finishes: re-download or re-export it; a very "
+            "large one may need more time: pass --read-timeout S.")
+
+
+class PDFMemoryLimitError(DocumentError, MemoryError):
+    """Reading the PDF needed more memory than a PDF reader is allowed."""
+
+    error_code = "PDF_MEMORY_LIMIT"
+    hint = "The file is damaged or a decompression bomb: re-download or re-export it."
 
 
 # --- generated code -------------------------------------------------------------

@@ -1,10 +1,12 @@
 """The one door to PDF files: the only package that imports pdfplumber and pypdfium2.
 
 ``document`` opens a file and reads its pages into dataclasses, turning every failure into
-a typed ``DocumentError``. The word reader (``words`` over ``chars``, ``fonts``, ``content``
-and ``wordrule``, none importing upward) gives pdfplumber's words from pdfium's characters,
-and pdfplumber's own where pdfium cannot match them; it is copied verbatim into generated
-parsers. Callers import this package, not its modules.
+a typed ``DocumentError`` (``pagetree`` checks with pdfium the files where pdfminer finds no
+page); ``bounded`` (over ``child``) reads the same in a child process that a budget of
+seconds and memory stops: the commands read through it. The word reader (``words`` over
+``chars``, ``fonts``, ``content`` and ``wordrule``, none importing upward) gives pdfplumber's
+words from pdfium's characters, and pdfplumber's own where pdfium cannot match them; it is
+copied verbatim into generated parsers. Callers import this package, not its modules.
 """
 from __future__ import annotations
 
@@ -20,22 +22,28 @@ from .document import (
     read_layout,
     read_page,
     read_tables,
+    read_words,
     require_text_layer,
 )
+from .bounded import ReadBudget, read_bounded, start_reading
 from .words import read_pages
 
 __all__ = (
     "Document",
     "Page",
+    "ReadBudget",
     "Table",
     "Word",
     "check_file",
     "import_pdfplumber",
     "open_pdf",
+    "read_bounded",
     "read_document",
     "read_layout",
     "read_page",
     "read_pages",
     "read_tables",
+    "read_words",
     "require_text_layer",
+    "start_reading",
 )
