@@ -26,9 +26,16 @@ def convert(task) -> dict:
     try:
         # taken before the run: a parser edited meanwhile must not vouch for this output
         sources = source_stamp(task.parser_path, task.pdf_path) if task.output_path else None
-        with _borrowed_sandbox() as box:
-            frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
-                            password=task.password)
+        words = read_ahead(task)
+        try:
+            with _borrowed_sandbox() as box:
+                frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
+                                password=task.password, words=words)
+        except (errors.ParserTimeoutError, errors.ResourceLimitError,
+                errors.ParserCrashedError) as exc:
+            if words is None:  # the parser read the PDF itself: was the PDF to blame?
+                _read_words(task, exc)
+            raise
         if len(frame) == 0 and not task.allow_empty:
             raise errors.VerificationError(
                 f"{os.path.basename(task.parser_path)} found no transaction in {task.pdf_path}",
@@ -44,6 +51,39 @@ def convert(task) -> dict:
                 "frame": None if task.output_path else frame}
     except Exception as exc:  # one file's failure is its result, whatever it was
         return failure(task, exc, time.monotonic() - start)
+
+
+def read_ahead(task) -> list | None:
+    """The PDF's words for a parser that reads with dua's word reader (None for one that
+    does not), read here in a child the read budget stops: a file that makes the reader
+    loop fails with a PDFReadTimeoutError of its own instead of the parser's timeout. (A
+    parser that reads the PDF itself is bounded by its own timeout; when it fails so, the
+    PDF is read here, and a PDF that cannot be read takes the blame.)
+
+    Raises:
+        DocumentError (any subclass)
+    """
+    from ..sandbox.reader_block import holds_reader  # lazy: only a worker reads
+
+    return _read_words(task) if holds_reader(task.parser_path) else None
+
+
+def _read_words(task, failure: BaseException | None = None) -> list:
+    """The PDF's words, read in a bounded child; raises the PDF's DocumentError (from
+    ``failure``, the parser's own, when the parser failed on it first)."""
+    from .. import pdf  # lazy: only a worker reads
+
+    reading = pdf.start_reading(task.pdf_path, task.password,
+                                budget=pdf.ReadBudget(task.read_timeout))
+    try:
+        reading.document()
+    except errors.DocumentError as exc:
+        if failure is not None:
+            raise exc from failure
+        raise
+    finally:
+        reading.cancel()
+    return reading.pages
 
 
 @contextlib.contextmanager
