@@ -47,6 +47,7 @@ def add_arguments(p) -> None:
     p.add_argument("--password", help="password of an encrypted PDF")
     p.add_argument("--batch-size", type=int, default=20, metavar="N",
                    help="blocks per LLM call (default: 20)")
+    cli.add_read_options(p)
     cli.add_llm_options(p)
 
 
@@ -117,15 +118,17 @@ def bug_feedback(exc: BaseException, args) -> dict:
 
 
 def _run(args, settings) -> int:
+    from .. import cli  # lazy: cli imports this module only when the command runs
     from ..documents.pipeline import extract  # lazy: pdfplumber loads only when the command runs
     from ..documents.markdown import to_markdown
 
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
+    budget = cli.read_budget(args)
     if args.out:  # checked before the work, not after it
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", [args.file])
-    provider = budget = None
+    provider = llm_budget = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
         from ..llm.session import run_budget
@@ -134,11 +137,11 @@ def _run(args, settings) -> int:
         # The Error Handler retries a failed batch (with backoff) and then falls back to the
         # rules; one transport retry per call keeps the two from multiplying into 16 requests.
         provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
-        budget = run_budget(settings)  # one deadline for every batch, retry and wait
+        llm_budget = run_budget(settings)  # one deadline for every batch, retry and wait
     progress = None if args.quiet else (lambda msg: print(f"dua extract: {msg}", file=sys.stderr))
     result = extract(args.file, password=args.password, pages=parse_pages(args.pages),
                      provider=provider, batch_size=args.batch_size, on_progress=progress,
-                     llm_budget=budget)
+                     llm_budget=llm_budget, read_budget=budget)
     markdown = args.format == "markdown" and not args.json
     text = to_markdown(result) if markdown else json.dumps(result, indent=2, ensure_ascii=False) + "\n"
     if args.out:
