@@ -149,7 +149,8 @@ def failure(task, exc: BaseException, seconds: float) -> dict:
     from ..cli import feedback_for  # lazy: only on the error path
 
     error = exc if isinstance(exc, errors.DuaError) else errors.UnexpectedError(
-        f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)}", exception=type(exc).__name__)
+        f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)} (at {_where(exc)})",
+        exception=type(exc).__name__)
     no_agent(error, task.pdf_path)
     try:
         feedback = feedback_for(error, AGENT_ID)
@@ -159,6 +160,21 @@ def failure(task, exc: BaseException, seconds: float) -> dict:
     return {"index": task.index, "status": "failed", "rows": 0, "seconds": seconds,
             "error": {"exception": type(error).__name__, "message": error.message},
             "feedback": feedback}
+
+
+def _where(exc: BaseException) -> str:
+    """The innermost frame of dua's own code the exception went through: what a bug report
+    needs, and all that crosses back from a worker process."""
+    import traceback  # lazy: only a bug needs it
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if f"{os.sep}dua{os.sep}" in f.filename] or frames[-1:]
+    if not ours:
+        return "?"
+    frame, marker = ours[-1], f"{os.sep}dua{os.sep}"
+    name = "dua/" + frame.filename.rsplit(marker, 1)[1] if marker in frame.filename \
+        else frame.filename
+    return f"{name}:{frame.lineno} in {frame.name}"
 
 
 def no_agent(error: errors.DuaError, pdf_path: str) -> None:
