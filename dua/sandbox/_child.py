@@ -1,10 +1,11 @@
 """The fork server and the child side of a sandboxed parser run.
 
 Started as a script (``python -I -B _child.py CONFIG``) by runner.py, never imported by dua.
-The server imports pandas and pdfplumber once, then forks one fresh child per request. The
-child takes its own session, working directory and resource limits, reads the PDF's words
-with dua's own reader when the parser holds a copy of it (or takes those the parent read
-with it), arms the audit hook, runs ``parse(pdf_path)`` and writes one JSON report to fd 3.
+The server imports pandas and pdfplumber once, then forks one fresh child per request; both
+die with their parent (``dua/lifetime.py``, loaded by path). The child takes its own session,
+working directory and resource limits, reads the PDF's words with dua's own reader when the
+parser holds a copy of it (or takes those the parent read with it), arms the audit hook,
+runs ``parse(pdf_path)`` and writes one JSON report to fd 3.
 The server watches the child's output, wall clock and exit, and answers the parent with a
 header line plus that report.
 """
