@@ -129,8 +129,12 @@ class Reading:
     def _timed_out(self, stack: list) -> errors.PDFReadTimeoutError:
         limit = self.budget.limit(self.page_count)
         pages = self.page_count
-        within = (f"the budget for its {pages} page{'s' if pages != 1 else ''}"
-                  if self.budget.seconds is None and pages is not None else "--read-timeout")
+        if self.budget.seconds is not None:
+            within = "--read-timeout"
+        elif pages is not None:
+            within = f"the budget for its {pages} page{'s' if pages != 1 else ''}"
+        else:
+            within = "the default budget: pdfium could not count its pages"
         doing = _doing(stack)
         return errors.PDFReadTimeoutError(
             f"{self.path} could not be read in {limit:g} s ({within})"
