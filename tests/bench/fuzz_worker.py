@@ -69,8 +69,11 @@ def where(exc: BaseException) -> str:
     told = getattr(exc, "details", {}).get("where") if hasattr(exc, "details") else None
     if told:
         return str(told)
-    while exc.__cause__ is not None and not exc.__traceback__:
-        exc = exc.__cause__
+    for _ in range(5):  # a wrapped exception: where the first one was raised
+        inner = exc.__cause__ or exc.__context__
+        if inner is None or inner.__traceback__ is None:
+            break
+        exc = inner
     frames = traceback.extract_tb(exc.__traceback__)
     ours = [f for f in frames if f"{os.sep}dua{os.sep}" in f.filename]
     parts = []
