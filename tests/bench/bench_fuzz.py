@@ -5,9 +5,10 @@ and replaced when a command runs past its file's budget:
 
 1. ``dua parse`` on every PDF there is: the fixtures (bad ones included), everything under
    ``../shared`` (``DUA_SHARED``), and the real-PDF corpus of issue 24: the PDFs Debian's
-   TeX Live packages install, up to 40 pages each (``DUA_FUZZ_REAL``: folders instead).
+   TeX Live packages install, up to 40 pages each (``DUA_FUZZ_REAL``: folders instead;
+   ``DUA_FUZZ_REAL_MAX_PAGES``: another limit).
 2. ``dua parse``, ``dua extract`` and ``dua run`` on ``DUA_FUZZ_MUTANTS`` (1,000) mutants of
-   the fixtures' and ``../shared``'s PDFs, made from ``DUA_FUZZ_SEED`` (0) by
+   the fixtures' and ``../shared``'s PDFs (0: the sweep alone), made from ``DUA_FUZZ_SEED`` (0) by
    ``fixtures/mutate.py``: truncations, flipped bytes, shifted or garbled xref, damaged
    streams, page-tree floods and cycles, deep nesting, deflate bombs, huge images, forms that
    draw each other, floods of drawn objects.
@@ -43,7 +44,7 @@ WORKERS = int(os.environ.get("DUA_FUZZ_WORKERS", "2"))
 REAL_PACKAGES = ("texlive-latex-base", "texlive-latex-recommended", "fonts-lmodern",
                  "texlive-latex-extra")
 REAL_FOLDERS = ("/usr/share/doc/texlive-doc", "/usr/share/texmf/doc")
-REAL_MAX_PAGES = 40
+REAL_MAX_PAGES = int(os.environ.get("DUA_FUZZ_REAL_MAX_PAGES", "40"))
 SLACK = 60.0  # seconds past a file's read budget that its analysis, parser and output may take
 RECYCLE = 150  # jobs a worker runs before a fresh one replaces it
 
@@ -200,12 +201,17 @@ def run() -> list:
 
     def record(job: dict, answer: dict) -> None:
         results.append(dict(job, **answer))
+        if len(results) % 100 == 0:  # progress, for a run of about an hour
+            print(f"   ... {len(results)} runs", file=sys.stderr, flush=True)
 
     # 1. dua parse on every PDF; the parsers written for the mutants' sources are kept
     sweep = [_job("parse", pdf, work, n, group)
              for n, (group, pdf) in enumerate((g, p) for g in ("fixtures", "shared", "real")
                                               for p in found[g])]
     left = run_jobs(sweep, env, record)
+    if COUNT == 0:
+        _report(results, found, left, work)
+        return _figures(results)
     sources = [p for p in found["fixtures"] + found["shared"]
                if f"{os.sep}bad{os.sep}" not in p and "b01_password" not in p]
     parser_of = {j["pdf"]: _parser(work, j["id"]) for j in sweep if j["pdf"] in sources}
@@ -269,14 +275,17 @@ def _report(results: list, found: dict, left: int, work: str) -> None:
 
 
 def _figures(results: list) -> list:
-    def seconds(group: str) -> list:
-        return [r.get("seconds", 0.0) for r in results if r["group"] == group]
+    def seconds(*groups: str) -> list:
+        return [r.get("seconds", 0.0) for r in results if r["group"] in groups] or [0.0]
 
-    floor = statistics.mean(seconds("sources") or [0.0])
-    mutants = seconds("mutants") or [0.0]
     bad = sum(r["outcome"] in ("untyped", "over budget") for r in results)
-    return [Figure("seconds per command on mutants (mean)", statistics.mean(mutants), floor,
-                   floor_name="on their unmutated sources",
-                   target=f"0 untyped, 0 over budget (now {bad})"),
-            Figure("slowest command on a mutant", max(mutants), max(seconds("sources") or [0]),
-                   floor_name="slowest on a source")]
+    target = f"0 untyped, 0 over budget (now {bad})"
+    if any(r["group"] == "mutants" for r in results):
+        hostile, floor, names = seconds("mutants"), seconds("sources"), ("mutants", "sources")
+    else:  # the sweep alone: the real corpus against the fixtures and ../shared
+        hostile, floor = seconds("real"), seconds("fixtures", "shared")
+        names = ("the real corpus", "the fixtures and ../shared")
+    return [Figure(f"seconds per command on {names[0]} (mean)", statistics.mean(hostile),
+                   statistics.mean(floor), floor_name=f"on {names[1]}", target=target),
+            Figure(f"slowest command on {names[0]}", max(hostile), max(floor),
+                   floor_name=f"slowest on {names[1]}")]
