@@ -187,8 +187,6 @@ def _sources() -> dict:
 
 
 def run() -> list:
-    from fixtures import mutate
-
     work = tempfile.mkdtemp(prefix="dua-fuzz-")
     for sub in ("out", "parsers", "mutants", "home"):
         os.makedirs(os.path.join(work, sub))
@@ -196,8 +194,7 @@ def run() -> list:
                DUA_HOME=os.path.join(work, "home"))
     for key in [k for k in env if k.startswith("DUA_LLM_")]:
         del env[key]
-    found = _sources()
-    results = []
+    found, results = _sources(), []
 
     def record(job: dict, answer: dict) -> None:
         results.append(dict(job, **answer))
@@ -209,34 +206,35 @@ def run() -> list:
              for n, (group, pdf) in enumerate((g, p) for g in ("fixtures", "shared", "real")
                                               for p in found[g])]
     left = run_jobs(sweep, env, record)
-    if COUNT == 0:
-        _report(results, found, left, work)
-        return _figures(results)
+    if COUNT:  # 2. extract and run on the sources (the floor), every command on every mutant
+        left += run_jobs(_mutant_jobs(found, sweep, work), env, record)
+    _report(results, found, left, work)
+    return _figures(results)
+
+
+def _mutant_jobs(found: dict, sweep: list, work: str) -> list:
+    """The floor's jobs (extract and run on each source), then each command on each mutant;
+    ``run`` uses the parser written for the mutant's source (else any parser written)."""
+    from fixtures import mutate
+
     sources = [p for p in found["fixtures"] + found["shared"]
                if f"{os.sep}bad{os.sep}" not in p and "b01_password" not in p]
     parser_of = {j["pdf"]: _parser(work, j["id"]) for j in sweep if j["pdf"] in sources}
     fallback = next((p for p in parser_of.values() if p), "")
-    # 2. the floor: extract and run on the sources; then every command on every mutant
-    n = len(sweep)
-    floor_jobs = []
+    jobs, n = [], len(sweep)
     for pdf in sources:
         for command in ("extract", "run"):
-            floor_jobs.append(_job(command, pdf, work, n, "sources", parser_of[pdf] or fallback))
+            jobs.append(_job(command, pdf, work, n, "sources", parser_of[pdf] or fallback))
             n += 1
-    left += run_jobs(floor_jobs, env, record)
-    mutant_jobs = []
     for source, kind, i in mutate.plan(sources, COUNT, SEED):
         path = os.path.join(work, "mutants", f"{i}.{kind}.pdf")
         with open(path, "wb") as fh:
             fh.write(mutate.mutant(source, kind, i, SEED))
         for command in ("parse", "extract", "run"):
             job = _job(command, path, work, n, "mutants", parser_of[source] or fallback)
-            job.update(kind=kind, source=source)
-            mutant_jobs.append(job)
+            jobs.append(dict(job, kind=kind, source=source))
             n += 1
-    left += run_jobs(mutant_jobs, env, record)
-    _report(results, found, left, work)
-    return _figures(results)
+    return jobs
 
 
 def _parser(work: str, n: int) -> str:
