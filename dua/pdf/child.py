@@ -182,10 +182,10 @@ def main(fd: int, request: dict) -> int:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _answer_stack_requests(fd)
     lifetime.limit_memory(int(request["memory"]))
-    count = _page_count(request["path"], request.get("password"))
-    if count is not None:
-        _send(fd, {"count": count})
     try:
+        count = _page_count(request["path"], request.get("password"))
+        if count is not None:
+            _send(fd, {"count": count})
         answer = _read(request)
     except BaseException as exc:  # the answer is the only way out: every failure is typed
         answer = {"error": _typed(exc, request["path"])}
@@ -280,8 +280,6 @@ def _translate(exc: BaseException, path: str) -> errors.DuaError:
     if isinstance(exc, RecursionError):
         return errors.CorruptPDFError(f"{path} is damaged: its objects are nested too deeply "
                                       f"to read ({what})", path=path)
-    if isinstance(exc, KeyboardInterrupt):
-        return errors.UnexpectedError("the reader was interrupted", path=path)
     frames = traceback.extract_tb(exc.__traceback__)
     inner = frames[-1] if frames else None
     where = f"{_short(inner.filename)}:{inner.lineno} in {inner.name}" if inner else "?"
