@@ -44,7 +44,9 @@
     │   ├── EncryptedPDFError (PermissionError)
     │   ├── CorruptPDFError (ValueError)
     │   ├── NoTextLayerError (ValueError)
-    │   └── NoPagesError (ValueError)       a valid PDF whose page tree is empty
+    │   ├── NoPagesError (ValueError)         a valid PDF whose page tree is empty
+    │   ├── PDFReadTimeoutError (TimeoutError)  not read within --read-timeout
+    │   └── PDFMemoryLimitError (MemoryError)   reading it needed more memory than allowed
     ├── GeneratedCodeError                    an untrusted parser misbehaved
     │   ├── PolicyViolationError              rejected by the static check
     │   ├── ParserCrashedError
@@ -542,6 +544,21 @@ class NoPagesError(DocumentError, ValueError):
 
     error_code = "PDF_NO_PAGES"
     hint = "Check that the file is the whole statement; a PDF with no pages holds nothing to read."
+
+
+class PDFReadTimeoutError(DocumentError, TimeoutError):
+    """The PDF could not be read within its time budget."""
+
+    error_code = "PDF_READ_TIMEOUT"
+    hint = ("A damaged or hostile file never finishes: re-download or re-export it; a very "
+            "large one may need more time: pass --read-timeout S.")
+
+
+class PDFMemoryLimitError(DocumentError, MemoryError):
+    """Reading the PDF needed more memory than a PDF reader is allowed."""
+
+    error_code = "PDF_MEMORY_LIMIT"
+    hint = "The file is damaged or a decompression bomb: re-download or re-export it."
 
 
 # --- generated code -------------------------------------------------------------

@@ -11,6 +11,7 @@ import time
 from typing import Callable, Iterable, Mapping
 
 from .. import errors
+from ..lifetime import die_with_parent
 from .plan import check_parser, default_workers, plan
 from .results import BatchResult, FileResult, Progress, Task
 from .stamps import is_complete, read_stamp
@@ -20,19 +21,23 @@ from .worker import convert, failure
 def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str | None = None,
         on_progress: Callable[[Progress], None] | None = None, *, timeout: float = 60.0,
         password: str | None = None, workers: int | None = None, resume: bool = True,
-        outputs: Mapping[str, str] | None = None, allow_empty: bool = False) -> BatchResult:
+        outputs: Mapping[str, str] | None = None, allow_empty: bool = False,
+        read_timeout: float | None = None) -> BatchResult:
     """Run a generated parser over many PDFs; never raises for a bad file.
 
     Without ``out_dir`` (or ``outputs``) each result carries its DataFrame as ``frame``.
     A parser that finds no transaction in a PDF fails that file (VerificationError): it is
     most often a statement of another bank or layout. ``allow_empty`` accepts it instead.
+    ``read_timeout`` bounds reading each PDF (None: ``dua.pdf``'s default budget), and
+    ``timeout`` the parser's own run.
 
     Raises:
         UsageError, PolicyViolationError: only for a parser that cannot run at all, or an
         output folder that cannot be written.
     """
     check_parser(parser_path)
-    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty)
+    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty,
+                 read_timeout)
     _check_outputs(tasks, parser_path)
     return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
 
@@ -112,8 +117,10 @@ def _submit_all(todo: list, executor, finish, workers: int) -> None:
 
     owned = executor is None
     if owned:
+        # Each worker dies with this process, however it ends (a SIGKILL included).
         executor = cf.ProcessPoolExecutor(max_workers=max(1, min(workers, len(todo))),
-                                          mp_context=_fork_context())
+                                          mp_context=_fork_context(),
+                                          initializer=die_with_parent, initargs=(os.getpid(),))
     futures = {}
     try:
         futures = {executor.submit(convert, t): t for t in todo}

@@ -52,6 +52,7 @@ def add_arguments(p) -> None:
     p.add_argument("--batch-size", type=int, default=20, metavar="N",
                    help="blocks per LLM call (default: 20)")
     review_options.add_arguments(p)
+    cli.add_read_options(p)
     cli.add_llm_options(p)
 
 
@@ -122,17 +123,19 @@ def bug_feedback(exc: BaseException, args) -> dict:
 
 
 def _run(args, settings) -> int:
+    from .. import cli  # lazy: cli imports this module only when the command runs
     from ..documents.pipeline import extract  # lazy: pdfplumber loads only when the command runs
     from ..documents.markdown import to_markdown
     from ..review import options as review_options
 
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
+    budget = cli.read_budget(args)
     if args.out:  # checked before the work, not after it
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", [args.file])
     review_options.check(args, (args.file,), (args.out,))
-    provider = budget = None
+    provider = llm_budget = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
         from ..llm.session import run_budget
@@ -141,11 +144,11 @@ def _run(args, settings) -> int:
         # The Error Handler retries a failed batch (with backoff) and then falls back to the
         # rules; one transport retry per call keeps the two from multiplying into 16 requests.
         provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
-        budget = run_budget(settings)  # one deadline for every batch, retry and wait
+        llm_budget = run_budget(settings)  # one deadline for every batch, retry and wait
     progress = None if args.quiet else (lambda msg: print(f"dua extract: {msg}", file=sys.stderr))
     result = extract(args.file, password=args.password, pages=parse_pages(args.pages),
                      provider=provider, batch_size=args.batch_size, on_progress=progress,
-                     llm_budget=budget)
+                     llm_budget=llm_budget, read_budget=budget)
     if args.review:
         from ..review import extract_review  # lazy: only a review draws pages
 

@@ -33,7 +33,7 @@ EXAMPLES = """\
 
 
 def add_arguments(p) -> None:
-    from ..cli import add_llm_options  # lazy: cli imports this module only when needed
+    from ..cli import add_llm_options, add_read_options  # lazy: cli imports this module on use
     from ..review import options as review_options
 
     p.add_argument("pdf", nargs="?", help="the statement PDF")
@@ -54,6 +54,7 @@ def add_arguments(p) -> None:
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
+    add_read_options(p)
     p.add_argument("--checkpoint", metavar="FILE",
                    help="save the run's state to FILE (a file: --resume reads it) after every step")
     p.add_argument("--resume", action="store_true",
@@ -130,7 +131,7 @@ def _progress(args):
 
 
 def run(args, settings) -> int:
-    from ..cli import feedback_for  # lazy
+    from ..cli import feedback_for, read_budget  # lazy
     from ..errors import VerificationError
     from ..review import options as review_options
     from ..statements.agent import AGENT_ID, resume_agent, run_agent
@@ -140,7 +141,7 @@ def run(args, settings) -> int:
     review_options.check(args, (args.pdf, args.expected), (args.out,))
     common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
                   password=args.password, timeout=args.timeout, on_event=on_event,
-                  on_progress=on_progress, llm_mode=args.llm_mode)
+                  on_progress=on_progress, llm_mode=args.llm_mode, read_budget=read_budget(args))
     if args.resume:
         if not args.checkpoint:
             raise UsageError("--resume needs --checkpoint FILE", hint="Pass the same --checkpoint.")

@@ -40,7 +40,10 @@ def add_arguments(p) -> None:
     p.add_argument("--workers", type=int, metavar="N",
                    help="files converted at once (default: one per CPU)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                   help="seconds allowed per file (default: 60)")
+                   help="seconds the parser may run on each file (default: 60)")
+    from ..cli import add_read_options  # lazy: cli imports this module only when needed
+
+    add_read_options(p)
     p.add_argument("--password", help="password of encrypted statements")
     p.add_argument("--allow-empty", action="store_true",
                    help="a statement where the parser finds no transaction counts as converted "
@@ -127,11 +130,12 @@ def _failure_line(result) -> str:
 
 def run(args, settings) -> int:
     from .. import batch  # lazy: keeps dua --help fast
-    from ..cli import feedback_for  # lazy: cli imports this module only when needed
+    from ..cli import feedback_for, read_budget  # lazy: cli imports this module on use
     from ..outputs import STDOUT
 
     pdfs = list(args.pdfs) + (read_list(args.from_list) if args.from_list else [])
     _check(args, pdfs)
+    read_timeout = read_budget(args).seconds
     # A batch writes files (or a device, a pipe); stdout is this process's, written below.
     targets = {pdfs[0]: args.out} if args.out and args.out != STDOUT else None
     out_dir = None if args.out else (args.out_dir or ".")
@@ -144,7 +148,8 @@ def run(args, settings) -> int:
         raise
     result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=targets, on_progress=progress,
                        timeout=args.timeout, password=args.password, workers=args.workers,
-                       resume=not args.force, allow_empty=args.allow_empty)
+                       resume=not args.force, allow_empty=args.allow_empty,
+                       read_timeout=read_timeout)
     if args.out:
         _finish_out(args.out, result.results[0])
     if args.quiet:  # no progress, but failures still go to stderr

@@ -22,7 +22,7 @@ from ..errors import (
     NotAPDFError,
     NoTextLayerError,
 )
-from . import words
+from . import pagetree, words
 
 
 @dataclasses.dataclass
@@ -59,6 +59,7 @@ class Document:
     path: str
     pages: list
     metadata: dict = dataclasses.field(default_factory=dict)
+    page_count: int = 0  # the file's pages, read or not (0: not counted)
 
     @property
     def char_count(self) -> int:
@@ -123,18 +124,31 @@ def _translate(exc: Exception, path: str, password: str | None):
         return EncryptedPDFError(f"{path} is encrypted and {what}", path=path)
     if "Root object" in text or "Is this really a PDF" in text:
         return CorruptPDFError(f"{path} is damaged: no document catalog ({text})", path=path)
+    if _raised_in(exc, "_normalize_box"):  # pdfplumber setting up a page without a box
+        return CorruptPDFError(f"{path} is damaged: a page has no usable media box, so its page "
+                               f"tree is broken ({text or type(exc).__name__})", path=path)
     return CorruptPDFError(f"{path} is damaged or truncated: {text or type(exc).__name__}", path=path)
 
 
-def read_document(path: str, password: str | None = None, pages: Sequence[int] | None = None,
-                  on_page=None, with_tables: bool = False) -> Document:
-    """Read every page (or the 1-based ``pages``) once into a Document.
+def _raised_in(exc: BaseException, function: str) -> bool:
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == function:
+            return True
+        tb = tb.tb_next
+    return False
 
-    Ruling lines, images and the metadata are read by pdfplumber when first used (at
-    once with ``with_tables``), and only on the pages that draw lines, shapes or images.
+
+def read_words(path: str, password: str | None = None,
+               pages: Sequence[int] | None = None) -> tuple:
+    """``(pages, count)``: the word reader's pages (``words.read_pages``) and the file's page count.
+
+    A page tree pdfminer cannot walk (it finds no page) is checked with pdfium, which
+    walks it on its own: pages with no character are read as blank; pages with text are a
+    damaged file, since words are measured with pdfminer's fonts.
 
     Raises:
-        DocumentError (any subclass)
+        DocumentError (any subclass), NoPagesError
     """
     check_file(path)
     with _translated(path, password):
@@ -148,6 +162,24 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
                 raise MissingDependencyError("pdfplumber is not installed") from exc
             raise MissingDependencyError(f"{missing} is not installed (pdfplumber needs it)",
                                          module=missing) from exc
+        if read:
+            return read, read[0]["of"]
+        return pagetree.pages_pdfminer_misses(path, password, pages)
+
+
+def read_document(path: str, password: str | None = None, pages: Sequence[int] | None = None,
+                  on_page=None, with_tables: bool = False) -> Document:
+    """Read every page (or the 1-based ``pages``) once into a Document.
+
+    Ruling lines, images and the metadata are read by pdfplumber when first used (at
+    once with ``with_tables``), and only on the pages that draw lines, shapes or images.
+    Unbounded: a hostile file can make it run or allocate without end; the commands read
+    through ``dua.pdf.bounded``, which runs it in a child that a budget stops.
+
+    Raises:
+        DocumentError (any subclass)
+    """
+    read, count = read_words(path, password, pages)
     graphics = _Graphics(path, password)
     out = []
     for p in read:
@@ -157,7 +189,7 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
         out.append(page)
         if on_page:
             on_page(p["number"], p["of"])
-    doc = _LazyDocument(path, out)
+    doc = _LazyDocument(path, out, page_count=count)
     del doc.__dict__["metadata"]  # read on first use
     doc.graphics, graphics.doc = graphics, doc
     if with_tables:

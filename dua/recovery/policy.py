@@ -43,6 +43,8 @@ CODE_RULES = {
     "PDF_CORRUPT": ("input_error", 0.97, "medium", "document_unreadable"),
     "NO_TEXT_LAYER": ("input_error", 0.98, "medium", "document_unreadable"),
     "PDF_NO_PAGES": ("input_error", 0.98, "medium", "document_unreadable"),
+    "PDF_READ_TIMEOUT": ("input_error", 0.9, "medium", "document_unreadable"),
+    "PDF_MEMORY_LIMIT": ("input_error", 0.9, "medium", "document_unreadable"),
     "DOCUMENT_ERROR": ("input_error", 0.9, "medium", "document_unreadable"),
     "PARSER_CRASHED": ("system_error", 0.95, "medium", "parser_failed"),
     "PARSER_TIMEOUT": ("system_error", 0.95, "medium", "parser_failed"),

@@ -32,6 +32,7 @@ class AgentContext:
     settings: object = None
     password: str | None = None
     timeout: float = 60.0
+    read_budget: object = None  # dua.pdf.ReadBudget for reading the statement (None: default)
     out_path: str | None = None
     parsers_dir: str = "custom_parsers"
     pages: list = dataclasses.field(default_factory=list)
@@ -57,12 +58,14 @@ def prepare(state: StatementState, ctx: AgentContext):
         DocumentError, VerificationError (no transaction table), SchemaError
     """
     from .. import pdf  # lazy: pdfplumber loads only when a statement is parsed
-    from . import analysis, prefetch, verify
+    from . import analysis, verify
 
-    reading = prefetch.start(state.pdf_path, ctx.password)
+    # Read in a child that the read budget stops, while pandas, which every run needs,
+    # imports here: both take about a third of a second, and on two cores they overlap.
+    reading = pdf.start_reading(state.pdf_path, ctx.password, budget=ctx.read_budget)
     try:
-        verify.preload()  # pandas, which every run needs, imports while the copy reads
-        # Not sooner: until now the copy and pandas kept both cores busy. The sandbox's own
+        verify.preload()
+        # Not sooner: until now the child and pandas kept both cores busy. The sandbox's own
         # imports overlap the rest of the read and the analysis instead.
         _start_sandbox()
         doc = reading.document()
@@ -292,11 +295,11 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
               parsers_dir: str = "custom_parsers", settings=None, max_retries: int = 3,
               password: str | None = None, timeout: float = 60.0, on_event=None,
               checkpoint: str | None = None, make_writer=None, llm_mode: str = "code",
-              on_progress=None, sleep=time.sleep) -> StatementState:
+              on_progress=None, sleep=time.sleep, read_budget=None) -> StatementState:
     """Run the whole workflow and return the final state.
 
     ``on_progress(line)`` hears the Error Handler's decisions; ``sleep`` waits its delays
-    (tests pass a recorder). A failure that ends the run carries the handler's feedback
+    (tests pass a recorder); ``read_budget`` (a ``dua.pdf.ReadBudget``) bounds reading the PDF. A failure that ends the run carries the handler's feedback
     dict as ``exc.feedback``.
 
     Raises:
@@ -312,7 +315,7 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
                            run_id=new_run_id("statement"))
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
-                   make_writer=make_writer, llm_mode=llm_mode)
+                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget)
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            step_limit=_steps(max_retries))
 
@@ -356,7 +359,7 @@ def _context(state: StatementState, on_progress, sleep, **fields) -> AgentContex
 def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = "custom_parsers",
                  settings=None, password: str | None = None, timeout: float = 60.0,
                  on_event=None, make_writer=None, llm_mode: str = "code", on_progress=None,
-                 sleep=time.sleep) -> StatementState:
+                 sleep=time.sleep, read_budget=None) -> StatementState:
     """Continue a run from its checkpoint file (the PDF is read again; the frame is re-made).
 
     Raises:
@@ -383,7 +386,7 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
         nxt = "execute"  # the DataFrame is not checkpointed: run the saved parser again
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
-                   make_writer=make_writer, llm_mode=llm_mode)
+                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget)
     _start_sandbox()
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            start_at=nxt, step=step, step_limit=step + _steps(state.max_retries))
