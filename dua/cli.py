@@ -27,7 +27,7 @@ EXIT_CODES = (
     (errors.EXIT_NOT_VERIFIED, "ran, but the result is not verified"),
     (errors.EXIT_USAGE, "usage error (bad flags, or the command is not available)"),
     (errors.EXIT_BAD_INPUT, "bad input (not a PDF, encrypted, no text layer, bad payload)"),
-    (errors.EXIT_FAILURE, "LLM or system failure"),
+    (errors.EXIT_FAILURE, "LLM or system failure, or an output cut short (a pipe's reader left)"),
     (errors.EXIT_INTERRUPTED, "interrupted (Ctrl-C)"),
 )
 
@@ -106,6 +106,30 @@ def add_llm_options(p) -> None:
                    help="the run's total LLM seconds, every retry and wait included; once "
                         "spent, the built-in engine finishes the run (DUA_LLM_BUDGET; default "
                         "10x --llm-timeout)")
+
+
+def add_read_options(p) -> None:
+    """The read budget, shared by the commands that read PDFs."""
+    g = p.add_argument_group("reading")
+    g.add_argument("--read-timeout", type=float, metavar="S",
+                   help="seconds allowed to read each PDF; a file that takes longer (one that "
+                   "loops, or is far too large) ends in exit 3, or its line of a batch report "
+                   "(default: 30 plus 1 a page, at most 600)")
+
+
+def read_budget(args):
+    """The ``dua.pdf.ReadBudget`` that ``--read-timeout`` asks for.
+
+    Raises:
+        UsageError: not a number of seconds in (0, 86400]
+    """
+    from .pdf import ReadBudget  # lazy: --help imports no reader
+
+    seconds = getattr(args, "read_timeout", None)
+    if seconds is not None and not 0 < seconds <= 86400:
+        raise errors.UsageError(f"--read-timeout must be seconds in (0, 86400], got {seconds:g}",
+                                hint="Pass --read-timeout 120, say, or leave it to the default.")
+    return ReadBudget(seconds)
 
 
 def settings_from_args(args, environ=None) -> Settings:

@@ -43,7 +43,10 @@
     │   ├── NotAPDFError (ValueError)
     │   ├── EncryptedPDFError (PermissionError)
     │   ├── CorruptPDFError (ValueError)
-    │   └── NoTextLayerError (ValueError)
+    │   ├── NoTextLayerError (ValueError)
+    │   ├── NoPagesError (ValueError)         a valid PDF whose page tree is empty
+    │   ├── PDFReadTimeoutError (TimeoutError)  not read within --read-timeout
+    │   └── PDFMemoryLimitError (MemoryError)   reading it needed more memory than allowed
     ├── GeneratedCodeError                    an untrusted parser misbehaved
     │   ├── PolicyViolationError              rejected by the static check
     │   ├── ParserCrashedError
@@ -57,7 +60,8 @@
     │   ├── InvalidGraphError (ValueError)
     │   └── StepLimitError (RecursionError)
     ├── StoreError                            the Error Handler's sqlite store is unusable
-    ├── OutputClosedError (ConnectionError)   a pipe's reader left before the output was whole
+    ├── OutputError (OSError)                 an output could not be written whole (a full disk)
+    │   └── OutputClosedError (ConnectionError)  a pipe's reader left before the output was whole
     └── CoverageError (AssertionError)        a bug: extract lost or doubled a word
 
 Every class sets its canonical seed-004 ``error_type``, a stable UPPER_SNAKE
@@ -535,6 +539,28 @@ class NoTextLayerError(DocumentError, ValueError):
     hint = "Run OCR first (for example: ocrmypdf in.pdf out.pdf) and pass the OCR'd file."
 
 
+class NoPagesError(DocumentError, ValueError):
+    """The PDF has no pages: its page tree is empty."""
+
+    error_code = "PDF_NO_PAGES"
+    hint = "Check that the file is the whole statement; a PDF with no pages holds nothing to read."
+
+
+class PDFReadTimeoutError(DocumentError, TimeoutError):
+    """The PDF could not be read within its time budget."""
+
+    error_code = "PDF_READ_TIMEOUT"
+    hint = ("A damaged or hostile file never finishes: re-download or re-export it; a very "
+            "large one may need more time: pass --read-timeout S.")
+
+
+class PDFMemoryLimitError(DocumentError, MemoryError):
+    """Reading the PDF needed more memory than a PDF reader is allowed."""
+
+    error_code = "PDF_MEMORY_LIMIT"
+    hint = "The file is damaged or a decompression bomb: re-download or re-export it."
+
+
 # --- generated code -------------------------------------------------------------
 
 
@@ -637,7 +663,14 @@ class StoreError(DuaError):
     hint = "Check that DUA_HOME (or serve --db) points to a writable directory."
 
 
-class OutputClosedError(DuaError, ConnectionError):
+class OutputError(DuaError, OSError):
+    """An output could not be written whole (the destination itself was usable)."""
+
+    error_code = "OUTPUT_FAILED"
+    hint = "Check the free space where the output goes, or write it elsewhere with --out."
+
+
+class OutputClosedError(OutputError, ConnectionError):
     """The reader of an output pipe went away before the output was whole."""
 
     error_code = "OUTPUT_CLOSED"

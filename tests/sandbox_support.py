@@ -2,11 +2,9 @@
 a TCP listener that counts connections, and a snapshot of files to prove nothing changed."""
 from __future__ import annotations
 
-import atexit
 import os
 import re
 import select
-import shutil
 import socket
 import tempfile
 
@@ -72,8 +70,9 @@ class Victim:
         self._tmp.cleanup()
 
 
-def corpus() -> list:
-    """(path, header dict) for every adversarial parser, read from its header comment."""
+def corpus(built: str) -> list:
+    """(path, header dict) for every adversarial parser, read from its header comment; those
+    that carry the word reader are built into the folder ``built``."""
     out = []
     for name in sorted(os.listdir(PARSERS)):
         if not name.endswith(".py") or name == "icici_parser.py":
@@ -84,17 +83,15 @@ def corpus() -> list:
         fields = dict(re.findall(r"^# (attack|expect|expect-unchecked): (.+)$", source[:2000],
                                  re.M))
         if READER_MARK in source:
-            path = _with_reader(name, source)
+            path = _with_reader(built, name, source)
         out.append((path, fields))
     return out
 
 
 READER_MARK = "#@ dua's word reader @#"
-_BUILT = tempfile.mkdtemp(prefix="dua-attacks-")
-atexit.register(shutil.rmtree, _BUILT, True)
 
 
-def _with_reader(name: str, source: str) -> str:
+def _with_reader(built: str, name: str, source: str) -> str:
     """The attack with today's reader (as parsers carry it) where it marks, tampered as its
     header says; built from the reader, so the attack cannot go stale when the reader changes."""
     from dua.statements.writer import reader_body
@@ -108,7 +105,7 @@ def _with_reader(name: str, source: str) -> str:
         reader.insert(at + 1, indent + added)
     lines = [("\n".join(reader) if line.startswith(READER_MARK) else line)
              for line in source.splitlines()]
-    path = os.path.join(_BUILT, name)
+    path = os.path.join(built, name)
     with open(path, "w", encoding="utf-8") as fh:
         fh.write("\n".join(lines) + "\n")
     return path

@@ -8,6 +8,7 @@ import signal
 import tempfile
 import time
 import unittest
+from unittest import mock
 
 from dua import batch, errors
 from fixtures.pdfwriter import PDF
@@ -175,6 +176,14 @@ class ResumeTest(unittest.TestCase):
             pdfs.append(os.path.join(tmp, f"s{i}.pdf"))
             shutil.copy(os.path.join(STATEMENTS, "a.pdf"), pdfs[-1])
         out = os.path.join(tmp, "out")
+        # The killed worker cannot remove the sandbox folder of the file it was running: its
+        # temporary files go in the workspace (forked workers inherit tempdir, spawned TMPDIR).
+        temp = os.path.join(tmp, "temp")
+        os.mkdir(temp)
+        for patch in (mock.patch.object(tempfile, "tempdir", temp),
+                      mock.patch.dict(os.environ, {"TMPDIR": temp})):
+            patch.start()
+            self.addCleanup(patch.stop)
         pool = cf.ProcessPoolExecutor(1)
         self.addCleanup(pool.shutdown)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import os
+import tempfile
 import unittest
 
 from dua import batch, errors
@@ -29,10 +30,15 @@ class DaskClusterTest(unittest.TestCase):
         try:
             import logging
 
+            import dask
             from dask.distributed import Client, LocalCluster
         except ImportError as exc:
             raise AssertionError("dask.distributed is not installed; the test extra is: "
                                  "python -m pip install -e '.[dask]'") from exc
+        # The scheduler and each worker keep a scratch folder (dask-scratch-space) in temp
+        # unless told where: here, in one the test removes.
+        cls.scratch = tempfile.TemporaryDirectory(prefix="dua-dask-")
+        cls.config = dask.config.set({"temporary-directory": cls.scratch.name})
         cls.cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                    host="127.0.0.1", dashboard_address=None,
                                    silence_logs=logging.ERROR)
@@ -42,6 +48,8 @@ class DaskClusterTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.client.close()
         cls.cluster.close()
+        cls.config.__exit__(None, None, None)
+        cls.scratch.cleanup()
 
     def run_on_dask(self, out_dir: str) -> batch.BatchResult:
         return batch.run(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)

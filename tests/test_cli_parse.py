@@ -44,8 +44,12 @@ class CliParseTest(unittest.TestCase):
         self.assertEqual(done.stderr, "")
         report = json.loads(done.stdout)
         self.assertEqual([c["name"] for c in report["checks"]],
-                         ["balance_reconciles", "lines_accounted", "no_furniture_rows",
-                          "text_cells"])
+                         ["balance_reconciles", "words_accounted"])
+        accounting = report["accounting"]  # the passed verdict carries its accounting
+        self.assertGreater(accounting["words_in_cells"], 500)
+        self.assertEqual((accounting["words_unaccounted"], accounting["unaccounted"]), (0, []))
+        self.assertIn("the table's column heading", accounting["furniture_by_reason"])
+        self.assertTrue(all(line["reason"] and line["text"] for line in accounting["furniture"]))
         self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(folder, "b.csv"))))
 
     def test_the_saved_parser_reproduces_statement_b_through_dua_run(self):

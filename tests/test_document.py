@@ -126,7 +126,7 @@ class CoverageTest(unittest.TestCase):
         words = [Word("Results", 72, 120, 100, 110, "Helvetica", 10), Word("", 124, 124, 100, 110),
                  Word(" ", 130, 133, 100, 110), Word("matter.", 136, 170, 100, 110, "Helvetica", 10)]
         doc = Document("lm.pdf", [Page(1, 612, 792, words, char_count=5)])
-        with mock.patch.object(pipeline, "read_layout", lambda *a: (doc, {1: []})):
+        with mock.patch.object(pipeline, "read_bounded", lambda *a, **k: doc):
             result = extract("lm.pdf")
         self.assertEqual([w for e in result["elements"] for w in element_words(e)],
                          ["Results", "matter."])

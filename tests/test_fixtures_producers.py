@@ -5,7 +5,9 @@ import csv
 import os
 import tempfile
 import unittest
+from unittest import mock
 
+from fixtures import pdf_probe
 from fixtures.producers import layouts, layouts_ligatures, layouts_wave2, make, model, notation
 
 FOLDER = make.STATEMENTS
@@ -105,8 +107,47 @@ class LigatureStatementTest(unittest.TestCase):
                     self.assertLessEqual({"\ufb00", "\ufb01", "\ufb02", "\ufb04"}, glyphs)
 
 
-@unittest.skipIf(make.missing("chromium"), "Chromium is not installed: the PDFs are committed")
+class ProbeTest(unittest.TestCase):
+    """A producer counts as installed only when it makes a PDF: tried with stand-ins for
+    groff on a PATH of their own."""
+
+    def probe_groff(self, script: str) -> str | None:
+        with tempfile.TemporaryDirectory() as bin_dir:
+            for tool, body in (("groff", script), ("tbl", "exit 0"), ("pic", "exit 0")):
+                path = os.path.join(bin_dir, tool)
+                with open(path, "w") as fh:
+                    fh.write(f"#!/bin/sh\n{body}\n")
+                os.chmod(path, 0o755)
+            pdf_probe.cannot_make_pdf.cache_clear()
+            self.addCleanup(pdf_probe.cannot_make_pdf.cache_clear)  # the real tools next time
+            with mock.patch.dict(os.environ, {"PATH": bin_dir}):
+                return pdf_probe.cannot_make_pdf("groff")
+
+    def test_groff_without_its_pdf_device_does_not_count_and_says_why(self):
+        # what Debian's groff-base answers: groff is there, gropdf is not
+        reason = self.probe_groff("echo \"groff: fatal error: invalid device 'pdf'\" >&2; exit 3")
+        self.assertIn("invalid device 'pdf'", reason)
+
+    def test_a_tool_that_answers_something_else_than_a_pdf_does_not_count(self):
+        self.assertEqual(self.probe_groff("echo 'not a PDF'"), "groff made no PDF here")
+
+    def test_a_tool_that_makes_a_pdf_counts(self):
+        self.assertIsNone(self.probe_groff("printf '%%PDF-1.4 stand-in'"))
+
+    def test_a_tool_that_is_not_on_the_path_does_not_count(self):
+        pdf_probe.cannot_make_pdf.cache_clear()
+        self.addCleanup(pdf_probe.cannot_make_pdf.cache_clear)
+        with tempfile.TemporaryDirectory() as empty, mock.patch.dict(os.environ, {"PATH": empty}):
+            self.assertEqual(pdf_probe.cannot_make_pdf("groff"), "groff is not installed")
+
+
 class RenderTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        reason = make.missing("chromium")  # asked here, not at import: it runs Chromium once
+        if reason:
+            raise unittest.SkipTest(f"{reason} (the PDFs are committed)")
+
     def test_a_layout_renders_again_with_every_printed_token_in_its_text_layer(self):
         from fixtures.producers import check
 

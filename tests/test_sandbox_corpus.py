@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import tempfile
 import unittest
 
 from dua import errors
@@ -24,6 +25,7 @@ class AdversarialCorpusTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.victim = Victim()
+        cls.built = tempfile.TemporaryDirectory(prefix="dua-attacks-")  # reader-carrying attacks
         cls.sandbox = Sandbox(Limits(memory=256 * MiB, output_kill=1 * MiB)).start()
         cls.server_pid = cls.sandbox._server.pid
         cls.legit = os.path.join(cls.victim.dir + "-parser.py")
@@ -34,10 +36,11 @@ class AdversarialCorpusTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.sandbox.close()
         cls.victim.close()
+        cls.built.cleanup()
         os.remove(cls.legit)
 
     def test_corpus_has_at_least_fifteen_attacks_each_with_a_header(self):
-        found = corpus()
+        found = corpus(self.built.name)
         self.assertGreaterEqual(len(found), 15)
         for path, fields in found:
             with self.subTest(parser=os.path.basename(path)):
@@ -57,7 +60,7 @@ class AdversarialCorpusTest(unittest.TestCase):
         self.assertEqual(self.server_pid, self.sandbox._server.pid)
 
     def _run_corpus(self, static_check: bool, field: str) -> None:
-        for path, fields in corpus():
+        for path, fields in corpus(self.built.name):
             name, _, stage = fields[field].partition(" ")
             with self.subTest(parser=os.path.basename(path), static_check=static_check):
                 before = self.victim.snapshot()

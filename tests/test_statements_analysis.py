@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 from dua.pdf import read_document
-from dua.statements import analysis, engine
+from dua.statements import analysis, dataframe, engine, notation
 
 from .test_statements_engine import line
 
@@ -65,7 +65,7 @@ class ColumnsTest(unittest.TestCase):
                        [(40, "02/02/24"), (100, "Rent"), (310, "1,200.00")]))
         found = analysis.analyze_pages([page])
         self.assertEqual(found.column_headers, ["Date", "Details", "Debit (INR)"])
-        self.assertEqual(len(engine.build_frame([page], found.settings)), 2)
+        self.assertEqual(len(dataframe.build_frame([page], found.settings)), 2)
 
 
 class AnalyzeTest(unittest.TestCase):
@@ -75,7 +75,7 @@ class AnalyzeTest(unittest.TestCase):
                        [(40, "02/08/2024 09:01"), (150, "ATM"), (300, "7.50"), (380, "-")],
                        [(40, "03/08/2024 18:45"), (150, "POS"), (300, "\u22122.25"), (380, "-")]))
         s = analysis.analyze_pages([page]).settings
-        frame = engine.build_frame([page], s)
+        frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Date"].tolist(), ["01/08/2024 10:32", "02/08/2024 09:01",
                                                   "03/08/2024 18:45"])
         self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 7.5, -2.25])
@@ -91,7 +91,7 @@ class AnalyzeTest(unittest.TestCase):
         s = analysis.analyze_pages([page]).settings
         self.assertEqual(s["date_column"], 1)
         self.assertEqual([c["kind"] for c in s["columns"]], ["text", "date", "text", "amount"])
-        self.assertEqual(engine.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
+        self.assertEqual(dataframe.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
 
 
 class DatePrintedOncePerDayTest(unittest.TestCase):
@@ -104,9 +104,9 @@ class DatePrintedOncePerDayTest(unittest.TestCase):
                        [(100, "Cinema"), (310, "9.00"), (400, "76.00")]))
         s = analysis.analyze_pages([page]).settings
         self.assertEqual(s.get("anchor"), "amount")
-        frame = engine.build_frame([page], s)
+        frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Date"].tolist(), ["01 Aug"] * 3 + ["02 Aug"] * 2)
-        self.assertEqual(engine.build_frame([page], dict(s, date_fill="blank"))["Date"].isna().sum(), 3)
+        self.assertEqual(dataframe.build_frame([page], dict(s, date_fill="blank"))["Date"].isna().sum(), 3)
 
 
 class CentredCellsTest(unittest.TestCase):
@@ -149,9 +149,107 @@ class CentredCellsTest(unittest.TestCase):
             pages = analysis.pages_from_document(read_document(self.render()))
         s = analysis.analyze_pages(pages).settings
         self.assertEqual(s["continuation"], "nearest")
-        frame = engine.build_frame(pages, s)
+        frame = dataframe.build_frame(pages, s)
         self.assertEqual(frame["Description"].tolist(), [" ".join(r[1]) for r in self.ROWS])
         self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 12000.0, 500.0, 0.0, 250.0])
+
+
+
+def right(x1, text):
+    """A word right-aligned on ``x1``, for ``line``."""
+    return (x1 - 5.0 * len(text), text)
+
+
+class CurrencyMarkTest(unittest.TestCase):
+    def test_a_mark_glued_to_three_amounts_is_learned(self):
+        for amount in ([(300, "R2"), (312, "922.27")], [(300, "R234.00")]):
+            with self.subTest(amount=amount):
+                page = rows(*[[(40, f"0{d}/02/24"), (100, "Payment")] + amount
+                              for d in range(1, 4)])
+                self.assertEqual(notation.currency_codes([page], 3.0), ["R"])
+
+    def test_letters_glued_to_a_reference_number_are_no_mark(self):
+        page = rows(*[[(40, f"0{d}/02/24"), (100, "AB12345678"), (300, "12.00")]
+                      for d in range(1, 5)])
+        self.assertEqual(notation.currency_codes([page], 3.0), [])
+
+
+class HeadingTiersTest(unittest.TestCase):
+    LOWER = line(50, (40, "DATE"), (100, "DATE"), (160, "DESCRIPTION"), (320, "AMOUNT"))
+    ROWS = rows([(40, "01/02/24"), (100, "02/02/24"), (160, "Coffee"), (320, "3.50")],
+                [(40, "02/02/24"), (100, "03/02/24"), (160, "Tea"), (320, "1.50")], top=65)
+
+    def heading(self, above):
+        page = above + self.LOWER + self.ROWS
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        return analysis.find_header([page], found[0], segments), segments
+
+    def test_a_tier_whose_words_stand_over_the_next_tiers_names_two_columns(self):
+        upper = line(40, (40, "TRANSACTION"), (100, "POSTING"))  # one space apart
+        header, segments = self.heading(upper)
+        self.assertEqual([[w[0] for w in ln] for ln in header],
+                         [["TRANSACTION", "POSTING"], ["DATE", "DATE", "DESCRIPTION", "AMOUNT"]])
+        self.assertEqual([c["name"] for c in analysis.build_columns(segments, header)],
+                         ["TRANSACTION DATE", "POSTING DATE", "DESCRIPTION", "AMOUNT"])
+
+    def test_a_sections_title_over_the_heading_is_no_tier_of_it(self):
+        header, _ = self.heading(line(40, (70, "Checking account activity")))
+        self.assertEqual([[w[0] for w in ln] for ln in header],
+                         [["DATE", "DATE", "DESCRIPTION", "AMOUNT"]])
+
+
+class HeadingNamesInOrderTest(unittest.TestCase):
+    def test_two_names_over_one_segment_of_money_name_two_columns_in_order(self):
+        # 'Money out' set off to the left of its values, 'Money in' over the money out.
+        header = [line(50, (40, "Date"), (100, "Description"), (225, "Money out"),
+                       (283, "Money in"), (420, "Balance"))]
+        segments = [(40, 80), (100, 200), (280, 310), (340, 370), (420, 460)]
+        columns = analysis.build_columns(segments, header, [False, False, True, True, True])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Date", "Description", "Money out", "Money in", "Balance"])
+
+    def test_two_names_over_one_segment_of_words_are_one_name(self):
+        header = [line(50, (40, "Date"), (100, "TRANSACTION"), (165, "DESCRIPTION"),
+                       (320, "Amount"), (400, "Balance"))]
+        segments = [(40, 80), (100, 230), (250, 280), (310, 350), (400, 440)]
+        columns = analysis.build_columns(segments, header, [False, False, False, True, True])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Date", "TRANSACTION DESCRIPTION", "Amount", "Balance"])
+
+
+class SegmentsTest(unittest.TestCase):
+    SEGMENTS = [(40, 80), (100, 130), (133, 153)]
+
+    def test_segments_one_space_apart_on_every_row_are_one_column(self):
+        lines = [line(65, (40, "01/02/24"), (100, "Coffee shop")),
+                 line(77, (40, "02/02/24"), (100, "Bakery cafe"))]
+        self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), [(40, 80), (100, 153)])
+
+    def test_money_one_space_beside_words_stays_a_column_of_its_own(self):
+        lines = [line(65, (40, "01/02/24"), (100, "Coffee"), (133, "3.50")),
+                 line(77, (40, "02/02/24"), (100, "Bakery"), (133, "1.50"))]
+        self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), self.SEGMENTS)
+        self.assertEqual(analysis.money_segments(self.SEGMENTS, lines), [False, False, True])
+
+
+class TableRowsTest(unittest.TestCase):
+    TABLE = (line(50, (40, "Date"), (100, "Description"), (315, "Amount"), (415, "Balance"))
+             + rows(*[[(40, f"0{d}/02/24"), (100, "Shop"), right(350, f"{d}.00"),
+                       right(450, f"{100 - d}.00")] for d in range(1, 6)], top=65))
+
+    def test_a_summary_whose_money_stands_off_the_rows_edges_is_no_candidate(self):
+        summary = line(20, (40, "01/02/24"), (100, "Beginning"), right(250, "1,000.00"))
+        found = analysis.candidate_lines([summary + self.TABLE])
+        self.assertEqual([ln[1][0] for _, ln in found], ["Shop"] * 5)
+
+    def test_a_strip_under_another_heading_leaves_the_tables_columns_as_they_were(self):
+        strip = (line(160, (40, "Day"), (100, "Summary"), (330, "Ledger"))
+                 + rows(*[[(40, f"0{d}/02/24"), right(250, f"{d},100.00")] for d in range(1, 4)],
+                        top=172))
+        self.assertEqual(len(analysis.candidate_lines([self.TABLE + strip])), 8)
+        self.assertEqual(analysis.analyze_pages([self.TABLE + strip]).settings["columns"],
+                         analysis.analyze_pages([self.TABLE]).settings["columns"])
 
 
 if __name__ == "__main__":

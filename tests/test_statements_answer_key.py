@@ -10,7 +10,7 @@ import unittest
 import pandas as pd
 
 from dua import pdf
-from dua.statements import analysis, engine, evidence, learning, verify, writer
+from dua.statements import analysis, dataframe, engine, evidence, learning, verify, writer
 
 from .test_statements_analysis import rows
 from .test_statements_engine import line
@@ -64,7 +64,7 @@ class LocateTest(unittest.TestCase):
                     ["Date", "Details", "Amount"])
         settings = learning.learn([page], key)
         self.assertEqual(settings["continuation"], "below")
-        self.assertTrue(engine.build_frame([page], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
 
 class LearnTest(unittest.TestCase):
@@ -85,19 +85,19 @@ class LearnTest(unittest.TestCase):
         key = frame([[f"0{d}/01/25", "Shop", d + 0.25] for d in range(1, 5)],
                     ["Date", "Details", "Amount"])
         settings = learning.learn([daily + table], key)
-        self.assertTrue(engine.build_frame([daily + table], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([daily + table], settings).equals(key))
         self.assertEqual(settings["header"], ["date details amount"])
 
     def test_unsigned_debits_the_key_lists_as_negative_get_the_column_sign(self):
         settings = learning.learn([AMOUNT_FIRST], AMOUNT_FIRST_KEY)
         self.assertEqual(settings["columns"][0]["sign"], -1)
-        self.assertEqual(engine.build_frame([AMOUNT_FIRST], settings)["Amount"].tolist(),
+        self.assertEqual(dataframe.build_frame([AMOUNT_FIRST], settings)["Amount"].tolist(),
                          [-120.0, -8.4, -1500.0, -42.1])
 
     def test_a_key_in_another_column_order_is_followed(self):
         key = AMOUNT_FIRST_KEY[["Date", "Details", "Amount"]]
         settings = learning.learn([AMOUNT_FIRST], key)
-        self.assertTrue(engine.build_frame([AMOUNT_FIRST], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([AMOUNT_FIRST], settings).equals(key))
 
     def test_a_summary_row_the_key_lists_is_kept(self):
         page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
@@ -107,7 +107,7 @@ class LearnTest(unittest.TestCase):
                      ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
                     ["Date", "Details", "Paid out", "Balance"])
         settings = learning.learn([page], key)
-        self.assertTrue(engine.build_frame([page], settings).equals(key))
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
     def test_a_line_the_key_leaves_out_teaches_its_label_for_the_next_statement(self):
         def statement(day_rows):
@@ -120,7 +120,7 @@ class LearnTest(unittest.TestCase):
         settings = learning.learn([a], key)
         self.assertTrue(any("Interest" in p for p in settings["skip_patterns"]))
         b = statement([[(40, f"1{d}/02/25"), (120, "Cafe"), (300, f"{d}.50")] for d in range(1, 6)])
-        self.assertEqual(len(engine.build_frame([b], settings)), 5)
+        self.assertEqual(len(dataframe.build_frame([b], settings)), 5)
 
     def test_a_key_whose_dates_are_not_printed_as_it_writes_them_learns_nothing(self):
         key = AMOUNT_FIRST_KEY.assign(Date=["2025-01-02", "2025-01-03", "2025-01-05", "2025-01-07"])
@@ -131,6 +131,81 @@ class LearnTest(unittest.TestCase):
         key = frame([["09/09/99", "Nowhere", 1.23], ["10/09/99", "Nothing", 4.56]],
                     ["Date", "Details", "Amount"])
         self.assertIsNone(learning.learn([AMOUNT_FIRST], key))
+
+
+
+class LearnedLayoutTest(unittest.TestCase):
+    """What the answer key teaches beyond where each column stands."""
+
+    def test_key_columns_printed_below_each_rows_first_line_are_its_second_tier(self):
+        page = (line(40, (40, "Date"), (100, "Details"), (320, "Amount"), (420, "Balance"))
+                + line(50, (40, "Value"), (100, "Reference")))
+        records, balance = [], 100.0
+        for i in range(4):
+            balance -= i + 1
+            page += line(65 + 25 * i, (40, f"0{i + 1}/02/25"), (100, "Shop"),
+                         (320, f"{i + 1}.00"), (420, f"{balance:.2f}"))
+            page += line(75 + 25 * i, (40, f"0{i + 2}/02/25"), (100, f"REF{i}X"))
+            records.append([f"0{i + 1}/02/25", "Shop", -(i + 1.0), balance, f"0{i + 2}/02/25",
+                            f"REF{i}X"])
+        key = frame(records, ["Date", "Details", "Amount", "Balance", "Value date", "Reference"])
+        settings = learning.learn([page], key)
+        self.assertEqual([c["name"] for c in settings.get("second_line", [])],
+                         ["Value date", "Reference"])
+        self.assertEqual([c["name"] for c in settings["columns"]],
+                         ["Date", "Details", "Amount", "Balance"])
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_unsigned_amounts_the_key_signs_by_section_are_signed_by_their_section(self):
+        def heading(top):
+            return line(top, (40, "Date"), (100, "Details"), (320, "Amount"))
+
+        page = (line(38, (40, "Deposits and credits")) + heading(50)
+                + rows([(40, "01/02/25"), (100, "Salary"), (320, "100.00")],
+                       [(40, "02/02/25"), (100, "Refund"), (320, "5.00")], top=65, pitch=12)
+                + line(100, (40, "Withdrawals and debits")) + heading(112)
+                + rows([(40, "03/02/25"), (100, "Rent"), (320, "30.00")],
+                       [(40, "04/02/25"), (100, "Coffee"), (320, "20.00")], top=127, pitch=12))
+        key = frame([["01/02/25", "Salary", 100.0], ["02/02/25", "Refund", 5.0],
+                     ["03/02/25", "Rent", -30.0], ["04/02/25", "Coffee", -20.0]],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings.get("sections"),
+                         [["deposits and credits", 1], ["withdrawals and debits", -1]])
+        self.assertTrue(settings["columns"][2]["section_signed"])
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_a_one_word_section_title_over_a_heading_cell_is_no_part_of_the_heading(self):
+        def heading(top):
+            return line(top, (40, "Date"), (100, "Details"), (320, "Amount"))
+
+        page = (line(38, (100, "Deposits")) + heading(50)
+                + rows([(40, "01/02/25"), (100, "Salary"), (320, "100.00")],
+                       [(40, "02/02/25"), (100, "Refund"), (320, "5.00")], top=65, pitch=12)
+                + line(100, (100, "Withdrawals")) + heading(112)
+                + rows([(40, "03/02/25"), (100, "Rent"), (320, "30.00")],
+                       [(40, "04/02/25"), (100, "Coffee"), (320, "20.00")], top=127, pitch=12))
+        key = frame([["01/02/25", "Salary", 100.0], ["02/02/25", "Refund", 5.0],
+                     ["03/02/25", "Rent", -30.0], ["04/02/25", "Coffee", -20.0]],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings["header"], ["date details amount"])
+        self.assertEqual(settings.get("sections"), [["deposits", 1], ["withdrawals", -1]])
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_a_key_listing_a_line_that_prints_only_a_balance_keeps_such_lines_as_rows(self):
+        page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
+                    [(40, "02/01/25"), (120, "Coffee"), (300, "3.50"), (400, "496.50")],
+                    [(40, "03/01/25"), (120, "Books"), (300, "10.00"), (400, "486.50")])
+        key = frame([["01/01/25", "Opening Balance", None, 500.0],
+                     ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
+                    ["Date", "Details", "Paid out", "Balance"])
+        listed = learning.learn([page], key)
+        self.assertEqual((listed.get("balance_column"), listed.get("balance_rows")), (3, True))
+        left_out = learning.learn([page], key.iloc[1:].reset_index(drop=True))
+        self.assertEqual((left_out.get("balance_column"), left_out.get("balance_rows")),
+                         (3, None))
+        self.assertEqual(len(dataframe.build_frame([page], left_out)), 2)
 
 
 @unittest.skipUnless(LAYOUTS, "no fixture statements in fixtures/statements/")
@@ -150,9 +225,9 @@ class CorpusEvidenceTest(unittest.TestCase):
             with self.subTest(layout=os.path.basename(folder)):
                 self.assertIsNotNone(settings)
                 b_key = pd.read_csv(os.path.join(folder, "b.csv"))
-                self.assertTrue(engine.build_frame(words(os.path.join(folder, "a.pdf")),
+                self.assertTrue(dataframe.build_frame(words(os.path.join(folder, "a.pdf")),
                                                    settings).equals(key))
-                self.assertTrue(engine.build_frame(words(os.path.join(folder, "b.pdf")),
+                self.assertTrue(dataframe.build_frame(words(os.path.join(folder, "b.pdf")),
                                                    settings).equals(b_key))
 
     def test_learned_settings_hold_structure_never_the_sample_values(self):

@@ -1,9 +1,10 @@
 """The parsing engine on hand-made words: amounts in every form, lines, rows, skips."""
 from __future__ import annotations
 
+import re
 import unittest
 
-from dua.statements import engine
+from dua.statements import dataframe, engine
 
 SETTINGS = {"parens_negative": True, "trailing_minus_negative": True,
             "drcr_signs": {"dr": -1, "cr": 1}}
@@ -92,7 +93,7 @@ class PageRowsTest(unittest.TestCase):
                 + line(700, (300, "Page 1 of 1")))
 
     def test_rows_join_continuations_and_skip_furniture(self):
-        frame = engine.build_frame([self.page()], settings())
+        frame = dataframe.build_frame([self.page()], settings())
         self.assertEqual(list(frame.columns), ["Date", "Description", "Amount", "Balance"])
         self.assertEqual(frame["Description"].tolist(), ["Coffee shop Main Street branch", "Refund"])
         self.assertEqual(frame["Amount"].tolist(), [3.5, -1.5])
@@ -100,29 +101,162 @@ class PageRowsTest(unittest.TestCase):
 
     def test_lines_above_the_header_are_ignored_when_the_header_is_required(self):
         page = line(32, (40, "01/01/24"), (100, "Summary"), (320, "9.99")) + self.page()
-        self.assertEqual(len(engine.build_frame([page], settings())), 2)
-        self.assertEqual(len(engine.build_frame([page], settings(require_header=False))), 3)
+        self.assertEqual(len(dataframe.build_frame([page], settings())), 2)
+        self.assertEqual(len(dataframe.build_frame([page], settings(require_header=False))), 3)
 
     def test_a_header_printed_once_opens_the_table_for_the_later_pages(self):
         page2 = line(40, (40, "03/02/24"), (100, "Bakery"), (320, "2.00"), (420, "96.00"))
-        every_page = engine.build_frame([self.page(), page2], settings())
-        once = engine.build_frame([self.page(), page2], settings(header_once=True))
+        every_page = dataframe.build_frame([self.page(), page2], settings())
+        once = dataframe.build_frame([self.page(), page2], settings(header_once=True))
         self.assertEqual((len(every_page), len(once)), (2, 3))
         self.assertEqual(once["Description"].tolist()[-1], "Bakery")
 
     def test_a_far_line_is_not_a_continuation(self):
-        frame = engine.build_frame([self.page()], settings(continuation_gap=5.0))
+        frame = dataframe.build_frame([self.page()], settings(continuation_gap=5.0))
         self.assertEqual(frame["Description"].tolist(), ["Coffee shop", "Refund"])
 
     def test_an_empty_statement_gives_an_empty_frame_with_the_columns(self):
-        frame = engine.build_frame([HEADER], settings())
+        frame = dataframe.build_frame([HEADER], settings())
         self.assertEqual((len(frame), list(frame.columns)[0]), (0, "Date"))
 
     def test_columns_marked_not_output_are_dropped(self):
         s = settings()
         s["columns"][3]["output"] = False
-        self.assertEqual(list(engine.build_frame([self.page()], s).columns),
+        self.assertEqual(list(dataframe.build_frame([self.page()], s).columns),
                          ["Date", "Description", "Amount"])
+
+
+
+def row(top, date, description, amount, balance=None):
+    """One transaction's first line under HEADER's columns."""
+    cells = [(40, date), (100, description), (320, amount)]
+    return line(top, *(cells + [(420, balance)] if balance else cells))
+
+
+def descriptions(pages, s):
+    return [r[0][1] for r in engine.extract(pages, s)[0]]
+
+
+def kinds(items):
+    return [(item[0], item[3]) for item in items]
+
+
+class FurnitureTest(unittest.TestCase):
+    def test_a_rule_drawn_with_text_is_furniture_and_never_glued_to_a_description(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(75, (100, "-----"), (200, "=== ==="))
+                + row(90, "02/02/24", "Tea", "1.50", "95.00"))
+        rows, items = engine.extract([page], settings())
+        self.assertEqual([r[0][1] for r in rows], ["Coffee", "Tea"])
+        self.assertEqual((items[0][2][0], items[0][2][5]), ("furniture", "a rule drawn with text"))
+
+    def page(self, n):
+        return (HEADER + row(65, f"0{2 * n - 1}/02/24", "Coffee", "3.50", "96.50")
+                + line(75, (100, "Visa debit"))
+                + row(90, f"0{2 * n}/02/24", "Tea", "1.50", "95.00")
+                + line(100, (100, "Continued")) + line(700, (300, f"Page {n} of 3")))
+
+    def test_the_same_text_in_the_same_place_outside_the_rows_is_a_running_header_or_footer(self):
+        rows, items = engine.extract([self.page(1), self.page(2)], settings(skip_patterns=[]))
+        self.assertEqual([r[0][1] for r in rows], ["Coffee Visa debit", "Tea"] * 2)
+        for page in items:
+            running = [i[3] for i in page if i[5].startswith("a running header or footer")]
+            # 'Page 1 of 3', 'Page 2 of 3': the same text but for its digits
+            self.assertEqual([re.sub(r"\d", "#", t) for t in running],
+                             ["Continued", "Page # of #"])
+
+    def test_text_repeated_between_two_rows_on_every_page_stays_the_tables_own(self):
+        items = engine.extract([self.page(1), self.page(2)], settings(skip_patterns=[]))[1]
+        for page in items:
+            self.assertIn(("text", "Visa debit"), kinds(page))
+
+    def test_a_dated_line_printing_only_a_balance_is_furniture_unless_the_key_lists_it(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(77, (40, "02/02/24"), (420, "96.50"))
+                + row(90, "03/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(len(engine.extract([page], settings())[0]), 3)  # no balance column known
+        rows, items = engine.extract([page], settings(balance_column=3))
+        self.assertEqual((len(rows), items[0][2][5]),
+                         (2, "a balance line (it prints only a balance)"))
+        self.assertEqual(len(engine.extract([page], settings(balance_column=3,
+                                                              balance_rows=True))[0]), 3)
+
+
+class TableEndTest(unittest.TestCase):
+    def test_another_tables_heading_ends_the_transactions_table(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(90, (40, "Date"), (320, "Amount"), (420, "Balance"))
+                + row(102, "01/02/24", "", "96.50", "96.50")
+                + row(114, "02/02/24", "", "95.00", "95.00"))
+        rows, items = engine.extract([page], settings())
+        self.assertEqual(len(rows), 1)
+        self.assertEqual([i[0] for i in items[0][2:]], ["outside"] * 3)
+        self.assertIn("the transactions' table ends here", items[0][2][5])
+
+    def test_a_rule_under_three_columns_does_not_end_the_table(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(78, (40, "--------"), (100, "--------"), (320, "-----"), (420, "-----"))
+                + row(90, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([page], settings()), ["Coffee", "Tea"])
+
+
+class PageBreakTest(unittest.TestCase):
+    FIRST = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+
+    def test_text_opening_a_page_before_its_first_row_continues_the_last_row(self):
+        second = (HEADER + line(62, (100, "shop London"))
+                  + row(77, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([self.FIRST, second], settings()),
+                         ["Coffee shop London", "Tea"])
+
+    def test_a_page_with_no_row_of_its_own_continues_nothing(self):
+        terms = line(62, (100, "Terms and conditions")) + line(74, (100, "apply to all accounts"))
+        last = HEADER + row(65, "02/02/24", "Tea", "1.50", "95.00")
+        # header_once: the table goes on over the inserted page, whose lines are text
+        self.assertEqual(descriptions([self.FIRST, terms, last], settings(header_once=True)),
+                         ["Coffee", "Tea"])
+
+    def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
+        for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
+            with self.subTest(under=under[0][0]):
+                page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + under
+                        + row(90, "02/02/24", "Tea", "1.50", "95.00"))
+                self.assertEqual(descriptions([page], settings()), ["Coffee", "Tea"])
+
+
+class SectionsTest(unittest.TestCase):
+    def test_a_sections_title_signs_its_rows_also_above_the_tables_heading(self):
+        s = settings(sections=[["withdrawals", -1], ["deposits", 1]])
+        s["columns"][2]["section_signed"] = True
+        page = (line(38, (100, "Withdrawals")) + HEADER
+                + row(65, "01/02/24", "Coffee", "3.50") + line(80, (100, "Deposits"))
+                + row(95, "02/02/24", "Salary", "100.00"))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Amount"].tolist(), [-3.5, 100.0])
+        self.assertEqual(frame["Description"].tolist(), ["Coffee", "Salary"])
+
+
+class SecondLineTest(unittest.TestCase):
+    SECOND = [{"name": "Value date", "x0": 0.0, "kind": "text"},
+              {"name": "Reference", "x0": 90.0, "kind": "text"}]
+
+    def test_each_rows_second_line_fills_the_second_tiers_columns(self):
+        first = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                 + line(75, (40, "02/02/24"), (100, "REF001"))
+                 + row(90, "02/02/24", "Tea", "1.50", "95.00")
+                 + line(100, (420, "95.00"))  # a balance line between a row's two lines
+                 + line(110, (40, "03/02/24"), (100, "REF002"))
+                 + row(125, "03/02/24", "Cake", "2.00", "93.00"))
+        second = (HEADER + line(62, (40, "04/02/24"), (100, "REF003"))  # over a page break
+                  + row(77, "04/02/24", "Bus", "1.00", "92.00")
+                  + line(87, (40, "05/02/24"), (100, "REF004")))
+        frame = dataframe.build_frame([first, second], settings(second_line=self.SECOND,
+                                                                balance_column=3))
+        self.assertEqual(list(frame.columns)[4:], ["Value date", "Reference"])
+        self.assertEqual(frame["Reference"].tolist(), ["REF001", "REF002", "REF003", "REF004"])
+        self.assertEqual(frame["Value date"].tolist(), ["02/02/24", "03/02/24", "04/02/24",
+                                                        "05/02/24"])
+        self.assertEqual(frame["Description"].tolist(), ["Coffee", "Tea", "Cake", "Bus"])
 
 
 if __name__ == "__main__":

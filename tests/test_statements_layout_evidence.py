@@ -6,7 +6,7 @@ import unittest
 
 import pandas as pd
 
-from dua.statements import analysis, columns, engine, notation, reconcile, verify
+from dua.statements import analysis, columns, dataframe, engine, notation, reconcile, verify
 
 from .test_statements_analysis import rows
 from .test_statements_engine import line, settings, word
@@ -29,7 +29,7 @@ class NotationTest(unittest.TestCase):
         self.assertEqual(notation.currency_codes([page], 3.0), ["kr"])
         found = analysis.analyze_pages([page])
         self.assertEqual([c["kind"] for c in found.settings["columns"]], ["date", "text", "amount"])
-        self.assertEqual(engine.build_frame([page], found.settings).iloc[:, 2].tolist(),
+        self.assertEqual(dataframe.build_frame([page], found.settings).iloc[:, 2].tolist(),
                          [1345.67, 2345.67, 3345.67, 4345.67])
 
     def test_short_words_of_descriptions_are_not_currency_marks(self):
@@ -113,7 +113,7 @@ class DayHeadingsTest(unittest.TestCase):
                 + line(98, (40, "03 Jan 2025"))
                 + line(110, (100, "Tea"), (300, "2.00"), (360, "93.00")))
         found = analysis.analyze_pages([page])
-        frame = engine.build_frame([page], found.settings)
+        frame = dataframe.build_frame([page], found.settings)
         self.assertEqual(list(frame.columns)[0], "Date")
         self.assertEqual(frame["Date"].tolist(), ["02 Jan 2025", "02 Jan 2025", "03 Jan 2025"])
 
@@ -171,7 +171,7 @@ class HonestVerdictTest(unittest.TestCase):
 
     def verdict(self, page: list) -> dict:
         s = settings(columns=self.COLUMNS, require_header=False, header=[], balance_column=4)
-        return verify.intrinsic(engine.build_frame([page], s), [page], s)
+        return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
 
     def test_a_cell_of_another_shape_than_its_column_still_passes(self):
         result = self.verdict(rows(*self.ROWS))  # 'N7385746872H' among 'AB12345678'-shaped refs

@@ -8,9 +8,9 @@ import unittest
 import pandas as pd
 
 from dua.errors import DocumentNotFoundError, SchemaError
-from dua.statements import verify
+from dua.statements import dataframe, reconcile, verify
 
-from .test_statements_engine import settings
+from .test_statements_engine import HEADER, line, row, settings
 
 
 def frame(**cols):
@@ -139,10 +139,6 @@ class IntrinsicTest(unittest.TestCase):
         self.assertEqual(result["status"], "unverified")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
-
 class TotalsTest(unittest.TestCase):
     def test_card_amounts_reconcile_with_the_printed_total(self):
         from .test_statements_engine import HEADER, line
@@ -160,3 +156,95 @@ class TotalsTest(unittest.TestCase):
         self.assertEqual(result["status"], "passed")
         wrong = verify.intrinsic(f.assign(Amount=[3.5, 1.5]), [page], s)
         self.assertEqual(wrong["status"], "failed")
+
+
+class ReconcileTest(unittest.TestCase):
+    def test_a_charge_beside_debit_and_credit_moves_the_balance_too(self):
+        f = frame(Charge=[None, None, None, 1.0], Debit=[None, 5.0, None, None],
+                  Credit=[None, None, 2.5, None], Balance=[100.0, 95.0, 97.5, 96.5])
+        result = verify.reconcile(f)
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertEqual(result["roles"], ["Balance", "'Credit' in, 'Charge' and 'Debit' out"])
+
+    def test_printed_totals_reconcile_whichever_balance_is_printed_first(self):
+        movements = frame(Amount=[100.0, -30.0, -20.0])
+        for printed in ([1000.0, 1050.0], [1050.0, 1000.0]):
+            with self.subTest(printed=printed):
+                result = reconcile.reconcile_totals(movements, printed)
+                self.assertTrue(result["passed"], result["detail"])
+                self.assertIn("the printed 1000.0 and the 3 amounts", result["detail"])
+
+    def test_movements_that_add_up_to_nothing_never_reconcile(self):
+        result = reconcile.reconcile_totals(frame(Amount=[10.0, -10.0]), [0.0, 42.0])
+        self.assertFalse(result["passed"])
+
+    def test_the_daily_balances_are_reached_from_the_opening_one_in_date_order(self):
+        newest_first = frame(Date=["03/02/24", "02/02/24", "02/02/24", "01/02/24"],
+                             Amount=[5.0, -30.0, -20.0, 100.0])
+        printed = [1000.0, 1100.0, 1070.0, 1050.0, 1055.0, 77.0]
+        found = reconcile.running_balances(newest_first, printed, "Date")
+        self.assertIsNotNone(found)
+        # 1070.00 is printed but stands within a day: only the day's last balance counts
+        self.assertEqual((found["opening"], found["reached"]), (1000.0, [1050.0, 1055.0, 1100.0]))
+        self.assertEqual(found["balances"], {1000.0, 1100.0, 1050.0, 1055.0})
+
+
+def section_statement(daily: bool, deposits: int = 1):
+    """A statement that signs its unsigned amounts by section, with daily balances printed
+    under a table of their own below the rows, or only a closing balance."""
+    s = settings(sections=[["deposits", deposits], ["withdrawals", -deposits]])
+    s["columns"] = s["columns"][:3]
+    s["columns"][2]["section_signed"] = True
+    page = (line(20, (100, "Opening balance"), (320, "1,000.00"))
+            + line(38, (100, "Deposits")) + HEADER + row(65, "01/02/24", "Salary", "100.00")
+            + line(80, (100, "Withdrawals")) + row(95, "02/02/24", "Rent", "30.00")
+            + row(107, "03/02/24", "Coffee", "20.00"))
+    if daily:
+        page += (line(140, (40, "Date"), (100, "Daily"), (320, "Balance"))
+                 + line(152, (40, "01/02/24"), (320, "1,100.00"))
+                 + line(164, (40, "02/02/24"), (320, "1,070.00"))
+                 + line(176, (40, "03/02/24"), (320, "1,050.00")))
+    else:
+        page += line(140, (100, "Closing balance"), (320, "1,050.00"))
+    return [page], s
+
+
+class IntrinsicVerdictTest(unittest.TestCase):
+    def verdict(self, pages, s):
+        return verify.intrinsic(dataframe.build_frame(pages, s), pages, s)
+
+    def test_no_rows_fail_the_result(self):
+        result = self.verdict([HEADER], settings())
+        self.assertEqual((result["status"], result["checks"][0]["name"]), ("failed", "rows_found"))
+
+    def test_a_row_moving_no_money_fails_though_the_balances_reconcile(self):
+        f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Note"],
+                  Amount=[-3.5, None], Balance=[96.5, 96.5])
+        result = verify.intrinsic(f, [[]], settings(balance_column=3))
+        self.assertEqual((result["status"], result["checks"][0]["name"]),
+                         ("failed", "rows_move_money"))
+
+    def test_passed_needs_the_arithmetic_and_every_word_accounted_for(self):
+        coffee = row(65, "01/02/24", "Coffee", "3.50", "96.50")
+        tea = row(90, "02/02/24", "Tea", "1.50", "95.00")
+        self.assertEqual(self.verdict([HEADER + coffee + tea], settings())["status"], "passed")
+        stray = line(77, (100, "Fee waived"), (320, "7.77"))
+        result = self.verdict([HEADER + coffee + stray + tea], settings())
+        self.assertEqual([c["passed"] for c in result["checks"]], [True, False])
+        self.assertEqual(result["status"], "unverified")
+
+    def test_sections_that_add_up_signed_either_way_leave_the_result_unverified(self):
+        result = self.verdict(*section_statement(daily=False))
+        self.assertEqual(result["status"], "unverified")
+        self.assertIn("the sections add up as well", result["summary"])
+
+    def test_the_daily_balances_printed_decide_which_way_the_sections_sign(self):
+        right = self.verdict(*section_statement(daily=True))
+        self.assertEqual(right["status"], "passed", right["summary"])
+        wrong = self.verdict(*section_statement(daily=True, deposits=-1))
+        self.assertEqual(wrong["status"], "failed")
+        self.assertIn("signed the other way round the rows reach 3", wrong["summary"])
+
+
+if __name__ == "__main__":
+    unittest.main()

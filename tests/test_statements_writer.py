@@ -3,8 +3,10 @@ from __future__ import annotations
 
 import ast
 import copy
+import dataclasses
 import os
 import sys
+import types
 import unittest
 
 import pandas as pd
@@ -12,9 +14,13 @@ import pandas as pd
 from dua.pdf import read_document
 from dua.sandbox import reader_block
 from dua.sandbox.policy import check_source
-from dua.statements import analysis, writer
+from dua.schemas import StatementState
+from dua.statements import agent, analysis, writer
 
 from .support import FIXTURES
+from .test_statements_analysis import rows
+from .test_statements_answer_key import frame
+from .test_statements_engine import line
 
 CARD = os.path.join(FIXTURES, "statements", "card_parens")
 
@@ -128,6 +134,54 @@ class BuiltinWriterTest(unittest.TestCase):
         w = writer.BuiltinWriter([[]], analysis.analyze_pages([[]]))
         with self.assertRaises(LookupError):
             w.write()
+
+
+
+class RefineTest(unittest.TestCase):
+    """Refinement on hand-made words: only a parser better than every one written."""
+
+    PAGE = (line(50, (40, "Date"), (100, "Details"), (320, "Amount"))
+            + rows(*[[(40, f"0{d}/02/25"), (100, "Shop"), (320, f"({d}.25)")]
+                     for d in range(1, 5)], top=65)
+            + line(120, (100, "Total"), (320, "10.00")))
+    KEY = frame([[f"0{d}/02/25", "Shop", -d - 0.25] for d in range(1, 5)],
+                ["Date", "Details", "Amount"])
+
+    def test_refine_offers_only_a_parser_better_than_every_one_written_then_none(self):
+        damaged = copy.deepcopy(analysis.analyze_pages([self.PAGE]).settings)
+        damaged.update(parens_negative=False, skip_patterns=[], date_pattern=r"\d{4}-\d{2}-\d{2}")
+        w = writer.BuiltinWriter([self.PAGE], analysis.Analysis(damaged, [], [], [], 1, 1),
+                                 self.KEY, budget=2)
+        written = [w.write().in_process["distance"]]
+        for _ in range(20):
+            draft = w.refine()
+            if draft is None:
+                break
+            self.assertLess(draft.in_process["distance"], min(written))
+            written.append(draft.in_process["distance"])
+        else:
+            self.fail("refine never ran out of better parsers")
+        self.assertGreater(len(written), 1, "the search found no better parser to offer")
+
+    def test_after_a_parser_that_passes_there_is_nothing_to_refine(self):
+        found = analysis.analyze_pages([self.PAGE], self.KEY)
+        w = writer.BuiltinWriter([self.PAGE], found, self.KEY)
+        self.assertEqual(w.write().in_process["status"], "passed")
+        self.assertGreater(len(w.tried), 1)  # other parsers were tried: none is better
+        self.assertIsNone(w.refine())
+
+    def test_a_writer_with_nothing_better_ends_the_run(self):
+        wrong = self.KEY.assign(Amount=[9.0, 9.0, 9.0, 9.0])  # no reading of the page gives it
+        found = analysis.analyze_pages([self.PAGE], wrong)
+        w = writer.BuiltinWriter([self.PAGE], found, wrong)
+        w.write()
+        state = StatementState(target_bank="shop")
+        ctx = agent.AgentContext(analysis=found, writer=w,
+                                 recovery=types.SimpleNamespace(records=[]))
+        after = dataclasses.replace(state, **agent.refine(state, ctx))
+        self.assertEqual(after.retry_count, 0)
+        self.assertEqual(agent.route_after_refine(after), "finalize")
+        self.assertEqual(agent.route_after_refine(state), "save")
 
 
 if __name__ == "__main__":

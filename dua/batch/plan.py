@@ -56,7 +56,8 @@ def check_parser(parser_path: str) -> None:
 
 def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
          outputs: Mapping[str, str] | None = None, timeout: float = 60.0,
-         password: str | None = None, allow_empty: bool = False) -> list:
+         password: str | None = None, allow_empty: bool = False,
+         read_timeout: float | None = None) -> list:
     """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path).
 
     Raises:
@@ -64,12 +65,13 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
     """
     from ..sandbox import MAX_TIMEOUT, valid_timeout  # lazy: only a batch needs the sandbox
 
-    if not valid_timeout(timeout):
-        raise ValueError(f"timeout must be a number of seconds in (0, {MAX_TIMEOUT:g}], "
-                         f"not {timeout!r}")
+    for name, value in (("timeout", timeout), ("read_timeout", read_timeout)):
+        if not valid_timeout(value) and not (name == "read_timeout" and value is None):
+            raise ValueError(f"{name} must be a number of seconds in (0, {MAX_TIMEOUT:g}], "
+                             f"not {value!r}")
     if isinstance(pdf_paths, (str, bytes)):  # a lone path would be iterated letter by letter
         raise TypeError("pdf_paths must be a list of paths, not a single path")
     pdfs = [os.fspath(p) for p in pdf_paths]
     targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
-    return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password, allow_empty)
-            for i, pdf in enumerate(pdfs)]
+    return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password, allow_empty,
+                 read_timeout) for i, pdf in enumerate(pdfs)]

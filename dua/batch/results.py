@@ -21,6 +21,7 @@ class Task:
     timeout: float
     password: str | None = None
     allow_empty: bool = False  # a frame with no rows counts as converted
+    read_timeout: float | None = None  # seconds to read the PDF (None: dua.pdf's default)
 
 
 @dataclasses.dataclass

@@ -11,6 +11,7 @@ import time
 from typing import Callable, Iterable, Mapping
 
 from .. import errors
+from ..lifetime import die_with_parent
 from .plan import check_parser, default_workers, plan
 from .results import BatchResult, FileResult, Progress, Task
 from .stamps import is_complete, read_stamp
@@ -20,26 +21,46 @@ from .worker import convert, failure
 def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str | None = None,
         on_progress: Callable[[Progress], None] | None = None, *, timeout: float = 60.0,
         password: str | None = None, workers: int | None = None, resume: bool = True,
-        outputs: Mapping[str, str] | None = None, allow_empty: bool = False) -> BatchResult:
+        outputs: Mapping[str, str] | None = None, allow_empty: bool = False,
+        read_timeout: float | None = None) -> BatchResult:
     """Run a generated parser over many PDFs; never raises for a bad file.
 
     Without ``out_dir`` (or ``outputs``) each result carries its DataFrame as ``frame``.
     A parser that finds no transaction in a PDF fails that file (VerificationError): it is
     most often a statement of another bank or layout. ``allow_empty`` accepts it instead.
+    ``read_timeout`` bounds reading each PDF (None: ``dua.pdf``'s default budget), and
+    ``timeout`` the parser's own run.
 
     Raises:
         UsageError, PolicyViolationError: only for a parser that cannot run at all, or an
         output folder that cannot be written.
     """
     check_parser(parser_path)
-    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty)
-    from ..outputs import check_folder  # lazy: only a batch with outputs needs it
-
-    for folder in sorted({os.path.dirname(os.path.abspath(t.output_path)) for t in tasks
-                          if t.output_path}):  # once per folder, not per file
-        check_folder(folder, "the output folder")
-        os.makedirs(folder, exist_ok=True)
+    tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty,
+                 read_timeout)
+    _check_outputs(tasks, parser_path)
     return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
+
+
+def _check_outputs(tasks: list, parser_path: str) -> None:
+    """Every destination usable and none of them an input, before any file runs; only then
+    are the folders made (a refused batch writes nothing anywhere)."""
+    from .. import outputs as out  # lazy: only a batch with outputs needs it
+
+    targets = [t.output_path for t in tasks if t.output_path]
+    if out.STDOUT in targets:  # workers run in other processes: stdout is the caller's to write
+        raise errors.UsageError("A batch writes files, not -",
+                                hint="Run without an output and write result.frame yourself.")
+    files = [p for p in targets if out.kind(p) != out.STREAM]
+    for path in files:
+        if out.kind(path) != out.FILE:
+            out.check_file(path, "the output")  # raises, naming what the path is
+    folders = sorted({os.path.dirname(os.path.realpath(p)) for p in files})
+    for folder in folders:  # once per folder, not per file
+        out.check_folder(folder, "the output folder")
+    out.check_none_is_an_input(files, "the output", [t.pdf_path for t in tasks] + [parser_path])
+    for folder in folders:
+        os.makedirs(folder, exist_ok=True)
 
 
 def _skipped(task: Task) -> FileResult:
@@ -96,8 +117,10 @@ def _submit_all(todo: list, executor, finish, workers: int) -> None:
 
     owned = executor is None
     if owned:
+        # Each worker dies with this process, however it ends (a SIGKILL included).
         executor = cf.ProcessPoolExecutor(max_workers=max(1, min(workers, len(todo))),
-                                          mp_context=_fork_context())
+                                          mp_context=_fork_context(),
+                                          initializer=die_with_parent, initargs=(os.getpid(),))
     futures = {}
     try:
         futures = {executor.submit(convert, t): t for t in todo}

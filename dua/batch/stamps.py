@@ -58,6 +58,10 @@ def is_complete(output_path: str, pdf_path: str, parser_path: str) -> bool:
 
     Outputs only ever appear by an atomic rename, and stamps after them, so stamped means whole.
     """
+    from ..outputs import FILE, kind  # lazy: only a batch with outputs needs it
+
+    if kind(output_path) != FILE:  # a device or a pipe is written again every time
+        return False
     stamp = read_stamp(output_path)
     if stamp is None:
         return False

@@ -24,11 +24,19 @@ def convert(task) -> dict:
     """
     start = time.monotonic()
     try:
-        # taken before the run: a parser edited meanwhile must not vouch for this output
-        sources = source_stamp(task.parser_path, task.pdf_path) if task.output_path else None
-        with _borrowed_sandbox() as box:
-            frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
-                            password=task.password)
+        # taken before the run: a parser edited meanwhile must not vouch for this output;
+        # a device or a pipe keeps nothing to resume from, so it gets no stamp (none in /dev)
+        sources = source_stamp(task.parser_path, task.pdf_path) if _stamped(task) else None
+        words = read_ahead(task)
+        try:
+            with _borrowed_sandbox() as box:
+                frame = box.run(task.parser_path, task.pdf_path, timeout=task.timeout,
+                                password=task.password, words=words)
+        except (errors.ParserTimeoutError, errors.ResourceLimitError,
+                errors.ParserCrashedError) as exc:
+            if words is None:  # the parser read the PDF itself: was the PDF to blame?
+                _read_words(task, exc)
+            raise
         if len(frame) == 0 and not task.allow_empty:
             raise errors.VerificationError(
                 f"{os.path.basename(task.parser_path)} found no transaction in {task.pdf_path}",
@@ -38,12 +46,52 @@ def convert(task) -> dict:
         if task.output_path:
             with _interrupt_deferred():  # an output and its stamp land together or not at all
                 write_csv_atomically(frame, task.output_path)
-                write_stamp(task.output_path, dict(sources, rows=len(frame)))
+                if sources is not None:
+                    write_stamp(task.output_path, dict(sources, rows=len(frame)))
         return {"index": task.index, "status": "converted", "rows": len(frame),
                 "seconds": time.monotonic() - start,
                 "frame": None if task.output_path else frame}
     except Exception as exc:  # one file's failure is its result, whatever it was
         return failure(task, exc, time.monotonic() - start)
+
+
+def _stamped(task) -> bool:
+    from ..outputs import FILE, kind  # lazy: only a file with an output needs it
+
+    return bool(task.output_path) and kind(task.output_path) == FILE
+
+
+def read_ahead(task) -> list | None:
+    """The PDF's words for a parser that reads with dua's word reader (None for one that
+    does not), read here in a child the read budget stops: a file that makes the reader
+    loop fails with a PDFReadTimeoutError of its own instead of the parser's timeout. (A
+    parser that reads the PDF itself is bounded by its own timeout; when it fails so, the
+    PDF is read here, and a PDF that cannot be read takes the blame.)
+
+    Raises:
+        DocumentError (any subclass)
+    """
+    from ..sandbox.reader_block import holds_reader  # lazy: only a worker reads
+
+    return _read_words(task) if holds_reader(task.parser_path) else None
+
+
+def _read_words(task, failure: BaseException | None = None) -> list:
+    """The PDF's words, read in a bounded child; raises the PDF's DocumentError (from
+    ``failure``, the parser's own, when the parser failed on it first)."""
+    from .. import pdf  # lazy: only a worker reads
+
+    reading = pdf.start_reading(task.pdf_path, task.password,
+                                budget=pdf.ReadBudget(task.read_timeout))
+    try:
+        reading.document()
+    except errors.DocumentError as exc:
+        if failure is not None:
+            raise exc from failure
+        raise
+    finally:
+        reading.cancel()
+    return reading.pages
 
 
 @contextlib.contextmanager
@@ -98,7 +146,8 @@ def _borrowed_sandbox():
 
 
 def write_csv_atomically(frame, path: str) -> None:
-    """The frame as CSV at ``path``, never half-written (see dua.outputs)."""
+    """The frame as CSV at ``path``: a file never half-written, a device or a pipe written
+    in place (see dua.outputs.write_output)."""
     from ..outputs import write_output  # lazy: only a file with an output needs it
 
     write_output(path, lambda fh: frame.to_csv(fh, index=False))
@@ -109,7 +158,8 @@ def failure(task, exc: BaseException, seconds: float) -> dict:
     from ..cli import feedback_for  # lazy: only on the error path
 
     error = exc if isinstance(exc, errors.DuaError) else errors.UnexpectedError(
-        f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)}", exception=type(exc).__name__)
+        f"{type(exc).__name__}: {errors.excerpt(str(exc), 300)} (at {_where(exc)})",
+        exception=type(exc).__name__)
     no_agent(error, task.pdf_path)
     try:
         feedback = feedback_for(error, AGENT_ID)
@@ -119,6 +169,21 @@ def failure(task, exc: BaseException, seconds: float) -> dict:
     return {"index": task.index, "status": "failed", "rows": 0, "seconds": seconds,
             "error": {"exception": type(error).__name__, "message": error.message},
             "feedback": feedback}
+
+
+def _where(exc: BaseException) -> str:
+    """The innermost frame of dua's own code the exception went through: what a bug report
+    needs, and all that crosses back from a worker process."""
+    import traceback  # lazy: only a bug needs it
+
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if f"{os.sep}dua{os.sep}" in f.filename] or frames[-1:]
+    if not ours:
+        return "?"
+    frame, marker = ours[-1], f"{os.sep}dua{os.sep}"
+    name = "dua/" + frame.filename.rsplit(marker, 1)[1] if marker in frame.filename \
+        else frame.filename
+    return f"{name}:{frame.lineno} in {frame.name}"
 
 
 def no_agent(error: errors.DuaError, pdf_path: str) -> None:

@@ -31,6 +31,7 @@ final one with the handler's user_message."""
 EXAMPLES = """\
   python -m dua extract report.pdf                       # JSON on stdout
   python -m dua extract report.pdf --format markdown --out report.md
+  python -m dua extract report.pdf --out - | jq '.stats'   # '-' is stdout too
   python -m dua extract statement.pdf --pages 1-2 --password s3cret
   python -m dua extract report.pdf --provider openai --base-url http://127.0.0.1:11434/v1 --model qwen2.5
 """
@@ -38,15 +39,20 @@ EXAMPLES = """\
 
 def add_arguments(p) -> None:
     from .. import cli  # lazy: cli imports this module only when the command runs
+    from ..review import options as review_options
 
     p.add_argument("file", metavar="FILE.pdf", help="the PDF to read")
     p.add_argument("--format", choices=("json", "markdown"), default="json",
                    help="output format (default: json)")
-    p.add_argument("--out", metavar="FILE", help="write the result here instead of stdout")
+    p.add_argument("--out", metavar="FILE",
+                   help="write the result here (default and '-': stdout); a file is replaced "
+                   "whole, a device or a named pipe is written in place")
     p.add_argument("--pages", metavar="RANGES", help="pages to read, 1-based: 1-3,5 (default: all)")
     p.add_argument("--password", help="password of an encrypted PDF")
     p.add_argument("--batch-size", type=int, default=20, metavar="N",
                    help="blocks per LLM call (default: 20)")
+    review_options.add_arguments(p)
+    cli.add_read_options(p)
     cli.add_llm_options(p)
 
 
@@ -117,15 +123,19 @@ def bug_feedback(exc: BaseException, args) -> dict:
 
 
 def _run(args, settings) -> int:
+    from .. import cli  # lazy: cli imports this module only when the command runs
     from ..documents.pipeline import extract  # lazy: pdfplumber loads only when the command runs
     from ..documents.markdown import to_markdown
+    from ..review import options as review_options
 
     if args.batch_size < 1:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
+    budget = cli.read_budget(args)
     if args.out:  # checked before the work, not after it
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", [args.file])
-    provider = budget = None
+    review_options.check(args, (args.file,), (args.out,))
+    provider = llm_budget = None
     if settings.uses_llm:
         from ..llm import get_provider  # lazy: the LLM layer loads only when asked for
         from ..llm.session import run_budget
@@ -134,20 +144,23 @@ def _run(args, settings) -> int:
         # The Error Handler retries a failed batch (with backoff) and then falls back to the
         # rules; one transport retry per call keeps the two from multiplying into 16 requests.
         provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
-        budget = run_budget(settings)  # one deadline for every batch, retry and wait
+        llm_budget = run_budget(settings)  # one deadline for every batch, retry and wait
     progress = None if args.quiet else (lambda msg: print(f"dua extract: {msg}", file=sys.stderr))
     result = extract(args.file, password=args.password, pages=parse_pages(args.pages),
                      provider=provider, batch_size=args.batch_size, on_progress=progress,
-                     llm_budget=budget)
+                     llm_budget=llm_budget, read_budget=budget)
+    if args.review:
+        from ..review import extract_review  # lazy: only a review draws pages
+
+        result["review_path"] = extract_review(args.review, result, args.file, args.password,
+                                               args.review_dpi)
     markdown = args.format == "markdown" and not args.json
     text = to_markdown(result) if markdown else json.dumps(result, indent=2, ensure_ascii=False) + "\n"
-    if args.out:
-        outputs.write_output(args.out, text)
-    else:
-        sys.stdout.write(text)
+    outputs.write_output(args.out or outputs.STDOUT, text)
     if progress:
         s = result["stats"]
-        where = f" -> {args.out}" if args.out else ""
+        where = f" -> {args.out}" if args.out and args.out != outputs.STDOUT else ""
+        where += f", review -> {args.review}" if args.review else ""
         rules = " (then the built-in rules)" if s.get("llm_down") else ""
         progress(f"{s['elements']} elements from {s['pages']} page(s), {s['unclassified']} "
                  f"unclassified, {s['llm_calls']} LLM call(s){rules}, {s['seconds']:.2f}s{where}")

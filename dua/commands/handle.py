@@ -27,6 +27,20 @@ def add_arguments(p) -> None:
                    help="sqlite store to use and keep (default: in memory, nothing written)")
 
 
+def check_store(db: str, inputs: tuple = ()) -> None:
+    """--db is a database file (sqlite also keeps DB-wal and DB-shm beside it): a stream or a
+    folder is refused before anything is written, and so is one of the command's inputs.
+
+    Raises:
+        UsageError
+    """
+    from .. import outputs  # lazy: keeps the command module light
+
+    if db != ":memory:":
+        outputs.check_file(db, "--db", streams=False)
+        outputs.check_not_an_input(db, "--db", inputs)
+
+
 def _read(source: str) -> str:
     if source == "-":
         return sys.stdin.read()
@@ -53,6 +67,8 @@ def _parse(text: str, source: str) -> object:
 
 
 def run(args, settings) -> int:
+    if args.db:
+        check_store(args.db, (args.payload,))
     raw = _parse(_read(args.payload), args.payload)
     from ..recovery import ErrorHandler, Store  # lazy: keeps the command module light
 

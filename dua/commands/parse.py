@@ -25,6 +25,7 @@ recovery_suggestions}; a failed run's "feedback" is the handler's own answer."""
 EXAMPLES = """\
   python -m dua parse statement.pdf --bank mybank --expected result.csv
   python -m dua parse statement.pdf --bank mybank --out transactions.csv --json
+  python -m dua parse statement.pdf --bank mybank --out - --quiet | head   # the CSV on stdout
   python -m dua parse --target icici            # data/icici/*.pdf and data/icici/result.csv
   python -m dua parse big.pdf --bank mybank --checkpoint run.json   # then, if interrupted:
   python -m dua parse --checkpoint run.json --resume
@@ -32,7 +33,8 @@ EXAMPLES = """\
 
 
 def add_arguments(p) -> None:
-    from ..cli import add_llm_options  # lazy: cli imports this module only when needed
+    from ..cli import add_llm_options, add_read_options  # lazy: cli imports this module on use
+    from ..review import options as review_options
 
     p.add_argument("pdf", nargs="?", help="the statement PDF")
     p.add_argument("--bank", help="bank name: the parser is saved as PARSERS_DIR/BANK_parser.py")
@@ -40,7 +42,10 @@ def add_arguments(p) -> None:
                    help="challenge convention: data/NAME/*.pdf with data/NAME/result.csv")
     p.add_argument("--expected", metavar="CSV", help="known-good CSV the result must equal")
     p.add_argument("--out", metavar="CSV", help="where to write the transactions "
-                   "(default: PARSERS_DIR/BANK_result.csv)")
+                   "(default: PARSERS_DIR/BANK_result.csv); '-' writes them on stdout (not with "
+                   "--json, which prints the report there; the summary goes to stderr); a device "
+                   "or a named pipe is written in place, and a failed run's rows go to "
+                   "PARSERS_DIR/BANK_result.partial.csv instead")
     p.add_argument("--parsers-dir", default="custom_parsers", metavar="DIR",
                    help="folder for generated parsers (default: custom_parsers)")
     p.add_argument("--max-retries", type=int, default=3, metavar="N",
@@ -49,10 +54,12 @@ def add_arguments(p) -> None:
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
+    add_read_options(p)
     p.add_argument("--checkpoint", metavar="FILE",
-                   help="save the run's state to FILE after every step")
+                   help="save the run's state to FILE (a file: --resume reads it) after every step")
     p.add_argument("--resume", action="store_true",
                    help="continue the interrupted run saved in --checkpoint FILE")
+    review_options.add_arguments(p)
     add_llm_options(p)
     p.add_argument("--llm-mode", choices=("code", "settings"), default="code",
                    help="with an LLM: write free code, or answer the built-in engine's settings "
@@ -80,6 +87,34 @@ def resolve_inputs(args) -> tuple:
     return args.pdf, args.bank, args.expected
 
 
+def check_destinations(args, pdf: str | None, bank: str | None, expected: str | None) -> None:
+    """Refuse, before any work, outputs that only the end of the run would find unusable:
+    --out - with --json (both on stdout), a checkpoint or parser path that is not a file, an
+    output that is an input, two outputs that are one file.
+
+    Raises:
+        UsageError
+    """
+    from .. import outputs  # lazy: keeps dua --help fast
+    from ..statements.agent import check_bank, result_path
+
+    if args.out == outputs.STDOUT and args.json:
+        raise UsageError("--out - writes the CSV on stdout, where --json prints the report",
+                         hint="Pass --out FILE with --json, or leave --json out.")
+    if args.checkpoint:
+        outputs.check_file(args.checkpoint, "--checkpoint", streams=False)
+    if bank is None:  # --resume: the run's own paths are in its checkpoint
+        return
+    outputs.check_folder(args.parsers_dir, "--parsers-dir")
+    parser = os.path.join(args.parsers_dir, f"{check_bank(bank)}_parser.py")
+    partial = result_path(args.out, args.parsers_dir, bank, partial=True)
+    outputs.check_file(parser, "the parser file", streams=False)
+    for path, what in ((parser, "the parser file"), (partial, "the partial CSV")):
+        outputs.check_not_an_input(path, what, (pdf, expected))
+    outputs.check_apart(((args.out, "--out"), (args.checkpoint, "--checkpoint"),
+                         (parser, "the parser file"), (partial, "the partial CSV")))
+
+
 def _progress(args):
     if args.quiet:
         return None, None
@@ -96,22 +131,26 @@ def _progress(args):
 
 
 def run(args, settings) -> int:
-    from ..cli import feedback_for  # lazy
+    from ..cli import feedback_for, read_budget  # lazy
     from ..errors import VerificationError
+    from ..review import options as review_options
     from ..statements.agent import AGENT_ID, resume_agent, run_agent
 
     started = time.perf_counter()
     on_event, on_progress = _progress(args)
+    review_options.check(args, (args.pdf, args.expected), (args.out,))
     common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
                   password=args.password, timeout=args.timeout, on_event=on_event,
-                  on_progress=on_progress, llm_mode=args.llm_mode)
+                  on_progress=on_progress, llm_mode=args.llm_mode, read_budget=read_budget(args))
     if args.resume:
         if not args.checkpoint:
             raise UsageError("--resume needs --checkpoint FILE", hint="Pass the same --checkpoint.")
+        check_destinations(args, None, None, None)
         state = resume_agent(args.checkpoint, **common)
         bank = state.target_bank
     else:
         pdf, bank, expected = resolve_inputs(args)
+        check_destinations(args, pdf, bank, expected)
         state = run_agent(pdf, bank, expected=expected, max_retries=args.max_retries,
                           checkpoint=args.checkpoint, **common)
     report = summary(state, time.perf_counter() - started)
@@ -122,10 +161,16 @@ def run(args, settings) -> int:
         exc = VerificationError(f"The parser for {bank} is {state.final_status}: "
                                 f"{why.splitlines()[0] if why else 'no result'}")
         report["feedback"] = feedback_for(exc, AGENT_ID)
+    if args.review:
+        from ..review import parse_review  # lazy: only a review draws pages
+
+        report["review_path"] = parse_review(args.review, report, state.pdf_path, args.password,
+                                             args.review_dpi,
+                                             state.comparison_result.get("accounting"))
     if args.json:
         print(json.dumps(report, indent=2, default=str))
-    elif not args.quiet:
-        _print_human(report)
+    elif not args.quiet:  # with --out - stdout holds the CSV alone
+        _print_human(report, sys.stderr if args.out == "-" else sys.stdout)
     return EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
 
 
@@ -139,20 +184,39 @@ def summary(state, seconds: float) -> dict:
             "parser_path": state.parser_file_path, "output_path": state.output_csv_path,
             "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
             "writer": state.writer, "fallback_reason": state.fallback_reason,
+            "accounting": _accounting(result.get("accounting")),
             "recovery": state.recovery, "history": state.attempts}
 
 
-def _print_human(report: dict) -> None:
+def _accounting(ledger: dict | None) -> dict | None:
+    """The ledger's account for the report: words in cells, furniture lines by reason, the
+    unaccounted words; the rows' boxes stay in the review page."""
+    if not ledger:
+        return None
+    reasons: dict = {}
+    for line in ledger["furniture"]:
+        reasons[line["reason"]] = reasons.get(line["reason"], 0) + 1
+    return {"words_in_cells": ledger["words_in_cells"],
+            "words_unaccounted": ledger["words_unaccounted"], "pages": ledger["pages"],
+            "furniture_by_reason": reasons, "furniture": ledger["furniture"],
+            "unaccounted": ledger["unaccounted"]}
+
+
+def _print_human(report: dict, out) -> None:
     print(f"{report['status']}: {report['rows']} rows from {report['bank']} in "
-          f"{report['seconds']:.2f} s ({report['attempts']} attempt(s), {report['llm_calls']} LLM calls)")
-    print(f"parser: {report['parser_path']}")
+          f"{report['seconds']:.2f} s ({report['attempts']} attempt(s), {report['llm_calls']} LLM calls)",
+          file=out)
+    print(f"parser: {report['parser_path']}", file=out)
     if report["output_path"]:
         partial = " (partial: the rows of the closest attempt, not verified)" \
             if report["status"] == "failed" else ""
-        print(f"output: {report['output_path']}{partial}")
+        print(f"output: {report['output_path']}{partial}", file=out)
+    if report.get("review_path"):
+        print(f"review: {report['review_path']}", file=out)
     for check in report["checks"]:
         mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
-        print(f"  {check['name']}: {mark} - {check['detail'].splitlines()[0] if check['detail'] else ''}")
+        detail = check["detail"].splitlines()[0] if check["detail"] else ""
+        print(f"  {check['name']}: {mark} - {detail}", file=out)
     if report.get("fallback_reason"):
         print(f"dua parse: note: {report['fallback_reason']}", file=sys.stderr)
     told = any(r["step"] in ("ask", "stop") for r in report["recovery"])

@@ -19,29 +19,38 @@ DESCRIPTION = (
 )
 EXAMPLES = """\
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out statement.csv
+  python -m dua run custom_parsers/mybank_parser.py statement.pdf --out - | head
   python -m dua run custom_parsers/mybank_parser.py statements/*.pdf --out-dir out/
   python -m dua run custom_parsers/mybank_parser.py --from-list todo.txt --out-dir out/ --json > report.json
 """
 
 
 def add_arguments(p) -> None:
+    from ..review import options as review_options  # lazy: only this command's flags need it
+
     p.add_argument("parser", metavar="PARSER.py", help="a parser written by dua parse")
     p.add_argument("pdfs", metavar="PDF", nargs="*", help="statements to convert")
     p.add_argument("--from-list", metavar="FILE",
                    help="read PDF paths from FILE, one per line ('-' for stdin; # comments)")
     out = p.add_mutually_exclusive_group()
-    out.add_argument("--out", metavar="CSV", help="output CSV (one PDF only)")
+    out.add_argument("--out", metavar="CSV",
+                     help="output CSV (one PDF only); '-' writes it on stdout (not with --json, "
+                     "which prints the report there); a device or a named pipe is written in place")
     out.add_argument("--out-dir", metavar="DIR", help="folder for <name>.csv outputs (default: .)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="files converted at once (default: one per CPU)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
-                   help="seconds allowed per file (default: 60)")
+                   help="seconds the parser may run on each file (default: 60)")
+    from ..cli import add_read_options  # lazy: cli imports this module only when needed
+
+    add_read_options(p)
     p.add_argument("--password", help="password of encrypted statements")
     p.add_argument("--allow-empty", action="store_true",
                    help="a statement where the parser finds no transaction counts as converted "
                    "(by default it fails: it is most often another bank's or layout's statement)")
     p.add_argument("--force", action="store_true",
                    help="convert again even when this parser already made an output from this PDF")
+    review_options.add_arguments(p, folder=True)
 
 
 def read_list(path: str) -> list:
@@ -68,17 +77,27 @@ def _check(args, pdfs: list) -> None:
         raise UsageError(f"--out takes one PDF, got {len(pdfs)}", hint="Use --out-dir DIR for many PDFs.")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}", hint="See --help.")
-    from ..outputs import check_file, check_folder, check_not_an_input  # lazy: keeps --help fast
+    from .. import batch, outputs  # lazy: keeps --help fast
 
+    if args.out == outputs.STDOUT and args.json:
+        raise UsageError("--out - writes the CSV on stdout, where --json prints the report",
+                         hint="Pass --out FILE with --json, or leave --json out.")
+    inputs = (pdfs[0], args.parser, args.from_list)
     if args.out:
-        check_file(args.out, "--out")
-        check_not_an_input(args.out, "--out", (pdfs[0], args.parser))
+        outputs.check_file(args.out, "--out")
+        outputs.check_not_an_input(args.out, "--out", inputs)
     else:
-        check_folder(args.out_dir or ".", "--out-dir")
+        outputs.check_folder(args.out_dir or ".", "--out-dir")
+        if args.from_list:  # the PDFs and the parser are the batch's to check; the list is ours
+            planned = batch.output_paths(pdfs, args.out_dir or ".").values()
+            outputs.check_none_is_an_input(planned, "--out-dir", (args.from_list,))
     from ..sandbox import MAX_TIMEOUT, valid_timeout  # lazy: keeps dua --help fast
 
     if not valid_timeout(args.timeout):
         raise UsageError(f"--timeout must be seconds in (0, {MAX_TIMEOUT:g}], got {args.timeout}")
+    from ..review import options as review_options  # lazy: keeps dua --help fast
+
+    review_options.check(args)
 
 
 class _ProgressLine:
@@ -111,11 +130,14 @@ def _failure_line(result) -> str:
 
 def run(args, settings) -> int:
     from .. import batch  # lazy: keeps dua --help fast
-    from ..cli import feedback_for  # lazy: cli imports this module only when needed
+    from ..cli import feedback_for, read_budget  # lazy: cli imports this module on use
+    from ..outputs import STDOUT
 
     pdfs = list(args.pdfs) + (read_list(args.from_list) if args.from_list else [])
     _check(args, pdfs)
-    outputs = {pdfs[0]: args.out} if args.out else None
+    read_timeout = read_budget(args).seconds
+    # A batch writes files (or a device, a pipe); stdout is this process's, written below.
+    targets = {pdfs[0]: args.out} if args.out and args.out != STDOUT else None
     out_dir = None if args.out else (args.out_dir or ".")
     progress = None if args.quiet else _ProgressLine()
     try:
@@ -124,17 +146,43 @@ def run(args, settings) -> int:
         batch.no_agent(exc, pdfs[0])
         exc.feedback = feedback_for(exc, batch.AGENT_ID)
         raise
-    result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=outputs, on_progress=progress,
+    result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=targets, on_progress=progress,
                        timeout=args.timeout, password=args.password, workers=args.workers,
-                       resume=not args.force, allow_empty=args.allow_empty)
+                       resume=not args.force, allow_empty=args.allow_empty,
+                       read_timeout=read_timeout)
+    if args.out:
+        _finish_out(args.out, result.results[0])
     if args.quiet:  # no progress, but failures still go to stderr
         for failure in result.failed:
             print(f"dua run: {_failure_line(failure)}", file=sys.stderr)
+    report = result.to_dict()
+    if args.review:
+        from ..review import run_reviews  # lazy: only a review draws pages
+
+        written = run_reviews(args.review, result, args.parser, args.password, args.review_dpi)
+        report["review_path"] = written["index"]
+        for entry in report["files"]:
+            entry["review_path"] = written["files"].get(entry["pdf_path"])
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2))
+        print(json.dumps(report, indent=2))
     if not args.quiet:
-        print(f"dua run: {_summary(result, args.out or out_dir)}", file=sys.stderr)
+        where = "stdout" if args.out == STDOUT else args.out or out_dir
+        print(f"dua run: {_summary(result, where)}", file=sys.stderr)
+        if args.review:
+            print(f"dua run: review -> {report['review_path']}", file=sys.stderr)
     return result.exit_code()
+
+
+def _finish_out(out: str, result) -> None:
+    """The one CSV on stdout for ``--out -``; for a failed file, a named pipe's reader is
+    given the end of its input (nothing), not left waiting."""
+    from ..outputs import STDOUT, end_stream, write_output  # lazy: keeps dua --help fast
+
+    if result.ok and out == STDOUT:
+        write_output(STDOUT, lambda fh: result.frame.to_csv(fh, index=False))
+        result.output_path, result.frame = STDOUT, None
+    elif not result.ok:
+        end_stream(out)
 
 
 def _summary(result, where: str) -> str:

@@ -39,6 +39,10 @@ def run(args, settings) -> int:
         raise UsageError("--token is empty", hint="Pass a non-empty token, or leave --token out.")
     if args.max_body < 1:
         raise UsageError(f"--max-body must be positive, got {args.max_body}")
+    if args.db:
+        from .handle import check_store  # lazy: keeps the command module light
+
+        check_store(args.db)
     # Checkpoints in the background: a request never waits on their fsyncs.
     store = Store(args.db, checkpoint_every=0.25) if args.db else \
         Store.for_home(settings.home, checkpoint_every=0.25)

@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..errors import CoverageError, SchemaError, UnexpectedError, UsageError
 from ..graph import END, START, Graph
 from ..recovery.node import new_run_id
-from ..pdf import read_layout, require_text_layer
+from ..pdf import read_bounded, require_text_layer
 from ..schemas import Element
 from .blocks import document_blocks
 from .classify import Services, analyze_structure_and_visuals
@@ -29,6 +29,7 @@ class DocumentState:
     path: str
     password: str | None = None
     page_numbers: list | None = None
+    read_budget: Any = None  # dua.pdf.ReadBudget (None: the default)
     document: Any = None
     tables: dict = dataclasses.field(default_factory=dict)
     blocks: list = dataclasses.field(default_factory=list)
@@ -48,27 +49,29 @@ class Context:
 
 
 def load(state: DocumentState, ctx: Context) -> dict:
-    """Read the pages once. Raises: DocumentError (any subclass), NoTextLayerError."""
+    """Read the pages once, in a child the read budget stops.
 
-    counted: list = []
+    Raises: DocumentError (any subclass), NoTextLayerError, UsageError (--pages beyond the file)
+    """
 
     def on_page(n: int, total: int) -> None:
-        counted[:] = [total]
         if ctx.on_progress:
             ctx.on_progress(f"page {n}/{total} read")
 
-    doc, tables = read_layout(state.path, state.password, state.page_numbers, on_page)
-    if not doc.pages:
-        raise UsageError(f"--pages selects no page of {state.path}",
-                         hint="Count pages from 1; see the page count with a PDF viewer.")
+    doc = read_bounded(state.path, state.password, state.page_numbers, graphics=True,
+                       budget=state.read_budget, on_page=on_page)
+    if not doc.pages:  # the file has pages (else NoPagesError): none of those asked for
+        raise UsageError(f"--pages selects no page of {state.path}: it has "
+                         f"{doc.page_count} page{'s' if doc.page_count != 1 else ''}",
+                         hint="Count pages from 1.")
     missing = sorted(set(state.page_numbers or ()) - {p.number for p in doc.pages})
     if missing and ctx.on_progress:
         # Asked-for pages the file does not have are said, never skipped in silence.
         ctx.on_progress(f"warning: --pages asks for page(s) {_spans(missing)}, "
-                        f"but the file has {counted[0]} page(s); read the others")
+                        f"but the file has {doc.page_count} page(s); read the others")
     require_text_layer(doc)
     _drop_blank_words(doc)
-    return {"document": doc, "tables": tables}
+    return {"document": doc, "tables": {p.number: p.tables for p in doc.pages}}
 
 
 def _drop_blank_words(doc) -> None:
@@ -130,13 +133,14 @@ def extract(path: str, *, password: str | None = None, pages: list | None = None
             provider: Any = None, batch_size: int | None = None,
             on_progress: Callable[[str], None] | None = None,
             sleep: Callable[[float], None] = time.sleep,
-            llm_budget: float | None = None) -> dict:
+            llm_budget: float | None = None, read_budget: Any = None) -> dict:
     """The JSON result of extracting ``path`` (see ``to_json`` for its schema).
 
     A failing LLM is handled as the Error Handler says (retry after ``sleep``, or the
     built-in rules); what it said is kept in ``stats["recovery"]``. ``llm_budget`` bounds
     the run's total LLM seconds, every retry and wait included (None: per-call limits only);
-    once spent, the rules keep every block left.
+    once spent, the rules keep every block left. ``read_budget`` (a ``dua.pdf.ReadBudget``)
+    bounds reading the file (None: the default).
 
     Raises:
         DocumentError (any subclass): the file cannot be read as a PDF with text.
@@ -146,7 +150,7 @@ def extract(path: str, *, password: str | None = None, pages: list | None = None
     started = time.perf_counter()
     services = Services(provider, batch_size or Services.batch_size, on_progress, sleep,
                         new_run_id("extract"), llm_budget)
-    state = build_graph().invoke(DocumentState(path, password, pages),
+    state = build_graph().invoke(DocumentState(path, password, pages, read_budget),
                                  context=Context(services, on_progress), step_limit=10)
     return to_json(state, time.perf_counter() - started)
 

@@ -3,8 +3,9 @@
 It turns every way a file can fail to be a readable PDF into a typed
 ``DocumentError`` and reads each page once into plain dataclasses (words with
 font and size, ruling lines, image boxes) that the rest of dua works on. Words come
-from ``dua.pdf.words`` (pdfium's characters, pdfplumber's word rule, pdfplumber itself on
-the pages pdfium cannot map); lines, images and tables from pdfplumber when asked for.
+from ``dua.pdf.words`` (pdfminer's characters placed by dua, pdfplumber's word rule,
+pdfplumber itself on the pages dua cannot read as pdfminer does); lines, images and tables
+from the same scan (``dua.pdf.graphics``), or from pdfplumber on those pages.
 """
 from __future__ import annotations
 
@@ -18,10 +19,11 @@ from ..errors import (
     DocumentNotFoundError,
     EncryptedPDFError,
     MissingDependencyError,
+    NoPagesError,
     NotAPDFError,
     NoTextLayerError,
 )
-from . import graphics, words
+from . import graphics, pagetree, words
 
 
 @dataclasses.dataclass
@@ -50,8 +52,8 @@ class Page:
     v_rules: list = dataclasses.field(default_factory=list)  # (x, top, bottom) vertical edges
     images: list = dataclasses.field(default_factory=list)  # (x0, top, x1, bottom)
     tables: list = dataclasses.field(default_factory=list)  # [Table], when asked for
-    reader: str = "pdfplumber"  # who read the words: "pdfium" or "pdfplumber"
-    why: str = ""  # why pdfplumber read a page pdfium could not map
+    reader: str = "pdfplumber"  # who read the words: "dua" or "pdfplumber" ("pdfium": a repair)
+    why: str = ""  # why pdfplumber read a page dua could not
 
 
 @dataclasses.dataclass
@@ -59,6 +61,7 @@ class Document:
     path: str
     pages: list
     metadata: dict = dataclasses.field(default_factory=dict)
+    page_count: int = 0  # the file's pages, read or not (0: not counted)
 
     @property
     def char_count(self) -> int:
@@ -123,7 +126,55 @@ def _translate(exc: Exception, path: str, password: str | None):
         return EncryptedPDFError(f"{path} is encrypted and {what}", path=path)
     if "Root object" in text or "Is this really a PDF" in text:
         return CorruptPDFError(f"{path} is damaged: no document catalog ({text})", path=path)
+    if _raised_in(exc, "_normalize_box"):  # pdfplumber setting up a page without a box
+        return CorruptPDFError(f"{path} is damaged: a page has no usable media box, so its page "
+                               f"tree is broken ({text or type(exc).__name__})", path=path)
     return CorruptPDFError(f"{path} is damaged or truncated: {text or type(exc).__name__}", path=path)
+
+
+def _raised_in(exc: BaseException, function: str) -> bool:
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == function:
+            return True
+        tb = tb.tb_next
+    return False
+
+
+def read_words(path: str, password: str | None = None,
+               pages: Sequence[int] | None = None) -> tuple:
+    """``(pages, count)``: the word reader's pages (``words.read_pages``) and the file's page count.
+
+    A page tree pdfminer cannot walk (it finds no page) is checked with pdfium, which
+    walks it on its own: pages with no character are read as blank; pages with text are a
+    damaged file, since words are measured with pdfminer's fonts.
+
+    Raises:
+        DocumentError (any subclass), NoPagesError
+    """
+    read, count, _ = _read_words(path, password, pages, None)
+    return read, count
+
+
+def _read_words(path: str, password: str | None, pages, drawing) -> tuple:
+    """``(pages, count, what the document draws)``: ``read_words``, the reader's scan
+    collecting each page's paths and images too where ``drawing`` is given
+    (``words._read_pages``)."""
+    check_file(path)
+    with _translated(path, password):
+        try:
+            read, drawn = words._read_pages(path, password, pages, drawing)
+        except ImportError as exc:
+            # A missing pdfminer never gets here (the reader falls back to pdfplumber): the
+            # fallback's own import failed, and the message names the module that is missing.
+            missing = (exc.name or "").partition(".")[0]
+            if missing in ("", "pdfplumber"):
+                raise MissingDependencyError("pdfplumber is not installed") from exc
+            raise MissingDependencyError(f"{missing} is not installed (pdfplumber needs it)",
+                                         module=missing) from exc
+        if read:
+            return read, read[0]["of"], drawn
+        return pagetree.pages_pdfminer_misses(path, password, pages) + (None,)
 
 
 def read_document(path: str, password: str | None = None, pages: Sequence[int] | None = None,
@@ -133,25 +184,17 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
     Ruling lines, images, ruled tables (with ``with_tables``) and the metadata come from
     the word reader's own scan (``dua.pdf.graphics``); for a page pdfplumber reads the
     words of, pdfplumber reads them too, when first used (at once with ``with_tables``)
-    and only if the page draws lines, shapes or images.
+    and only if the page draws lines, shapes or images. Unbounded: a hostile file can make
+    it run or allocate without end; the commands read through ``dua.pdf.bounded``, which
+    runs it in a child that a budget stops.
 
     Raises:
         DocumentError (any subclass)
     """
-    check_file(path)
-    with _translated(path, password):
-        try:
-            read, drawn = words._read_pages(path, password, pages, graphics._Document)
-        except ImportError as exc:
-            # A missing pypdfium2 never gets here (the reader falls back to pdfplumber): the
-            # fallback's own import failed, and the message names the module that is missing.
-            missing = (exc.name or "").partition(".")[0]
-            if missing in ("", "pdfplumber"):
-                raise MissingDependencyError("pdfplumber is not installed") from exc
-            raise MissingDependencyError(f"{missing} is not installed (pdfplumber needs it)",
-                                         module=missing) from exc
+    read, count, drawn = _read_words(path, password, pages, graphics._Document)
     later = _Graphics(path, password)  # the pages pdfplumber reads the graphics of
-    doc = _LazyDocument(path, [_page_of(p, later, with_tables, on_page) for p in read])
+    doc = _LazyDocument(path, [_page_of(p, later, with_tables, on_page) for p in read],
+                        page_count=count)
     if drawn is not None:
         doc.metadata = drawn.metadata
     else:
@@ -272,7 +315,10 @@ def _word(w: dict) -> Word:
 
 
 def require_text_layer(doc: Document) -> None:
-    """Raises: NoTextLayerError when no page has a single character."""
+    """Raises: NoPagesError for a PDF without pages, NoTextLayerError when no page has a
+    single character."""
+    if not doc.pages:
+        raise NoPagesError(f"{doc.path} has no pages: its page tree is empty", path=doc.path)
     if doc.char_count == 0:
         n = len(doc.pages)
         raise NoTextLayerError(

@@ -94,8 +94,7 @@ def _parser_failed(rca, error, plan, done):
         return f"The parser failed on this file: {error['message'].rstrip('.')}.{_hint(error)}"
     if plan["next_action"] == "resume":
         return f"The generated parser failed ({error['message'].rstrip('.')}); refining it."
-    return (f"The parser still fails after several refinements: {error['message'].rstrip('.')}."
-            f"{_hint(error)}")
+    return f"The parser is not verified: {error['message'].rstrip('.')}.{_hint(error)}"
 
 
 def _bad_request(rca, error, plan, done):
@@ -115,6 +114,12 @@ def _store_unusable(rca, error, plan, done):
     return f"{error['message'].rstrip('.')}.{_hint(error)}"
 
 
+def _output_unusable(rca, error, plan, done):
+    # The output's own message names the path and what happened (a full disk, a pipe's
+    # reader gone); its hint says what to do.
+    return f"{error['message'].rstrip('.')}.{_hint(error)}"
+
+
 def _generic(rca, error, plan, done):
     if plan["next_action"] == "escalate":
         return _internal(rca, error, plan, done)
@@ -126,4 +131,5 @@ TEMPLATES = {"db_timeout": _db_timeout, "missing_field": _missing_field,
              "outage": _outage, "llm_transient": _llm_transient, "llm_unusable": _llm_unusable,
              "llm_invalid_answer": _llm_invalid_answer,
              "document_unreadable": _document, "parser_failed": _parser_failed,
-             "bad_request": _bad_request, "internal": _internal, "store_unusable": _store_unusable}
+             "bad_request": _bad_request, "internal": _internal, "store_unusable": _store_unusable,
+             "output_unusable": _output_unusable}

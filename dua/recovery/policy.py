@@ -42,6 +42,9 @@ CODE_RULES = {
     "PDF_ENCRYPTED": ("input_error", 0.99, "low", "document_unreadable"),
     "PDF_CORRUPT": ("input_error", 0.97, "medium", "document_unreadable"),
     "NO_TEXT_LAYER": ("input_error", 0.98, "medium", "document_unreadable"),
+    "PDF_NO_PAGES": ("input_error", 0.98, "medium", "document_unreadable"),
+    "PDF_READ_TIMEOUT": ("input_error", 0.9, "medium", "document_unreadable"),
+    "PDF_MEMORY_LIMIT": ("input_error", 0.9, "medium", "document_unreadable"),
     "DOCUMENT_ERROR": ("input_error", 0.9, "medium", "document_unreadable"),
     "PARSER_CRASHED": ("system_error", 0.95, "medium", "parser_failed"),
     "PARSER_TIMEOUT": ("system_error", 0.95, "medium", "parser_failed"),
@@ -54,6 +57,8 @@ CODE_RULES = {
     "STEP_LIMIT_EXCEEDED": ("system_error", 0.95, "high", "internal"),
     "INVALID_GRAPH": ("system_error", 0.95, "high", "internal"),
     "STORE_ERROR": ("system_error", 0.95, "high", "store_unusable"),
+    "OUTPUT_FAILED": ("system_error", 0.95, "high", "output_unusable"),
+    "OUTPUT_CLOSED": ("system_error", 0.95, "medium", "output_unusable"),
 }
 _LLM_TRANSIENT = ("LLM_TIMEOUT", "LLM_CONNECTION_FAILED", "LLM_RATE_LIMITED", "LLM_SERVER_ERROR",
                   "LLM_PROVIDER_ERROR", "LLM_STREAM_INTERRUPTED", "LLM_EMPTY_RESPONSE",
@@ -345,6 +350,12 @@ def _p_store_unusable(verdict, rca, error, attempt, limits):
                   "Move aside a file that is not a dua store"], "escalate")
 
 
+def _p_output_unusable(verdict, rca, error, attempt, limits):
+    # A full disk, or a pipe whose reader left: the person running dua fixes it and runs
+    # again; there is no bug to report and nobody else to tell.
+    return _plan("ask_user", [], [], "await_user")
+
+
 def _unknown(verdict, rca, error, attempt, limits):
     # A best guess is never acted on: ask, or hand over to a person for system failures.
     if verdict["error_type"] == "system_error":
@@ -358,4 +369,4 @@ POLICIES = {"db_timeout": _p_db_timeout, "missing_field": _p_missing_field,
             "llm_invalid_answer": _p_llm_invalid_answer,
             "document_unreadable": _p_document_unreadable, "parser_failed": _p_parser_failed,
             "bad_request": _p_bad_request, "internal": _p_internal,
-            "store_unusable": _p_store_unusable}
+            "store_unusable": _p_store_unusable, "output_unusable": _p_output_unusable}

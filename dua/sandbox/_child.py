@@ -1,10 +1,11 @@
 """The fork server and the child side of a sandboxed parser run.
 
 Started as a script (``python -I -B _child.py CONFIG``) by runner.py, never imported by dua.
-The server imports pandas and pdfplumber once, then forks one fresh child per request. The
-child takes its own session, working directory and resource limits, reads the PDF's words
-with dua's own reader when the parser holds a copy of it (or takes those the parent read
-with it), arms the audit hook, runs ``parse(pdf_path)`` and writes one JSON report to fd 3.
+The server imports pandas and pdfplumber once, then forks one fresh child per request; both
+die with their parent (``dua/lifetime.py``, loaded by path). The child takes its own session,
+working directory and resource limits, reads the PDF's words with dua's own reader when the
+parser holds a copy of it (or takes those the parent read with it), arms the audit hook,
+runs ``parse(pdf_path)`` and writes one JSON report to fd 3.
 The server watches the child's output, wall clock and exit, and answers the parent with a
 header line plus that report.
 """
@@ -24,9 +25,9 @@ REPORT_FD = 3
 _MEMORY_REPORT = b'{"kind":"memory","message":"the parser ran out of memory"}'
 
 
-def _load(name: str):
+def _load(name: str, folder: str = HERE):
     spec = importlib.util.spec_from_file_location(f"_dua_sandbox_{name}",
-                                                  os.path.join(HERE, f"{name}.py"))
+                                                  os.path.join(folder, f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -34,6 +35,9 @@ def _load(name: str):
 
 def main() -> int:
     config = json.loads(sys.argv[1])
+    lifetime = _load("lifetime", os.path.dirname(HERE))
+    if config.get("die_with_parent"):  # before the slow imports: dua may be gone by their end
+        lifetime.die_with_parent(int(config["parent"]), watch=False)
     sys.path.extend(p for p in config.get("sys_path", []) if p not in sys.path)
     import numpy  # noqa: F401  pre-loaded once here, so that each child skips the import
     import pandas  # noqa: F401
@@ -46,7 +50,7 @@ def main() -> int:
     for line in sys.stdin.buffer:
         request = json.loads(line)
         request["read_roots"] = read_roots
-        header, report = serve(request, codec, guard, reader)
+        header, report = serve(request, codec, guard, reader, lifetime)
         header["report_bytes"] = len(report)
         _answer(header, report)
     return 0
@@ -71,15 +75,18 @@ def _answer(header: dict, report: bytes = b"") -> None:
 # --- server side: one request ----------------------------------------------------------
 
 
-def serve(request: dict, codec, guard, reader: tuple) -> tuple:
+def serve(request: dict, codec, guard, reader: tuple, lifetime) -> tuple:
     """Fork a child for ``request`` and watch it; returns (header, raw report bytes)."""
     report_r, report_w = os.pipe()
     output_r, output_w = os.pipe()
     started = time.monotonic()
+    server = os.getpid()
     pid = os.fork()
     if pid == 0:  # child: never returns
         os.close(report_r)
         os.close(output_r)
+        # its own session (out of reach of the server's group): it ends with the server
+        lifetime.die_with_parent(server, watch=False)
         _child(request, report_w, output_w, codec, guard, reader)
     os.close(report_w)
     os.close(output_w)

@@ -22,8 +22,14 @@ class Server:
     """One running ``_child.py`` server in isolated mode with a minimal environment."""
 
     def __init__(self, python: str, child: str, sys_path: list) -> None:
+        import threading  # lazy: keeps import dua fast
+
         self._stderr = tempfile.TemporaryFile()
-        config = json.dumps({"sys_path": sys_path})
+        # Linux ends the server when the thread that starts it ends: only the main thread
+        # outlives every use of it. The server also ends at the end of its input (our death).
+        config = json.dumps({"sys_path": sys_path, "parent": os.getpid(),
+                             "die_with_parent": threading.current_thread() is
+                             threading.main_thread()})
         try:
             self._proc = subprocess.Popen(
                 [python, "-I", "-B", child, config], stdin=subprocess.PIPE,

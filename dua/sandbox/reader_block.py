@@ -23,6 +23,16 @@ def source() -> str:
     return _cache["source"]
 
 
+def holds_reader(parser_path: str) -> bool:
+    """Whether the parser file holds the block (as the sandbox's child checks before reading
+    ahead); False for a file that cannot be read as text."""
+    try:
+        with open(parser_path, encoding="utf-8-sig") as fh:
+            return source() in fh.read()
+    except (OSError, ValueError):
+        return False
+
+
 def module_text(path: str) -> str:
     """A module's source as copied into a parser: no docstring, ``__future__`` line or
     relative import (the copied modules share one namespace)."""

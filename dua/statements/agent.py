@@ -16,9 +16,10 @@ import time
 from ..errors import GeneratedCodeError, UsageError, VerificationError
 from ..graph import END, START, Graph
 from ..recovery.node import NodeRecovery, new_run_id
-from ..outputs import check_file, check_folder, check_not_an_input, write_output
+from ..outputs import (FILE, check_file, check_folder, check_not_an_input, end_stream, kind,
+                       write_output)
 from ..schemas import StatementState
-from . import recovery
+from . import prompts, recovery
 
 AGENT_ID = "dua_statement_agent"
 _BANK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -31,6 +32,7 @@ class AgentContext:
     settings: object = None
     password: str | None = None
     timeout: float = 60.0
+    read_budget: object = None  # dua.pdf.ReadBudget for reading the statement (None: default)
     out_path: str | None = None
     parsers_dir: str = "custom_parsers"
     pages: list = dataclasses.field(default_factory=list)
@@ -56,12 +58,14 @@ def prepare(state: StatementState, ctx: AgentContext):
         DocumentError, VerificationError (no transaction table), SchemaError
     """
     from .. import pdf  # lazy: pdfplumber loads only when a statement is parsed
-    from . import analysis, prefetch, verify
+    from . import analysis, verify
 
-    reading = prefetch.start(state.pdf_path, ctx.password)
+    # Read in a child that the read budget stops, while pandas, which every run needs,
+    # imports here: both take about a third of a second, and on two cores they overlap.
+    reading = pdf.start_reading(state.pdf_path, ctx.password, budget=ctx.read_budget)
     try:
-        verify.preload()  # pandas, which every run needs, imports while the copy reads
-        # Not sooner: until now the copy and pandas kept both cores busy. The sandbox's own
+        verify.preload()
+        # Not sooner: until now the child and pandas kept both cores busy. The sandbox's own
         # imports overlap the rest of the read and the analysis instead.
         _start_sandbox()
         doc = reading.document()
@@ -117,7 +121,7 @@ def execute(state: StatementState, ctx: AgentContext) -> dict:
         attempts = _note(state, outcome="execution_failed", detail=exc.message,
                          error=type(exc).__name__)
         updates = {"execution_success": False, "generated_df": None, "failure_type": "execution",
-                   "errors": state.errors + [failure_detail(exc)]}
+                   "errors": state.errors + [prompts.failure_detail(exc)]}
         updates.update(recovery.consult(state, ctx, exc, "execute", attempts))
         return updates
     return {"execution_success": True, "generated_df": frame, "rows": int(len(frame)),
@@ -145,7 +149,9 @@ def compare(state: StatementState, ctx: AgentContext) -> dict:
     if failed:
         first = result["summary"].splitlines()[0] if result["summary"] else "no match"
         updates["errors"] = state.errors + [f"comparison: {first}"]
-        exc = VerificationError(f"The parser's output is not verified: {first}")
+        exc = VerificationError(f"The parser's output is not verified: {first}", hint=(
+            "Check that the expected CSV is this statement's transactions, in its column names."
+            if ctx.expected is not None else None))
         updates.update(recovery.consult(state, ctx, exc, "compare", attempts))
     return updates
 
@@ -155,9 +161,8 @@ def refine(state: StatementState, ctx: AgentContext) -> dict:
     _ready(state, ctx)
     seen = len(ctx.recovery.records)
     draft = ctx.writer.refine(state)
-    if draft is None:
-        return {"retry_count": state.max_retries,
-                "errors": state.errors + [f"{ctx.writer.name} writer has no better candidate"]}
+    if draft is None:  # the route ends the run: the same rows again would fail again
+        return {"errors": state.errors + [f"{ctx.writer.name} writer has no better candidate"]}
     updates = _draft_updates(state, ctx, draft, seen)
     updates["retry_count"] = state.retry_count + 1
     return updates
@@ -179,12 +184,22 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
                        rows=int(len(frame)), errors=state.errors + [
                            f"kept attempt {attempt}, the closest to passing"])
     if frame is not None and (final != "failed" or len(frame)):
-        out = ctx.out_path or os.path.join(ctx.parsers_dir, f"{state.target_bank}_result.csv")
-        if final == "failed":  # never in the place of a verified result: named for what it is
-            out = "%s.partial%s" % os.path.splitext(out)
+        out = result_path(ctx.out_path, ctx.parsers_dir, state.target_bank, final == "failed")
         write_output(out, frame.to_csv(index=False))
         updates["output_csv_path"] = out
+    if final == "failed":  # a pipe at --out gets its end (nothing), not a reader left waiting
+        end_stream(ctx.out_path)
     return updates
+
+
+def result_path(out: str | None, parsers_dir: str, bank: str, partial: bool = False) -> str:
+    """``out`` or PARSERS_DIR/BANK_result.csv; a failed run's rows beside it, named partial (beside
+    the parser when ``out`` is ``-``, a device or a pipe: those never grow a sibling file)."""
+    default = os.path.join(parsers_dir, f"{bank}_result.csv")
+    if not partial:
+        return out or default
+    beside = out if out and kind(out) == FILE else default
+    return "%s.partial%s" % os.path.splitext(beside)
 
 
 # --- routes -------------------------------------------------------------------------------
@@ -204,7 +219,8 @@ def route_after_compare(state: StatementState) -> str:
 
 
 def route_after_refine(state: StatementState) -> str:
-    return "save"  # always retry through save -> execute
+    # A writer with nothing new ends the run: the same parser again would fail again.
+    return "finalize" if recovery.exhausted(state) else "save"
 
 
 def build_graph():
@@ -218,7 +234,7 @@ def build_graph():
     g.add_edge("generate", "save").add_edge("save", "execute")
     g.add_conditional_edges("execute", route_after_execute, ["compare", "refine", "finalize"])
     g.add_conditional_edges("compare", route_after_compare, ["refine", "finalize"])
-    g.add_conditional_edges("refine", route_after_refine, ["save"])
+    g.add_conditional_edges("refine", route_after_refine, ["save", "finalize"])
     g.add_edge("finalize", END)
     return g.compile()
 
@@ -267,19 +283,6 @@ def _note(state: StatementState, **fields) -> list:
     return attempts
 
 
-def failure_detail(exc: GeneratedCodeError) -> str:
-    """The error with its parser traceback frames and policy findings, for the refine prompt."""
-    lines = [f"{type(exc).__name__}: {exc.message}"]
-    for frame in getattr(exc, "frames", None) or []:
-        if isinstance(frame, dict):
-            lines.append(f"  line {frame.get('line')} in {frame.get('function')}(): "
-                         f"{frame.get('code', '')}")
-    for violation in getattr(exc, "violations", None) or []:
-        if str(violation) not in exc.message:
-            lines.append(f"  {violation}")
-    return "\n".join(lines)
-
-
 def check_bank(bank: str) -> str:
     """Raises: UsageError when the bank name cannot be a file name part."""
     if not isinstance(bank, str) or not _BANK.match(bank):
@@ -292,11 +295,11 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
               parsers_dir: str = "custom_parsers", settings=None, max_retries: int = 3,
               password: str | None = None, timeout: float = 60.0, on_event=None,
               checkpoint: str | None = None, make_writer=None, llm_mode: str = "code",
-              on_progress=None, sleep=time.sleep) -> StatementState:
+              on_progress=None, sleep=time.sleep, read_budget=None) -> StatementState:
     """Run the whole workflow and return the final state.
 
     ``on_progress(line)`` hears the Error Handler's decisions; ``sleep`` waits its delays
-    (tests pass a recorder). A failure that ends the run carries the handler's feedback
+    (tests pass a recorder); ``read_budget`` (a ``dua.pdf.ReadBudget``) bounds reading the PDF. A failure that ends the run carries the handler's feedback
     dict as ``exc.feedback``.
 
     Raises:
@@ -312,7 +315,7 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
                            run_id=new_run_id("statement"))
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
-                   make_writer=make_writer, llm_mode=llm_mode)
+                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget)
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            step_limit=_steps(max_retries))
 
@@ -356,7 +359,7 @@ def _context(state: StatementState, on_progress, sleep, **fields) -> AgentContex
 def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = "custom_parsers",
                  settings=None, password: str | None = None, timeout: float = 60.0,
                  on_event=None, make_writer=None, llm_mode: str = "code", on_progress=None,
-                 sleep=time.sleep) -> StatementState:
+                 sleep=time.sleep, read_budget=None) -> StatementState:
     """Continue a run from its checkpoint file (the PDF is read again; the frame is re-made).
 
     Raises:
@@ -383,7 +386,7 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
         nxt = "execute"  # the DataFrame is not checkpointed: run the saved parser again
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
-                   make_writer=make_writer, llm_mode=llm_mode)
+                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget)
     _start_sandbox()
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            start_at=nxt, step=step, step_limit=step + _steps(state.max_retries))

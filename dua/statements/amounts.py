@@ -21,6 +21,8 @@ CURRENCY_CODES = ("INR", "USD", "EUR", "GBP", "SGD")
 _GROUP_SPACE = re.compile(r"(?<=\d)[ \u2009\u202f\xa0](?=\d{3}(?!\d))")
 _SPACES = re.compile(r"[\s\u2009\u202f\xa0]+")
 _AMOUNT_CACHE: dict = {}
+# The same cell is read again for every candidate the writer tries: each text is matched once.
+_MATCH_CACHE: dict = {}
 
 
 def _amount_re(codes: tuple):
@@ -39,12 +41,21 @@ def _number(num: str, decimal: str) -> float | None:
 
 
 def _match_amount(text: str, settings: dict):
+    codes = tuple(settings.get("currency_codes", CURRENCY_CODES))
+    key = (text, codes)
+    if key not in _MATCH_CACHE:
+        if len(_MATCH_CACHE) > 50000:  # a long batch reads many statements: stay bounded
+            _MATCH_CACHE.clear()
+        _MATCH_CACHE[key] = _match(text, codes)
+    return _MATCH_CACHE[key]
+
+
+def _match(text: str, codes: tuple):
     if len(text) >= 40:
         return None
     t = _GROUP_SPACE.sub("", text.strip().replace("\u2212", "-"))
     if re.search(r"\d\s+\d", t):
         return None  # two numbers, not one amount
-    codes = tuple(settings.get("currency_codes", CURRENCY_CODES))
     m = _amount_re(codes).match(_SPACES.sub("", t))
     if not m or (bool(m.group("open")) != bool(m.group("close"))):
         return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from . import engine, learning, notation
+from . import dataframe, engine, learning, notation, tiers
 from .columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, join_word_rivers,
     money_segments, widen)
@@ -38,6 +38,7 @@ class Analysis:
     page_count: int
     learned: dict | None = None  # settings learned from the answer key's evidence, if given
     sections: list = dataclasses.field(default_factory=list)  # titles that may sign rows
+    header_lines: list = dataclasses.field(default_factory=list)  # the heading's words
 
 
 def reader_pages(doc) -> list:
@@ -200,12 +201,42 @@ def analyze_pages(pages: list, expected=None) -> Analysis:
 
 
 def _from_layout(pages: list) -> Analysis:
+    """The layout's reading, read again from the rows it read when they are fewer than the
+    lines that looked like rows: a strip of daily balances under a heading of its own,
+    which the table's reading leaves out, no longer shapes the table's columns."""
     candidates, group_pattern = _table_lines(pages)
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
+    found = _read_layout(pages, candidates, group_pattern)
+    second = tiers.second_line(pages, found.settings, found.header_lines) \
+        if found.settings else None
+    if second:  # the heading's last line names each row's second line, not its columns
+        lower = found.header_lines[-1]
+        found = _read_layout(pages, candidates, group_pattern, found.header_lines[:-1])
+        found.settings["second_line"] = second
+        found.settings["header"] = sorted(set(found.settings["header"]) | {
+            engine.normalize(engine.join_words(lower, GLUE_GAP))})
+    try:
+        rows, items = engine.extract(pages, found.settings)
+    except (KeyError, ValueError, TypeError, IndexError):
+        return found
+    read = [(p, items[p][k][4]) for row in rows for p, k in row[3] if items[p][k][0] == "anchor"]
+    if 2 <= len(read) < len(candidates):
+        again = _read_layout(pages, read, group_pattern,
+                             found.header_lines if found.settings.get("second_line") else None)
+        if again.settings:
+            if found.settings.get("second_line"):
+                again.settings["second_line"] = found.settings["second_line"]
+            return again
+    return found
+
+
+def _read_layout(pages: list, candidates: list, group_pattern: str | None,
+                 header: list | None = None) -> Analysis:
     segments = join_word_rivers(find_segments([ln for _, ln in candidates]),
                                 [ln for _, ln in candidates])
-    header = find_header(pages, candidates[0], segments)
+    if header is None:
+        header = find_header(pages, candidates[0], segments)
     segments = widen(segments, continuation_lines(pages, candidates, header))
     columns = build_columns(segments, header,
                             money_segments(segments, [ln for _, ln in candidates]))
@@ -247,7 +278,8 @@ def _from_layout(pages: list) -> Analysis:
     _roles(pages, settings)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),
-                    len(candidates), len(pages), sections=_sections(pages, settings))
+                    len(candidates), len(pages), sections=_sections(pages, settings),
+                    header_lines=header)
 
 
 def _roles(pages: list, settings: dict) -> None:
@@ -256,7 +288,7 @@ def _roles(pages: list, settings: dict) -> None:
     from . import reconcile  # lazy: pandas loads with the first frame
 
     try:
-        result = reconcile.reconcile(engine.build_frame(pages, settings))
+        result = reconcile.reconcile(dataframe.build_frame(pages, settings))
     except (KeyError, ValueError, TypeError, IndexError):
         result = {"passed": None}
     names = [c["name"] for c in settings["columns"]]

@@ -145,7 +145,23 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
             break
     if best is None:
         return []
-    return _stack(lines, best, segments)
+    return _repeated_with(pages, best, _stack(lines, best, segments))
+
+
+def _repeated_with(pages: list, best: list, block: list) -> list:
+    """The stacked lines a heading printed more than once keeps wherever it is printed: a
+    cell's wrapped words come with it every time, a section's title above it ('Deposits',
+    then 'Withdrawals') does not."""
+    key = engine.normalize(engine.join_words(best, GLUE_GAP))
+    places = []
+    for words in pages:
+        lines = engine.group_lines(words, LINE_TOLERANCE)
+        norms = [engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in lines]
+        places += [set(norms[max(0, k - 3):k + 4]) for k, n in enumerate(norms) if n == key]
+    if len(places) < 2:
+        return block
+    return [ln for ln in block if ln is best or all(
+        engine.normalize(engine.join_words(ln, GLUE_GAP)) in near for near in places)]
 
 
 def _stack(lines: list, best: list, segments: list | None) -> list:

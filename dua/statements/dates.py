@@ -25,3 +25,50 @@ DATE_SEARCH = re.compile(r"(?<![\w/.-])(?:%s)(?![\w/-])" % "|".join(DATE_PATTERN
 def pattern_of(date: str) -> str:
     """The first pattern that matches the whole of ``date``."""
     return next(p for p in DATE_PATTERNS if re.fullmatch(p, date, re.IGNORECASE))
+
+
+_MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def order_keys(dates: list) -> list | None:
+    """Sortable ``(year, month, day)`` keys for dates as one statement prints them, or None
+    when they cannot all be read. Whether '03/04' is the 3rd of April or March 4th is
+    decided for the whole statement: by a number over 12 in one place, else day first."""
+    parts = [_parts(d) for d in dates]
+    if not parts or any(p is None for p in parts):
+        return None
+    open_order = [p for p in parts if p[3] is None]  # two numbers, order not printed
+    day_first = any(int(p[1]) > 12 for p in open_order) or not any(
+        int(p[2]) > 12 for p in open_order)
+    out, wrap, top = [], 0, 0
+    for year, a, b, month_first in parts:
+        first = day_first if month_first is None else not month_first
+        day, month = (int(a), int(b)) if first else (int(b), int(a))
+        if not year:  # no year printed: a month far below the latest seen is the next year
+            wrap += month + 6 < top
+            top = month if month + 6 < top else max(top, month)
+        out.append((year or wrap, month, day))
+    return out
+
+
+def _parts(text: str):
+    """``(year, a, b, month_first)`` of one date: ``a`` and ``b`` the day and the month in
+    the order printed; ``month_first`` None when the date alone does not say."""
+    tokens = re.findall(r"\d+|[^\W\d_]+", text.lower())
+    names = [t for t in tokens if t[:3] in _MONTH_NAMES]
+    numbers = [t for t in tokens if t.isdigit()]
+    year = next((int(t) for t in numbers if len(t) == 4), 0)
+    rest = [t for t in numbers if len(t) != 4]
+    if names:
+        month = _MONTH_NAMES.index(names[0][:3]) + 1
+        if not rest:
+            return None
+        if not year and len(rest) == 2:  # 02MAY25, 2 May 25: the second number a year
+            year = 2000 + int(rest[1])
+        return (year, rest[0], month, False)
+    if not year and len(rest) == 3:  # 02/01/25: a two-digit year last
+        year, rest = 2000 + int(rest[2]), rest[:2]
+    if len(rest) != 2:
+        return None
+    iso = bool(tokens) and len(tokens[0]) == 4 and tokens[0].isdigit()
+    return (year, rest[0], rest[1], True if iso else None)

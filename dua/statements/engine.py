@@ -1,7 +1,7 @@
 """The statement engine: pure functions over words, driven by one SETTINGS dict.
 
-Copied verbatim, after ``amounts`` and ``pagewords``, into every generated parser, so it
-imports only the standard library and pandas, never dua. Words are ``(text, x0, x1, top,
+Copied verbatim, after ``amounts`` and ``pagewords`` and before ``dataframe``, into every
+generated parser, so it imports only the standard library, never dua. Words are ``(text, x0, x1, top,
 bottom, size)`` tuples, one list per page (``pagewords`` makes them from the reader's).
 
 Every line of a page gets a kind: ``anchor`` (it starts a row), ``text`` (it may continue
@@ -20,6 +20,7 @@ from .pagewords import statement_pages  # noqa: F401
 SPACE_RE = re.compile(r"\s+")
 _RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
 _DIGITS = re.compile(r"\d+")
+_SIGNS = ("-", "+", "\u2212")
 
 
 def normalize(text: str) -> str:
@@ -65,10 +66,16 @@ def column_of(word: tuple, columns: list) -> int:
 
 
 def split_cells(line: list, columns: list, glue_gap: float) -> list:
-    """The line's text per column ('' where the column is empty)."""
+    """The line's text per column ('' where the column is empty). A sign printed apart
+    over a column of money, with an amount next in the line ('-' raised and set to the
+    left of '£349.51'), is that amount's, whichever column it stands over."""
     buckets = [[] for _ in columns]
-    for word in line:
-        buckets[column_of(word, columns)].append(word)
+    for i, word in enumerate(line):
+        at = column_of(word, columns)
+        if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
+                and looks_like_amount(line[i + 1][0]):
+            at = column_of(line[i + 1], columns)
+        buckets[at].append(word)
     return [join_words(b, glue_gap) for b in buckets]
 
 
@@ -186,7 +193,33 @@ def _item(line: list, settings: dict, state: dict) -> list:
     if settings.get("date_groups") and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
         state["date"] = text
         return ["furniture", top, None, text, line, "the date heading of the rows below it"]
-    return _cells_item(line, text, top, settings, state)
+    return _second_tier(_cells_item(line, text, top, settings, state), settings, state)
+
+
+def _second_tier(item: list, settings: dict, state: dict) -> list:
+    """Under a two-tier heading every row prints a second line of other fields (a value
+    date under the date, a reference under the details): the line after a row's first is
+    that second line, cut by the heading's second tier. Cells of both tiers, one list."""
+    second = settings.get("second_line")
+    if not second:
+        return item
+    if item[0] in ("money", "text") and state.get("awaiting"):
+        state["awaiting"] = False
+        cells = split_cells(item[4], second, settings["glue_gap"])
+        return ["second", item[1], [""] * len(settings["columns"]) + cells, item[3], item[4], ""]
+    if item[0] != "furniture":  # a balance line between a row's two lines waits with it
+        state["awaiting"] = item[0] == "anchor"
+    if item[2] is not None:
+        item[2] = item[2] + [""] * len(second)
+    return item
+
+
+def item_columns(item: list, settings: dict) -> tuple:
+    """``(columns, offset)``: the columns a line's words fall into, and where its cells
+    start among a row's (a second-tier line's are after the first tier's)."""
+    if item[0] == "second":
+        return settings["second_line"], len(settings["columns"])
+    return settings["columns"], 0
 
 
 def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) -> list:
@@ -247,6 +280,13 @@ def _page_parts(items: list, settings: dict) -> tuple:
     first = min(parts) if parts else len(items)
     leading = []
     for i, item in enumerate(items):
+        if item[0] == "second":
+            above = [a for a in parts if a < i]
+            if above:
+                parts[max(above)].append(i)
+            else:
+                leading.append(i)  # a row's second line on the page after its first
+            continue
         if item[0] != "text" or not _continues(item, settings):
             continue
         up, d_up = _owner(items, i, -1, gap)
@@ -280,9 +320,25 @@ def _row(items: list, order: list, page: int, sign: int) -> list:
     return [cells, [items[k][4] for k in order], sign, [(page, k) for k in order]]
 
 
+_READ: list = []  # the last few readings: the analysis reads one page set with one
+# settings from several places (columns, sections, tiers, the balance); callers never
+# change what they are given back
+
+
 def extract(pages: list, settings: dict) -> tuple:
     """``(rows, items)``: every transaction in printed order as ``[cells, lines, sign,
     refs]`` (``refs``: the ``(page, item)`` of its lines), and each page's items."""
+    key = repr(settings)
+    for held, known, result in _READ:
+        if held is pages and known == key:
+            return result
+    result = _extract(pages, settings)
+    _READ.append((pages, key, result))
+    del _READ[:-4]
+    return result
+
+
+def _extract(pages: list, settings: dict) -> tuple:
     tolerance = settings["line_tolerance"]
     lines_by_page = [group_lines(words, tolerance) for words in pages]
     state = {"in_table": not settings.get("require_header", False), "date": None, "sign": 1,
@@ -329,60 +385,3 @@ def _carry_dates(rows: list, settings: dict) -> None:
     col, last = settings["date_column"], ""
     for row in rows:
         last = row[0][col] = row[0][col] or last
-
-
-def _convert(values: list, col: dict, settings: dict) -> list:
-    kind = col["kind"]
-    if kind == "amount":
-        if "drcr_signs" in col:  # this column's own Dr/Cr convention (a card's lone 'Cr')
-            settings = dict(settings, drcr_signs=col["drcr_signs"])
-        sign = col.get("sign", 1)  # -1: the column prints money out unsigned, as a Debit column
-        amounts = [parse_amount(v, settings) if v else None for v in values]
-        return [a * sign if a is not None and sign != 1 else a for a in amounts]
-    texts = [v if v else None for v in values]
-    present = [v for v in texts if v is not None]
-    # read_csv semantics: a column of bare integers is numeric, not text.
-    if present and all(re.fullmatch(r"-?\d{1,15}", v) for v in present):
-        return [int(v) if v is not None else None for v in texts]
-    return texts
-
-
-def build_frame(pages: list, settings: dict):
-    """The statement's transactions as a DataFrame (columns and kinds from ``settings``)."""
-    return frame_of(extract(pages, settings)[0], settings)
-
-
-def frame_of(rows: list, settings: dict):
-    """The DataFrame of rows ``extract`` found."""
-    import pandas as pd  # lazy: the engine is also imported by dua, which must stay light
-
-    data = {}
-    for i, col in enumerate(settings["columns"]):
-        if not col.get("output", True):
-            continue
-        values = _convert([row[0][i] for row in rows], col, settings)
-        if col.get("section_signed"):  # the section a row stands in signs its amount
-            values = [v * row[2] if v is not None else v for v, row in zip(values, rows)]
-        if col.get("dtype") == "float" or all(v is None for v in values):
-            values = [float(v) if v is not None else None for v in values]
-            data[col["name"]] = pd.Series(values, dtype="float64")
-        elif col.get("dtype") == "str":
-            data[col["name"]] = pd.Series([None if v is None else str(v) for v in values])
-        else:
-            data[col["name"]] = _series(values, pd)
-    frame = pd.DataFrame(data)
-    order = settings.get("output_order")  # the answer key's column order, when it is not the page's
-    if order and sorted(order) == sorted(frame.columns):
-        frame = frame[order]
-    frame.index = pd.RangeIndex(len(rows))
-    return frame
-
-
-def _series(values: list, pd):
-    if any(isinstance(v, float) for v in values):
-        return pd.Series(values, dtype="float64")
-    if all(isinstance(v, int) for v in values) and values:
-        return pd.Series(values, dtype="int64")
-    if any(isinstance(v, int) for v in values):
-        return pd.Series([float(v) if v is not None else None for v in values], dtype="float64")
-    return pd.Series(values, dtype=None if values else "object")

@@ -215,7 +215,7 @@ def attach_text(pages: list, expected, kinds: list, rows: list) -> None:
 def _region(page: Page, row: Row, anchors: list) -> tuple:
     """Lines ``lo..hi-1`` that may hold the row's wrapped cells: between its neighbours, near it."""
     top = page.lines[row.line][0][3]
-    reach = 5 * max(w[4] - w[3] for w in page.lines[row.line])
+    reach = 10 * max(w[4] - w[3] for w in page.lines[row.line])  # seven wrapped lines, and more
     lo = max([a for a in anchors if a < row.line], default=-1) + 1
     hi = min([a for a in anchors if a > row.line], default=len(page.lines))
     while lo < row.line and top - page.lines[lo][0][3] > reach:

@@ -12,7 +12,7 @@ import collections
 import copy
 import re
 
-from . import engine, evidence, sections
+from . import engine, evidence, notation, sections
 from .columns import GLUE_GAP, LINE_TOLERANCE, find_header
 from .dates import pattern_of
 
@@ -32,6 +32,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     pages = [evidence.Page(w) for w in words_by_page]
     settings, rows = None, []
     start = _defaults(base)
+    start["currency_codes"] = sorted(set(start["currency_codes"]) | set(
+        notation.currency_codes(words_by_page, LINE_TOLERANCE)))  # the page's own marks
     for mark in dict.fromkeys((start["decimal"], ".", ",")):
         trial = dict(start, decimal=mark)
         found = evidence.locate(pages, expected, kinds, trial)
@@ -52,8 +54,12 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
               and not (groups and kinds[c] == "date")]
     if any(c not in ranges for c in wanted):
         return None  # a column the page does not show where the rows are
-    settings["columns"] = _columns(ranges, _unclaimed(pages, rows, ranges), expected, kinds,
-                                   groups)
+    second = _second_tier(pages, rows, kinds)
+    main = {c: r for c, r in ranges.items() if c not in second}
+    settings["columns"] = _columns(main, _unclaimed(pages, rows, main), expected, kinds, groups)
+    if second:  # fields each row prints on its second line, under a second heading tier
+        settings["second_line"] = _columns({c: ranges[c] for c in second}, [], expected,
+                                           kinds, False)
     settings["output_order"] = [str(c) for c in expected.columns]
     _dates(settings, rows, expected, kinds, groups)
     _signs(settings, rows, expected, kinds)
@@ -63,6 +69,28 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     _section_signs(settings, words_by_page, rows, expected, kinds)
     settings["skip_patterns"] = _non_rows(settings, words_by_page, pages, rows)
     return settings
+
+
+def _second_tier(pages: list, rows: list, kinds: list) -> set:
+    """Key columns printed, row after row, wholly on a line below the row's first: the
+    fields a two-tier heading names on each row's second line (a value date, a reference),
+    standing where first-line columns stand. A description that wraps starts on the first
+    line and is none of them."""
+    line_of = {}
+    for row in rows:
+        for k, line in enumerate(pages[row.page].lines):
+            for w in line:
+                line_of[(row.page, id(w))] = k
+    out = set()
+    for c, kind in enumerate(kinds):
+        if kind == "amount":
+            continue
+        placed = [r for r in rows if r.cells.get(c)]
+        below = [r for r in placed
+                 if all(line_of.get((r.page, id(w)), r.line) > r.line for w in r.cells[c])]
+        if len(placed) >= 3 and len(below) >= 0.8 * len(placed):
+            out.add(c)
+    return out if out and len(out) < sum(1 for k in kinds if k != "amount") else set()
 
 
 def _count(rows: list) -> int:

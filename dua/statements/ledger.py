@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 
 from . import engine
 
@@ -74,14 +75,15 @@ def _box(words: list) -> list:
 
 
 def build(pages: list, settings: dict, apart: list | None = None,
-          extraction: tuple | None = None) -> Ledger:
+          extraction: tuple | None = None, balances: set | None = None) -> Ledger:
     """The ledger of ``pages`` (engine words) read with ``settings``; ``apart`` holds the
     words ``pagewords`` set apart, page by page, with their reasons, and ``extraction``
-    what ``engine.extract`` already returned for them."""
+    what ``engine.extract`` already returned for them; ``balances`` those the arithmetic
+    found the rows reach day by day (a statement with no balance column)."""
     rows, items = extraction or engine.extract(pages, settings)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     region = _region(rows, items)
-    money = _Arithmetic(rows, settings)
+    money = _Arithmetic(rows, settings, balances)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
     for page, (low, high, last_row) in sorted(region.items()):
@@ -89,7 +91,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not low <= item[1] <= high:
                 continue
             if (page, k) in owned:
-                _cells(ledger, page, item[4], rows[owned[(page, k)]], settings, money)
+                _cells(ledger, page, item, rows[owned[(page, k)]], settings, money)
                 continue
             reason = item[5] or (_HEADER if item[0] == "outside" else "")
             if not reason and item[0] == "money":
@@ -103,17 +105,42 @@ def build(pages: list, settings: dict, apart: list | None = None,
         for word, reason in (apart[page] if apart and page < len(apart) else []):
             if low <= word[3] <= high:
                 _own(ledger, page, [word], word[0], reason)
+    _loose_rows(ledger, items, region, owned, settings, money)
     return ledger
 
 
-def _cells(ledger: Ledger, page: int, words: list, row: list, settings: dict,
+def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings: dict,
+                money: "_Arithmetic") -> None:
+    """Lines outside the table's span that print a date and money as a row does (a first
+    or last transaction under another heading, a row the reading never reached): owned
+    only where the arithmetic says what they are, a balance or a total of the rows."""
+    for page, lines in enumerate(items):
+        low, high = region.get(page, (0.0, -1.0, 0.0))[:2]
+        for k, item in enumerate(lines):
+            if (page, k) in owned or low <= item[1] <= high:
+                continue
+            if item[0] == "furniture" or item[0] == "anchor":
+                continue  # named by the engine already (an anchor here is some row's)
+            if not _row_like(item[4], settings, anywhere=item[0] in ("money", "text")):
+                continue
+            reason = money.explain_anywhere([w[0] for w in item[4]])
+            if reason:
+                _own(ledger, page, item[4], item[3], reason)
+            else:
+                ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                        "why": "a line outside the table's rows that prints "
+                                               "a date and money as a row does"}
+                                       for w in item[4]]
+
+
+def _cells(ledger: Ledger, page: int, item: list, row: list, settings: dict,
            money: "_Arithmetic") -> None:
     """A row line's words: each in a cell whose value the output keeps, or said otherwise.
     An amount column's cell that reads as no amount keeps nothing of its words."""
-    columns = settings["columns"]
-    for w in words:
-        c = engine.column_of(w, columns)
-        col = columns[c]
+    columns, offset = engine.item_columns(item, settings)
+    for w in item[4]:
+        c = engine.column_of(w, columns) + offset
+        col = (settings["columns"] + settings.get("second_line", []))[c]
         if not col.get("output", True):
             _own(ledger, page, [w], w[0], _LEFT_OUT)
         elif col["kind"] == "amount" and row[0][c] and money.amount(row[0][c], c) is None:
@@ -159,7 +186,7 @@ def _region(rows: list, items: list) -> dict:
 
 
 def _rows(rows: list, items: list, settings: dict) -> list:
-    names = [c["name"] for c in settings["columns"]]
+    names = [c["name"] for c in settings["columns"] + settings.get("second_line", [])]
     out = []
     for n, row in enumerate(rows):
         parts: dict = {}
@@ -168,8 +195,9 @@ def _rows(rows: list, items: list, settings: dict) -> list:
             words = items[page][k][4]
             parts.setdefault(page, []).extend(words)
             by_col: dict = {}
+            columns, offset = engine.item_columns(items[page][k], settings)
             for w in words:
-                by_col.setdefault(engine.column_of(w, settings["columns"]), []).append(w)
+                by_col.setdefault(engine.column_of(w, columns) + offset, []).append(w)
             cells += [{"column": names[c], "page": page + 1, "box": _box(ws)}
                       for c, ws in sorted(by_col.items())]
         out.append({"row": n, "parts": [{"page": p + 1, "box": _box(ws)}
@@ -177,12 +205,27 @@ def _rows(rows: list, items: list, settings: dict) -> list:
     return out
 
 
+def _row_like(words: list, settings: dict, anywhere: bool = False) -> bool:
+    """A line that prints a date as the rows print theirs and an amount: under the table's
+    heading the date may stand anywhere in it (a row whose cells slipped off the columns);
+    outside the table it must open the line (a summary box's due date amid its amounts is
+    no transaction)."""
+    texts = [w[0] for w in words]
+    for start in range(len(texts) if anywhere else 1):
+        n = next((n for n in (1, 2, 3) if re.fullmatch(
+            settings["date_pattern"], " ".join(texts[start:start + n]), re.IGNORECASE)), 0)
+        if n and any(engine.looks_like_amount(t, settings)
+                     for t in texts[:start] + texts[start + n:]):
+            return True
+    return False
+
+
 class _Arithmetic:
     """What a line of money is, by the rows' own numbers: a balance they reach, or a total
     of a run of rows just above it."""
 
-    def __init__(self, rows: list, settings: dict):
-        self.settings = settings
+    def __init__(self, rows: list, settings: dict, balances: set | None = None):
+        self.settings, self.reached = settings, balances or set()
         kinds = [c["kind"] for c in settings["columns"]]
         self.columns = [i for i, k in enumerate(kinds) if k == "amount"]
         self.balance = settings.get("balance_column")
@@ -215,6 +258,50 @@ class _Arithmetic:
             return "a total or subtotal (it sums the rows above it)"
         return ""
 
+    def explain_anywhere(self, cells: list) -> str:
+        """The reason a row-like line away from the rows is none: each of its amounts a
+        balance some row reaches, or a total of a run of rows."""
+        found = [engine.parse_amount(c, self.settings) for c in cells
+                 if c and engine.looks_like_amount(c, self.settings)]
+        found = [abs(v) for v in found if v is not None]
+        if not found:
+            return ""
+        reached = {abs(b) for b in self.reached} | self._balances()
+        if all(round(v, 2) in reached for v in found):
+            return "a balance the rows reach (a summary of balances)"
+        if all(round(v, 2) in self.run_totals() for v in found):
+            return "a total of a run of rows"
+        return ""
+
+    def _balances(self) -> set:
+        """The balances the rows print, and the one before the first row (the opening
+        balance a summary prints): the first balance less or plus its row's movement."""
+        if self.balance is None:
+            return set()
+        out = {round(abs(v[self.balance]), 2) for v in self.values
+               if v.get(self.balance) is not None}
+        if self.values and self.values[0].get(self.balance) is not None:
+            first = self.values[0]
+            moves = [v for c, v in first.items() if c != self.balance and v]
+            out |= {round(abs(first[self.balance] + s * m), 2) for m in moves for s in (1, -1)}
+        return out
+
+    def run_totals(self) -> set:
+        """Every total of two or more consecutive rows in each column of money (on first
+        use): a dated line that prints one row's amount again is that row, not a total."""
+        if getattr(self, "_totals", None) is None:
+            self._totals = set()
+            for col in self.columns:
+                if col == self.balance:
+                    continue
+                values = [v.get(col) or 0.0 for v in self.values]
+                for i in range(len(values)):
+                    total = values[i]
+                    for v in values[i + 1:]:
+                        total += v
+                        self._totals.add(round(abs(total), 2))
+        return self._totals
+
     def _is_balance(self, value: float, above: int) -> bool:
         if self.balance is None:
             return False
@@ -223,12 +310,14 @@ class _Arithmetic:
         return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
 
     def _is_total(self, value: float, above: int) -> bool:
+        """The amount sums two rows or more just above the line (one row's amount printed
+        again is that row, not a total)."""
         for col in self.columns:
             if col == self.balance:
                 continue
             total = 0.0
-            for i in range(above - 1, -1, -1):
+            for n, i in enumerate(range(above - 1, -1, -1)):
                 total += self.values[i].get(col) or 0.0
-                if abs(abs(total) - abs(value)) < _CENT:
+                if n and abs(abs(total) - abs(value)) < _CENT:
                     return True
         return False

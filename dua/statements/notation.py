@@ -31,14 +31,17 @@ def decimal_mark(pages: list) -> str:
 
 
 def currency_codes(pages: list, line_tolerance: float) -> list:
-    """Currency marks printed right beside amounts: a code (EUR) or a short unit (kr, zł).
+    """Currency marks printed right beside amounts: a code (EUR) or a short unit (kr, zł),
+    apart or glued to the number (R2 922.27, CHF1'234.50).
 
     A mark is a short word that stands one space or less from an amount three times or
-    more, and almost nowhere else (a description's short words stand beside other words).
+    more, and almost nowhere else (a description's short words stand beside other words);
+    a glued mark is letters that open three amounts or more.
     """
     beside, total = collections.Counter(), collections.Counter()
     for words in pages:
         for line in engine.group_lines(words, line_tolerance):
+            _glued(line, beside, total)
             for i, w in enumerate(line):
                 if not _CODE.fullmatch(w[0]) or w[0].lower().rstrip(".") in ("dr", "cr"):
                     continue
@@ -49,7 +52,26 @@ def currency_codes(pages: list, line_tolerance: float) -> list:
                         if n and min(abs(w[1] - n[2]), abs(n[1] - w[2])) <= gap]
                 if any(engine.looks_like_amount(n[0]) for n in near):
                     beside[w[0]] += 1
-    return sorted(c for c, n in beside.items() if n >= 3 and n >= 0.8 * total[c])
+    found = {c.split(":", 1)[-1] for c, n in beside.items() if n >= 3 and n >= 0.8 * total[c]}
+    return sorted(found)
+
+
+_GLUED = re.compile(r"([^\W\d_]{1,3})(\d[\d.,'’]*)")
+
+
+def _glued(line: list, beside, total) -> None:
+    """Count letters glued before a number that, alone or with the next word (a group of
+    three digits after a space), reads as an amount."""
+    for i, w in enumerate(line):
+        m = _GLUED.fullmatch(w[0])
+        if not m or m.group(1).lower() in ("dr", "cr"):
+            continue
+        rest = m.group(2)
+        nxt = line[i + 1][0] if i + 1 < len(line) else ""
+        key = "glued:" + m.group(1)
+        total[key] += 1
+        if engine.looks_like_amount(rest) or engine.looks_like_amount(f"{rest} {nxt}"):
+            beside[key] += 1
 
 
 def drcr_signs(cells: list, settings: dict) -> dict | None:

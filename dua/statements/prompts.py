@@ -301,3 +301,16 @@ def valid_regex(pattern: object) -> str | None:
     except re.error as exc:
         return str(exc)
     return None
+
+
+def failure_detail(exc) -> str:
+    """The error with its parser traceback frames and policy findings, for the refine prompt."""
+    lines = [f"{type(exc).__name__}: {exc.message}"]
+    for frame in getattr(exc, "frames", None) or []:
+        if isinstance(frame, dict):
+            lines.append(f"  line {frame.get('line')} in {frame.get('function')}(): "
+                         f"{frame.get('code', '')}")
+    for violation in getattr(exc, "violations", None) or []:
+        if str(violation) not in exc.message:
+            lines.append(f"  {violation}")
+    return "\n".join(lines)

@@ -186,6 +186,40 @@ def reconcile_totals(frame, printed: list) -> dict:
                       f"matches ({len(printed)} amounts printed outside the rows)"}
 
 
+def running_balances(frame, printed: list, date_column: str | None) -> dict | None:
+    """The balances the rows reach, day by day, from an opening balance printed outside
+    them: a summary of daily balances proves the direction the movements go (a total alone
+    reads the same either way). None when fewer than two printed balances are reached.
+
+    Returns ``{"opening", "what", "reached": [...], "balances": set}``.
+    """
+    from .dates import order_keys
+
+    if date_column is None or date_column not in frame.columns or len(frame) < 2:
+        return None
+    keys = order_keys([str(v) for v in frame[date_column].tolist()])
+    if keys is None:
+        return None
+    order = sorted(range(len(frame)), key=lambda i: keys[i])
+    printed = list(dict.fromkeys(round(v, 2) for v in printed))
+    best = None
+    for what, moves in movement_options(frame):
+        for opening in printed:
+            balances, total = set(), opening
+            for n, i in enumerate(order):
+                total += moves[i]
+                if n + 1 == len(order) or keys[order[n + 1]] != keys[i]:
+                    balances.add(round(total, 2))  # the day's last balance
+            reached = sorted((balances & set(printed)) - {opening})
+            if best is None or len(reached) > len(best["reached"]):
+                best = {"opening": opening, "what": what, "reached": reached,
+                        "balances": balances}
+    if not best or len(best["reached"]) < 2:
+        return None
+    best["balances"].add(best["opening"])  # the day before the first row's
+    return best
+
+
 def amounts_outside_rows(pages: list, settings: dict) -> list:
     """Every amount printed on a line that is not a transaction (summary, totals, b/f).
 

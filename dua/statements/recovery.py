@@ -41,13 +41,19 @@ def conclude(state, ctx) -> dict:
     from ..errors import VerificationError
 
     why = state.comparison_result.get("summary") or (state.errors[-1] if state.errors else "")
-    exhausted = bool(state.errors) and state.errors[-1].endswith("has no better candidate")
-    hint = ("The writer has no better candidate: check that the statement layout is supported."
-            if exhausted else f"Raise --max-retries (it was {state.max_retries}).")
+    spent = exhausted(state)
+    hint = ("The writer has nothing new to try: every parser it could write reads these "
+            "pages the same way or worse." if spent
+            else f"Raise --max-retries (it was {state.max_retries}).")
     exc = VerificationError(
         f"The parser for {state.target_bank} failed after {state.retry_count} refinement(s): "
         f"{why.splitlines()[0] if why else 'no result'}", hint=hint)
     return consult(state, ctx, exc, "finalize", state.attempts, refinements_left=0)
+
+
+def exhausted(state) -> bool:
+    """The writer said it has no candidate better than those it wrote."""
+    return bool(state.errors) and state.errors[-1].endswith("has no better candidate")
 
 
 def may_refine(state) -> bool:

@@ -16,9 +16,17 @@ from .columns import GLUE_GAP, LINE_TOLERANCE
 def titles(pages: list, settings: dict) -> list:
     """``(page, line, title)`` of each section title, in page order; ``title`` normalized.
 
-    A title is the plain line (no date, no amount) standing right above a line of the
-    table's heading, within two and a half of its own heights.
+    A title is a plain line (no date, no amount) standing right above a line of the table's
+    heading, within two and a half of its own heights; or a line of words inside the table
+    that no row continues and the next rows stand under (a group's heading).
     """
+    out = set(_over_headings(pages, settings))
+    if settings.get("columns"):
+        out |= set(_over_rows(pages, settings))
+    return sorted(out)
+
+
+def _over_headings(pages: list, settings: dict) -> list:
     header = set(settings.get("header") or [])
     out = []
     for p, words in enumerate(pages):
@@ -32,6 +40,22 @@ def titles(pages: list, settings: dict) -> list:
             close = line[0][3] - above[0][3] <= 2.5 * height
             if close and not any(engine.looks_like_amount(w[0]) for w in above):
                 out.append((p, k - 1, norms[k - 1]))
+    return out
+
+
+def _over_rows(pages: list, settings: dict) -> list:
+    try:
+        items_by_page = engine.extract(pages, dict(settings, sections=[]))[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return []
+    out = []
+    for p, items in enumerate(items_by_page):
+        for k, item in enumerate(items):
+            if item[0] != "text" or engine._continues(item, settings):
+                continue
+            nxt = next((it for it in items[k + 1:] if it[0] != "furniture"), None)
+            if nxt is not None and nxt[0] == "anchor":
+                out.append((p, k, engine.normalize(item[3])))
     return out
 
 
@@ -58,10 +82,12 @@ def of_lines(pages: list, settings: dict) -> dict:
 def flipped(settings: dict, found: list) -> list:
     """Settings with one section's sign flipped, for each section (the search's moves);
     ``found`` are the titles the layout shows, used when the settings sign no section yet.
-    The amount columns other than the balance are signed by their section from then on."""
+    The amount columns other than the balance are signed by their section from then on.
+    The last section is flipped first: where the arithmetic cannot tell the two ways apart,
+    the section printed first keeps its amounts as printed (and the verdict says so)."""
     current = settings.get("sections") or [[t, 1] for t in found]
     out = []
-    for i in range(len(current)):
+    for i in reversed(range(len(current))):
         flips = [list(s) for s in current]
         flips[i][1] = -flips[i][1]
         columns = [dict(c, section_signed=True) if c["kind"] == "amount"

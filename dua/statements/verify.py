@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..errors import DocumentNotFoundError, SchemaError
-from . import engine, textcheck
+from . import dataframe, engine, textcheck
 from . import reconcile as reconcile_mod
 
 _MAX_CELLS = 5
@@ -188,26 +188,77 @@ def attach_accounting(result: dict, pages: list, settings: dict, apart: list | N
 
 
 def _arithmetic(frame, pages: list, settings: dict) -> dict:
-    """Running balances, else printed totals; and where sections sign the amounts, whether
-    the other way round adds up as well (then the arithmetic cannot tell which is right)."""
+    """Running balances, else printed totals; the daily balances a summary prints, reached
+    from its opening one; and where sections sign the amounts, whether the other way round
+    adds up as well (then only the daily balances can say which is right)."""
+    if not len(frame):
+        return {"name": "rows_found", "passed": False, "bad_rows": 0,
+                "detail": "0 rows: the parser read no transaction from a statement whose "
+                          "layout shows some"}
+    idle = _rows_without_money(frame, settings)
+    if idle:
+        return {"name": "rows_move_money", "passed": False, "bad_rows": len(idle),
+                "detail": f"{len(idle)} row(s) print no amount, as row {idle[0]} does: "
+                          "every transaction moves money"}
+    printed = reconcile_mod.amounts_outside_rows(pages, settings) if settings.get("columns") \
+        else []
+    columns = settings.get("columns") or []
+    date = columns[settings["date_column"]]["name"] if columns else None
+
     def check(f):
         result = reconcile(f)
-        if result["passed"] is None and settings.get("columns"):
-            result = reconcile_totals(f, pages, settings)
+        if result["passed"] is None and columns:
+            result = reconcile_mod.reconcile_totals(f, printed)
+        if result["passed"] is not False and not result.get("roles"):
+            result["running"] = reconcile_mod.running_balances(f, printed, date)
         return result
 
     result = check(frame)
-    signed = [c["name"] for c in settings.get("columns", []) if c.get("section_signed")
+    signed = [c["name"] for c in columns if c.get("section_signed")
               and c.get("output", True) and c["name"] in frame.columns]
     if result["passed"] and signed and settings.get("sections"):
         mirrored = frame.copy()
         for name in signed:
             mirrored[name] = -mirrored[name]
-        if check(mirrored)["passed"]:
-            return dict(result, passed=None, detail=result["detail"] + "; but signed the "
-                        "other way round the sections add up as well, so the arithmetic cannot "
-                        "tell which way they move the balance")
+        return _direction(result, check(mirrored))
+    return _with_running(result)
+
+
+def _direction(result: dict, mirrored: dict) -> dict:
+    """Sections sign the amounts and both ways add up: the daily balances decide, if any."""
+    if not mirrored["passed"]:
+        return _with_running(result)
+    mine = len((result.get("running") or {}).get("reached", []))
+    theirs = len((mirrored.get("running") or {}).get("reached", []))
+    if mine > theirs:
+        return _with_running(result)
+    if theirs > mine:
+        return dict(result, passed=False, bad_rows=theirs - mine,
+                    detail=result["detail"] + f"; but signed the other way round the rows "
+                    f"reach {theirs} of the daily balances printed, and {mine} as they stand")
+    return dict(result, passed=None, detail=result["detail"] + "; but signed the other way "
+                "round the sections add up as well, so the arithmetic cannot tell which way "
+                "they move the balance")
+
+
+def _with_running(result: dict) -> dict:
+    run = result.get("running")
+    if run:
+        result = dict(result, detail=result["detail"] + f"; from the printed {run['opening']} "
+                      f"the rows reach {len(run['reached'])} of the balances printed by day")
     return result
+
+
+def _rows_without_money(frame, settings: dict) -> list:
+    """Rows with no amount in any column of money but the balance."""
+    columns = settings.get("columns") or []
+    balance = settings.get("balance_column")
+    names = [c["name"] for i, c in enumerate(columns) if c["kind"] == "amount"
+             and i != balance and c.get("output", True) and c["name"] in frame.columns]
+    if not names or not len(frame):
+        return []
+    idle = frame[names].isna().all(axis=1)
+    return [int(i) for i in idle[idle].index]
 
 
 def _same_rows(frame, pages: list, settings: dict, extraction: tuple | None) -> bool:
@@ -216,7 +267,7 @@ def _same_rows(frame, pages: list, settings: dict, extraction: tuple | None) -> 
     if len(rows) != len(frame):
         return False
     try:
-        return bool(engine.frame_of(rows, settings).equals(frame))
+        return bool(dataframe.frame_of(rows, settings).equals(frame))
     except (KeyError, ValueError, TypeError, IndexError):
         return False
 
@@ -229,7 +280,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     from . import ledger as ledger_mod
 
     arithmetic = _arithmetic(frame, pages, settings)
-    ledger = ledger_mod.build(pages, settings, apart, extraction) \
+    reached = (arithmetic.get("running") or {}).get("balances")
+    ledger = ledger_mod.build(pages, settings, apart, extraction, reached) \
         if settings.get("columns") else None
     checks = [arithmetic, accounting(ledger)]
     if ledger is not None and not _same_rows(frame, pages, settings, extraction):
@@ -247,6 +299,7 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     distance = {"failed": 1000 + arithmetic.get("bad_rows", 0) + left,
                 "unverified": left, "passed": 0}[status]
     summary = "; ".join(f"{c['name']}: {c['detail']}" for c in checks)
+    checks[0] = {k: v for k, v in checks[0].items() if k != "running"}
     return {"status": status, "mode": "intrinsic", "equal": None, "distance": distance,
             "checks": checks, "hints": [h for h in hints if h], "summary": summary,
             "accounting": ledger.to_dict() if ledger else None,

@@ -18,11 +18,11 @@ import pprint
 import re
 import time
 
-from . import analysis, engine, evidence, sections, verify
+from . import analysis, dataframe, engine, evidence, sections, verify
 
 # The engine's modules in the order they are copied into a parser (each needs the ones before).
 ENGINE_SOURCES = tuple(os.path.join(os.path.dirname(os.path.abspath(__file__)), name)
-                       for name in ("amounts.py", "pagewords.py", "engine.py"))
+                       for name in ("amounts.py", "pagewords.py", "engine.py", "dataframe.py"))
 SEARCH_BUDGET = 80
 SEARCH_SECONDS = 30.0
 
@@ -149,7 +149,7 @@ class BuiltinWriter(Writer):
             return self.tried[key][2]
         try:
             extraction = engine.extract(self.pages, settings)
-            frame = engine.frame_of(extraction[0], settings)
+            frame = dataframe.frame_of(extraction[0], settings)
         except (KeyError, ValueError, TypeError, IndexError, re.error) as exc:
             result = {"status": "failed", "distance": 10 ** 9, "summary": f"engine error: {exc}",
                       "diagnostics": {}}
@@ -177,10 +177,13 @@ class BuiltinWriter(Writer):
         return self._emit(self._best(), state)
 
     def refine(self, state=None) -> Draft | None:
+        """A candidate the search found better than every parser emitted so far, or None
+        when it has none: the same rows again would fail again, word for word."""
         self._search(self._best()[1], extra=self.budget // 2)
+        floor = min(self.tried[k][0] for k in self.emitted) if self.emitted else 10 ** 9
         ranked = sorted(self.tried.values(), key=lambda t: t[0])
         for entry in ranked:
-            if _key(entry[1]) not in self.emitted and entry[0] < 10 ** 9:
+            if _key(entry[1]) not in self.emitted and entry[0] < floor:
                 return self._emit(entry, state)
         return None
 

@@ -206,12 +206,12 @@ def _stressed(found, stress: bool) -> tuple:
 
 
 def _outcome(draft, pages: list, truth) -> str:
-    from dua.statements import engine
+    from dua.statements import dataframe
 
     status = draft.in_process["status"]
     if truth is None:
         return status
-    exact = engine.build_frame(pages, draft.settings).equals(truth)
+    exact = dataframe.build_frame(pages, draft.settings).equals(truth)
     return f"{status}, {'exact' if exact else 'not exact'}"
 
 

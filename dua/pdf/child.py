@@ -1,0 +1,304 @@
+"""The reading child of ``dua.pdf.bounded``: how it starts, what it runs, and the pipe between.
+
+The child sends JSON lines: ``{"count": N}`` as soon as pdfium has counted the pages (the
+default budget grows with them), then one answer, ``{"pages": …}`` or ``{"error": …}``.
+Asked with SIGUSR1, it writes its Python stack to the same pipe (faulthandler), so that a
+reader stopped past its budget can say what it was doing.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import select
+import signal
+import sys
+import time
+
+from .. import errors, lifetime
+
+_BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()); "
+         "sys.path[:] = request['sys_path']; "
+         "sys.exit(importlib.import_module(request['module']).main_spawned(request))")
+_FRAME = re.compile(rb'File "([^"]+)", line (\d+) in (\S+)')
+_STACK_GRACE = 0.5  # seconds a stopped child gets to write its stack
+_keep: list = []  # the stack's file object: faulthandler needs it alive
+
+
+def start(request: dict) -> Child:
+    """A child reading ``request``: forked where no other thread runs, else a fresh interpreter.
+
+    A fork copies only the calling thread; another one could hold a lock (the import lock,
+    a logging handler's) that the copy would then wait for until its budget ran out.
+    """
+    import threading  # lazy: keeps import dua fast
+
+    if hasattr(os, "fork") and threading.active_count() == 1:
+        return _forked(request)
+    return _spawned(request)
+
+
+def _forked(request: dict) -> Child:
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the copy: read, answer, and leave without running the parent's exit code
+        status = 1
+        try:
+            os.close(read_end)
+            status = main(write_end, request)
+        finally:
+            os._exit(status)
+    os.close(write_end)
+    return Child(pid, read_end)
+
+
+def _spawned(request: dict) -> Child:
+    import subprocess  # lazy: only a process with other threads running spawns
+
+    proc = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, close_fds=True)
+    import logging  # lazy: loaded by dua already
+
+    # the request (its password too) goes through a pipe, never the command line; the
+    # libraries' log levels go along (--quiet silences their warnings in the child too)
+    levels = {name: logging.getLogger(name).level for name in _LIBRARIES}
+    line = dict(request, sys_path=[p for p in sys.path if p] or [""], module=__name__,
+                log_levels=levels)
+    try:
+        proc.stdin.write(json.dumps(line).encode() + b"\n")
+        proc.stdin.close()
+    except BrokenPipeError:  # it died at start; its end of the pipe tells
+        pass
+    return Child(proc.pid, proc.stdout.fileno(), proc)
+
+
+class Child:
+    """The parent's side: the child's messages, its stack on request, and its end."""
+
+    def __init__(self, pid: int, fd: int, proc=None) -> None:
+        self.pid, self.fd, self.proc = pid, fd, proc
+        self.buffer, self.scanned, self.eof, self.status = bytearray(), 0, False, None
+        self.peak = 0  # the child's peak resident bytes, once reaped
+
+    def next_message(self, deadline: float) -> dict | None:
+        """The next message, ``{"died": how}`` if the child ended without one, or None once
+        ``deadline`` (time.monotonic) has passed."""
+        while True:
+            end = self.buffer.find(b"\n", self.scanned)
+            if end >= 0:
+                line = bytes(self.buffer[:end])
+                del self.buffer[:end + 1]
+                self.scanned = 0
+                try:
+                    return json.loads(line)
+                except ValueError:
+                    return {"died": "it answered something that is not JSON"}
+            self.scanned = len(self.buffer)
+            if self.eof:
+                return {"died": self._ended()}
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+                return None
+            chunk = os.read(self.fd, 1 << 20)
+            if chunk:
+                self.buffer += chunk
+            else:
+                self.eof = True
+
+    def where(self) -> list:
+        """The running child's Python stack, innermost first (``path:line in function``)."""
+        try:
+            os.kill(self.pid, signal.SIGUSR1)
+        except ProcessLookupError:
+            return []
+        text, deadline = bytearray(), time.monotonic() + _STACK_GRACE
+        while not self.eof:
+            left = deadline - time.monotonic()
+            wait = min(left, 0.1) if text else left  # the stack comes in one burst
+            if wait <= 0 or not select.select([self.fd], [], [], wait)[0]:
+                break
+            chunk = os.read(self.fd, 1 << 16)
+            text += chunk
+            self.eof = not chunk
+        return [f"{m[1].decode(errors='replace')}:{int(m[2])} in {m[3].decode(errors='replace')}"
+                for m in _FRAME.finditer(bytes(text))]
+
+    def stop(self) -> None:
+        """Kill the child if it still runs, reap it, close the pipe (twice is fine)."""
+        if self.status is None:
+            try:
+                os.kill(self.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            self._reap()
+        if self.fd is not None:
+            if self.proc is not None:
+                self.proc.stdout.close()
+            else:
+                os.close(self.fd)
+            self.fd = None
+
+    def _ended(self) -> str:
+        """How the child ended: ``exit N``, or ``killed by SIGNAME`` and its peak memory."""
+        code, peak = self._reap()
+        if code >= 0:
+            return f"exit {code}"
+        return f"killed by {signal.Signals(-code).name} at {peak / (1 << 20):,.0f} MB"
+
+    def _reap(self) -> tuple:
+        """(exit code, or minus the signal; peak resident bytes)."""
+        try:
+            _, raw, usage = os.wait4(self.pid, 0)
+        except ChildProcessError:  # reaped already
+            raw, usage = 0, None
+        code = -os.WTERMSIG(raw) if os.WIFSIGNALED(raw) else os.WEXITSTATUS(raw)
+        self.status = code
+        if self.proc is not None:
+            self.proc.returncode = code  # reaped here: Popen must not wait for it again
+        peak = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024) if usage else 0
+        self.peak = peak
+        return code, peak
+
+
+# --- the child's side ----------------------------------------------------------------------
+
+
+def main_spawned(request: dict) -> int:
+    """A fresh interpreter's entry: answers go to a copy of stdout, and stdout itself to
+    stderr, so that nothing a library prints can break the answer."""
+    import logging  # lazy: loaded by dua already
+
+    fd = os.dup(1)
+    os.dup2(2, 1)
+    for name, level in request.get("log_levels", {}).items():
+        logging.getLogger(name).setLevel(level)
+    return main(fd, request)
+
+
+def main(fd: int, request: dict) -> int:
+    """Read as ``request`` says and write the answer to ``fd``; 0 once it is written."""
+    lifetime.die_with_parent(request["parent"])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _answer_stack_requests(fd)
+    lifetime.limit_memory(int(request["memory"]))
+    try:
+        count = _page_count(request["path"], request.get("password"))
+        if count is not None:
+            _send(fd, {"count": count})
+        answer = _read(request)
+    except BaseException as exc:  # the answer is the only way out: every failure is typed
+        answer = {"error": _typed(exc, request["path"])}
+    try:
+        _send(fd, answer)
+    except MemoryError:  # the answer itself was too large to write down
+        _send(fd, {"error": _typed(MemoryError(), request["path"])})
+    return 0
+
+
+def _answer_stack_requests(fd: int) -> None:
+    import faulthandler  # lazy: only a child needs it
+
+    out = os.fdopen(os.dup(fd), "w")
+    _keep.append(out)
+    faulthandler.register(signal.SIGUSR1, file=out, all_threads=False)
+
+
+def _page_count(path: str, password: str | None) -> int | None:
+    try:
+        import pypdfium2  # lazy: the reader imports it anyway
+    except ImportError:
+        return None
+    try:
+        doc = pypdfium2.PdfDocument(path, password=password)
+    except pypdfium2.PdfiumError:
+        return None  # the reader says why
+    try:
+        return len(doc)
+    finally:
+        doc.close()
+
+
+def _read(request: dict) -> dict:
+    from . import document
+
+    path, password, pages = request["path"], request.get("password"), request.get("pages")
+    if not request.get("graphics"):
+        read, count = document.read_words(path, password, pages)
+        return {"pages": read, "count": count}
+    doc = document.read_document(path, password, pages, with_tables=True)
+    out, drawn = [], {}
+    for p in doc.pages:
+        words = [(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs, w.stream)
+                 for w in p.words]
+        out.append({"number": p.number, "of": doc.page_count, "width": p.width,
+                    "height": p.height, "words": words, "chars": p.char_count,
+                    "reader": p.reader, "why": p.why, "graphics": True})
+        if p.h_rules or p.v_rules or p.images or p.tables:
+            drawn[str(p.number)] = {"h_rules": p.h_rules, "v_rules": p.v_rules,
+                                    "images": p.images,
+                                    "tables": [(t.bbox, t.rows) for t in p.tables]}
+    metadata = {str(k): _plain(v) for k, v in doc.metadata.items()}
+    return {"pages": out, "count": doc.page_count, "drawn": drawn, "metadata": metadata}
+
+
+def _plain(value: object) -> object:
+    """A metadata value as JSON (pdfminer may hand back bytes or PSLiteral objects)."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, bytes):
+        return value.decode("latin-1", errors="replace")
+    return str(value)
+
+
+def _send(fd: int, message: dict) -> None:
+    view = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _typed(exc: BaseException, path: str) -> dict:
+    """``exc`` as the child's answer: a dua error as it is; a foreign one typed by where it
+    was raised (inside the PDF libraries: a damaged file; inside dua: a bug)."""
+    if not isinstance(exc, errors.DuaError):
+        exc = _translate(exc, path)
+    hint = exc.hint if exc.hint != type(exc).hint else None
+    details = json.loads(json.dumps(exc.details, default=str))
+    return {"class": type(exc).__name__, "message": exc.message, "details": details,
+            "hint": hint}
+
+
+_LIBRARIES = ("pdfminer", "pdfplumber", "pypdfium2", "PIL")
+
+
+def _translate(exc: BaseException, path: str) -> errors.DuaError:
+    import traceback  # lazy: only a failure needs it
+
+    what = f"{type(exc).__name__}: {errors.excerpt(str(exc), 200)}".rstrip(": ")
+    if isinstance(exc, MemoryError):
+        return errors.PDFMemoryLimitError(f"{path} could not be read within the reader's "
+                                          "memory: it needed more", path=path)
+    if isinstance(exc, RecursionError):
+        return errors.CorruptPDFError(f"{path} is damaged: its objects are nested too deeply "
+                                      f"to read ({what})", path=path)
+    frames = traceback.extract_tb(exc.__traceback__)
+    inner = frames[-1] if frames else None
+    where = f"{_short(inner.filename)}:{inner.lineno} in {inner.name}" if inner else "?"
+    library = next((name for name in _LIBRARIES
+                    if inner and f"{os.sep}{name}{os.sep}" in inner.filename), None)
+    if library:
+        return errors.CorruptPDFError(f"{path} is damaged: {library} failed on it ({what})",
+                                      path=path, where=where)
+    return errors.UnexpectedError(
+        f"the PDF reader failed on {path} ({what}, at {where})", path=path, where=where,
+        exception=type(exc).__name__, traceback="".join(traceback.format_exception(
+            type(exc), exc, exc.__traceback__))[-4000:])
+
+
+def _short(filename: str) -> str:
+    """A source path from its package folder on (``dua/pdf/chars.py``)."""
+    parts = filename.replace(os.sep, "/").split("/")
+    for i, part in enumerate(parts):
+        if part in ("dua",) + _LIBRARIES or part.endswith("site-packages"):
+            return "/".join(parts[i + (part.endswith("site-packages")):])
+    return filename

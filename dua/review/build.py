@@ -1,0 +1,116 @@
+"""Each command's review, built from what the command produced and written to disk.
+
+``parse_review`` and ``extract_review`` write one file; ``run_reviews`` writes one page per
+statement and an index. Files are written by ``dua.outputs.write_output`` (whole or not at
+all). A statement's boxes are its ledger (``dua.statements.ledger``, in its JSON form): the
+one the parse verified with, or, for ``dua run``, the one dua's own checks build from the
+rows its engine reads with the parser's SETTINGS.
+"""
+from __future__ import annotations
+
+import os
+import re
+
+from ..outputs import write_output
+from . import extraction, index, sources, statement
+
+
+def parse_review(path: str, report: dict, pdf_path: str, password: str | None = None,
+                 dpi: float | None = None, accounting: dict | None = None) -> str:
+    """Write the review of a ``dua parse`` run from its ``--json`` report and the ledger it
+    was verified with (``accounting``, the ledger's JSON form with its rows; the report's
+    own account leaves the rows' boxes out); return ``path``."""
+    expected = any(c.get("name") == "equals_expected" for c in report.get("checks", []))
+    review, _ = _statement(pdf_path, report.get("parser_path"), report.get("output_path"),
+                           password, dpi, accounting)
+    review.status, review.checks = report.get("status", "failed"), report.get("checks", [])
+    review.mode = ("checked against the expected CSV" if expected
+                   else "checked by its own arithmetic (no answer key)")
+    if report.get("output_path") and ".partial" in os.path.basename(report["output_path"]):
+        review.notes.insert(0, "The table holds the closest attempt's rows, which are not verified.")
+    write_output(path, statement.render(review))
+    return path
+
+
+def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
+               password: str | None, dpi: float | None, accounting: dict | None = None) -> tuple:
+    """``(StatementReview, reading)``: everything but the verdict, and what dua's checks
+    found in the engine's rows when ``accounting`` was not given (else None)."""
+    from ..pdf import DEFAULT_DPI  # lazy: the PDF libraries load only when a review is drawn
+
+    pages = sources.read_pages(pdf_path, password, dpi or DEFAULT_DPI)
+    settings, why = sources.parser_settings(parser_path) if parser_path else (None, "")
+    notes, reading = list(pages.notes), None
+    if accounting is None:
+        reading, unfit = sources.engine_reading(pages.words, settings)
+        accounting, why = (reading or {}).get("accounting"), why or unfit
+    columns, table = sources.csv_table(csv_path)
+    if why:
+        notes.append(f"No row is drawn on the pages: {why}.")
+    placed = len((accounting or {}).get("rows", []))
+    if accounting is not None and placed != len(table):
+        notes.append(f"The pages show {placed} rows and the CSV has {len(table)}: rows past "
+                     "the shorter of the two have no twin.")
+    return statement.StatementReview(pdf_path, "", columns=columns, table=table,
+                                     accounting=accounting, pages=pages.images,
+                                     notes=notes), reading
+
+
+def extract_review(path: str, result: dict, pdf_path: str, password: str | None = None,
+                   dpi: float | None = None) -> str:
+    """Write the review of a ``dua extract`` result; return ``path``."""
+    from ..pdf import DEFAULT_DPI  # lazy
+
+    numbers = (result.get("source") or {}).get("pages_read")
+    pages = sources.read_pages(pdf_path, password, dpi or DEFAULT_DPI, numbers, with_words=False)
+    sizes = {p["number"]: (p["width"], p["height"]) for p in result.get("pages", [])}
+    for image in pages.images:  # the elements' boxes are in the reader's frame
+        image.width, image.height = sizes.get(image.number, (image.width, image.height))
+    write_output(path, extraction.render(result, pages.images, pages.notes))
+    return path
+
+
+def run_reviews(folder: str, result, parser_path: str, password: str | None = None,
+                dpi: float | None = None) -> dict:
+    """One page per statement of a ``dua run`` and ``index.html``; return their paths:
+    ``{"index": path, "files": {pdf_path: path}}``."""
+    entries, files, taken = [], {}, set()
+    for r in result.results:
+        name = page_name(r.pdf_path, taken)
+        review, verdict, detail = _run_file(r, parser_path, password, dpi)
+        files[r.pdf_path] = os.path.join(folder, name)
+        write_output(files[r.pdf_path], statement.render(review))
+        entries.append(index.IndexEntry(r.pdf_path, name, r.status, r.rows, verdict, detail))
+    home = os.path.join(folder, "index.html")
+    write_output(home, index.render(entries, parser_path))
+    return {"index": home, "files": files}
+
+
+def page_name(pdf_path: str, taken: set) -> str:
+    """A file name for a statement's page: its own name in safe characters, made unique."""
+    stem = re.sub(r"[^A-Za-z0-9_-]+", "_", os.path.splitext(os.path.basename(pdf_path))[0])
+    stem = stem.strip("_-") or "statement"
+    name, n = f"{stem}.html", 1
+    while name in taken or name == "index.html":
+        n += 1
+        name = f"{stem}-{n}.html"
+    taken.add(name)
+    return name
+
+
+def _run_file(r, parser_path: str, password, dpi) -> tuple:
+    """``(review, verdict, detail)`` of one file of a run."""
+    review, reading = _statement(r.pdf_path, parser_path, r.output_path, password, dpi)
+    if not r.ok:
+        review.status = "failed"
+        detail = str((r.feedback or {}).get("user_message") or r.error or "failed")
+        review.notes.insert(0, f"dua run failed on this file: {detail}")
+        return review, "", detail
+    review.notes.insert(0, f"dua run {r.status} it: {r.rows} rows" +
+                        (f" in {r.output_path}" if r.output_path else ""))
+    if reading is None:
+        review.status = r.status
+        return review, "", "no checks could run on this parser's rows"
+    review.status, review.checks = reading["status"], reading["checks"]
+    review.mode = "dua's own checks of the engine's rows (as dua parse makes them without --expected)"
+    return review, reading["status"], reading["summary"]
