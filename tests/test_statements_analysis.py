@@ -37,6 +37,13 @@ class CandidateLinesTest(unittest.TestCase):
                     [(40, "01/02/24"), (100, "Coffee"), (320, "3.50")])
         self.assertEqual(len(analysis.candidate_lines([page])), 1)
 
+    def test_a_date_that_begins_inside_a_word_is_that_words_date(self):
+        # the date match starts within "(12/03/2024)": before, no word was found for it
+        page = rows(*[[(40, f"(1{d}/03/2024)"), (100, "Shop"), (320, "1.00")]
+                      for d in range(1, 6)])
+        found = analysis.candidate_lines([page])
+        self.assertEqual([ln[0][0] for _, ln in found], [f"(1{d}/03/2024)" for d in range(1, 6)])
+
 
 class ColumnsTest(unittest.TestCase):
     def test_rivers_split_the_columns(self):

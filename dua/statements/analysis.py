@@ -71,10 +71,21 @@ def candidate_lines(pages: list) -> list:
             m = DATE_SEARCH.search(text)
             if not m or any(re.search(p, text, re.IGNORECASE) for p in SKIP_PATTERNS):
                 continue
-            date_words = line[len(text[:m.start()].split()):len(text[:m.end()].split())]
+            date_words = _words_spanning(line, m.start(), m.end())
             if any(engine.looks_like_amount(w[0]) for w in line if w not in date_words):
                 out.append((index, line, pattern_of(m.group(0)), date_words[0][1]))
     return _dominant(out)
+
+
+def _words_spanning(line: list, start: int, end: int) -> list:
+    """The words of ``line`` that characters ``start:end`` of its joined text fall in (a
+    date may begin inside a word, as in ``(12/03/2024)``, or a word may hold a blank)."""
+    out, at = [], 0
+    for w in line:
+        if at < end and start < at + len(w[0]):
+            out.append(w)
+        at += len(w[0]) + 1
+    return out
 
 
 def _dominant(found: list) -> list:
