@@ -77,6 +77,20 @@ def limit_memory(extra: int) -> None:
         pass
 
 
+def used_half_of(extra: int) -> bool:
+    """Whether this process, capped by ``limit_memory(extra)``, grew by half of ``extra`` or
+    more at its peak: a library that fails so near its cap may say anything (pdfminer,
+    drawing without end, ends in a SystemError), but the want was memory."""
+    try:
+        import resource  # lazy: Unix only
+        with open("/proc/self/status") as fh:
+            peak = next(int(line.split()[1]) * 1024 for line in fh if line.startswith("VmPeak:"))
+    except (ImportError, OSError, ValueError, IndexError, StopIteration):
+        return False
+    cap = resource.getrlimit(resource.RLIMIT_AS)[0]
+    return cap != resource.RLIM_INFINITY and peak - (cap - extra) >= extra // 2
+
+
 def _mapped_bytes() -> int:
     try:
         with open("/proc/self/statm") as fh:

@@ -188,11 +188,13 @@ def main(fd: int, request: dict) -> int:
             _send(fd, {"count": count})
         answer = _read(request)
     except BaseException as exc:  # the answer is the only way out: every failure is typed
-        answer = {"error": _typed(exc, request["path"])}
+        if lifetime.used_half_of(int(request["memory"])):
+            exc = MemoryError()
+        answer = {"error": _typed(exc, request)}
     try:
         _send(fd, answer)
     except MemoryError:  # the answer itself was too large to write down
-        _send(fd, {"error": _typed(MemoryError(), request["path"])})
+        _send(fd, {"error": _typed(MemoryError(), request)})
     return 0
 
 
@@ -257,11 +259,11 @@ def _send(fd: int, message: dict) -> None:
         view = view[os.write(fd, view):]
 
 
-def _typed(exc: BaseException, path: str) -> dict:
+def _typed(exc: BaseException, request: dict) -> dict:
     """``exc`` as the child's answer: a dua error as it is; a foreign one typed by where it
     was raised (inside the PDF libraries: a damaged file; inside dua: a bug)."""
     if not isinstance(exc, errors.DuaError):
-        exc = _translate(exc, path)
+        exc = _translate(exc, request["path"], request.get("memory"))
     hint = exc.hint if exc.hint != type(exc).hint else None
     details = json.loads(json.dumps(exc.details, default=str))
     return {"class": type(exc).__name__, "message": exc.message, "details": details,
@@ -271,13 +273,14 @@ def _typed(exc: BaseException, path: str) -> dict:
 _LIBRARIES = ("pdfminer", "pdfplumber", "pypdfium2", "PIL")
 
 
-def _translate(exc: BaseException, path: str) -> errors.DuaError:
+def _translate(exc: BaseException, path: str, memory: int | None = None) -> errors.DuaError:
     import traceback  # lazy: only a failure needs it
 
     what = f"{type(exc).__name__}: {errors.excerpt(str(exc), 200)}".rstrip(": ")
     if isinstance(exc, MemoryError):
-        return errors.PDFMemoryLimitError(f"{path} could not be read within the reader's "
-                                          "memory: it needed more", path=path)
+        budget = f" {int(memory) / (1 << 20):,.0f} MB of" if memory else ""
+        return errors.PDFMemoryLimitError(f"{path} could not be read within the reader's"
+                                          f"{budget} memory: it needed more", path=path)
     if isinstance(exc, RecursionError):
         return errors.CorruptPDFError(f"{path} is damaged: its objects are nested too deeply "
                                       f"to read ({what})", path=path)

@@ -61,6 +61,8 @@ def _own_pages(data, password, wanted, drawing):
     try:
         miner = PDFDocument(PDFParser(io.BytesIO(data)), password=password or "")
         found, count = _miner_pages(PDFPage.create_pages(miner), miner, wanted)
+    except MemoryError:  # the reader's budget, not the file: pdfplumber would need as much
+        raise
     except Exception as exc:  # pdfminer's errors are pdfplumber's to raise and explain
         raise _Refused(f"pdfminer cannot read the pages ({type(exc).__name__})") from exc
     fonts, out, todo = _PageFonts(PDFResourceManager()), {}, {}
@@ -71,6 +73,8 @@ def _own_pages(data, password, wanted, drawing):
             out[n]["of"] = count
         except _Refused as exc:
             todo[n] = str(exc)
+        except MemoryError:
+            raise
         except Exception as exc:  # a font or page pdfminer chokes on: pdfplumber will too
             todo[n] = f"pdfminer failed on the page ({type(exc).__name__})"
     return out, todo, drawn
