@@ -188,14 +188,25 @@ def main(fd: int, request: dict) -> int:
             _send(fd, {"count": count})
         answer = _read(request)
     except BaseException as exc:  # the answer is the only way out: every failure is typed
-        if lifetime.used_half_of(int(request["memory"])):
-            exc = MemoryError()
-        answer = {"error": _typed(exc, request)}
+        answer = _failed(exc, request)
+    if answer is None:  # the failure's objects are freed now: a short answer fits
+        answer = {"error": _typed(MemoryError(), request)}
     try:
         _send(fd, answer)
     except MemoryError:  # the answer itself was too large to write down
         _send(fd, {"error": _typed(MemoryError(), request)})
     return 0
+
+
+def _failed(exc: BaseException, request: dict) -> dict | None:
+    """The answer to a failed reading; None where there was no memory left to word it. A
+    reader that failed near its memory cap wanted memory, whatever the library said."""
+    try:
+        if lifetime.used_half_of(int(request["memory"])):
+            exc = MemoryError()
+        return {"error": _typed(exc, request)}
+    except MemoryError:
+        return None
 
 
 def _answer_stack_requests(fd: int) -> None:
