@@ -7,6 +7,7 @@ threads behind, so the cases about the forked child run in a fresh interpreter o
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import signal
@@ -30,6 +31,11 @@ def _summary(doc) -> list:
     return [(p.number, p.width, p.height, p.char_count, p.reader, p.why,
              [(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size) for w in p.words])
             for p in doc.pages]
+
+
+def _whole_words(doc) -> list:
+    """Every element of every word, as the pipe carries it (tuples as lists)."""
+    return json.loads(json.dumps([dataclasses.astuple(w) for p in doc.pages for w in p.words]))
 
 
 def _graphics(doc) -> list:
@@ -97,6 +103,25 @@ class BoundedReadTest(unittest.TestCase):
                 self.assertTrue(any(p.h_rules or p.images for p in there.pages))
                 self.assertEqual({k: str(v) for k, v in here.metadata.items()},
                                  {k: str(v) for k, v in there.metadata.items()})
+
+    def test_a_word_keeps_its_runs_and_its_text_in_the_order_drawn_through_the_child(self):
+        import tempfile
+
+        from .test_words import _one_page_pdf
+
+        # glyphs of no width stacked: x sorts them "badc", they were drawn "abcd"; then a
+        # word whose halves stand 1.5 pt apart: two runs
+        content = (b"BT /F9 1 Tf 1 0 0 1 100 100 Tm [(a) 10 (b) -20 (c) 10 (d)] TJ ET "
+                   b"BT /F1 10 Tf 1 0 0 1 20 40 Tm [(ab) -150 (cd)] TJ ET")
+        with tempfile.NamedTemporaryFile(suffix=".pdf", delete=False) as fh:
+            fh.write(_one_page_pdf(content, 500))
+        self.addCleanup(os.unlink, fh.name)
+        here = _whole_words(pdf.read_document(fh.name))
+        self.assertEqual([(w[0], len(w[7]), w[8]) for w in here],
+                         [("badc", 0, "abcd"), ("abcd", 2, "")])
+        for graphics in (False, True):
+            with self.subTest(graphics=graphics):
+                self.assertEqual(_whole_words(pdf.read_bounded(fh.name, graphics=graphics)), here)
 
     def test_a_bad_file_raises_what_read_document_raises(self):
         for name, error in (("truncated.pdf", errors.CorruptPDFError),
