@@ -7,6 +7,7 @@ parser runs, found by their server's parent in their command line); ``/proc`` sa
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -59,7 +60,10 @@ def _of_session(sid: int) -> set:
 class NothingOutlivesDuaTest(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.mkdtemp()
-        self.env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+        # what a killed dua cannot remove (a sandbox server's folder) lands here too
+        self.env = dict(os.environ, PYTHONPATH=REPO + os.pathsep + os.environ.get("PYTHONPATH", ""),
+                        TMPDIR=self.tmp)
         for key in [k for k in self.env if k.startswith("DUA_LLM_")]:
             del self.env[key]
 
