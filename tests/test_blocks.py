@@ -250,6 +250,34 @@ class LayoutRulesTest(unittest.TestCase):
         self.assertIn("Q6", blocks[0].text)
         self.assertTrue(blocks[1].text.startswith("Figure 1:"))
 
+    def test_a_page_flooded_with_paths_is_one_figure_and_keeps_every_word(self):
+        # 20,000 one-point squares a point apart: comparing every pair of their 80,000
+        # edges would take hours, so past a budget they are grouped by grid cells
+        h, v = [], []
+        for i in range(20000):
+            x, y = 50 + i % 200, 100 + i // 200
+            h += [(x, x + 1, y), (x, x + 1, y + 1)]
+            v += [(x, y, y + 1), (x + 1, y, y + 1)]
+        words = justified(60, 400, 450) + justified(60, 412, 450)
+        blocks = self.blocks(words, h_rules=h, v_rules=v)
+        self.assertEqual([b.metadata["source_block_type"] for b in blocks], ["image", "text"])
+        self.assertEqual(blocks[0].bbox, (50, 100, 250, 200))
+        self.assertEqual(" ".join(b.text for b in blocks).split(), [w.text for w in words])
+
+    def test_grid_cells_group_a_drawing_as_comparing_its_edges_does(self):
+        from unittest import mock
+
+        from dua.documents import figures
+
+        h = [(50, 320, 100), (50, 320, 300), (90, 300, 270), (400, 450, 100)]
+        v = [(50, 100, 300), (320, 100, 300), (90, 130, 270), (140, 200, 270), (400, 90, 150)]
+        edges = [(x0, y, x1, y, "h") for x0, x1, y in h] + [(x, t, x, b, "v") for x, t, b in v]
+        pairwise = figures._clusters(edges)
+        with mock.patch.object(figures, "_PAIR_BUDGET", 0):
+            by_cells = figures._clusters(edges)
+        self.assertEqual(sorted(map(sorted, by_cells)), sorted(map(sorted, pairwise)))
+        self.assertEqual(len(pairwise), 3)  # the panel, the chart on it, the mark beside
+
     def test_a_text_panel_with_two_underlines_is_no_figure(self):
         h = [(50, 320, 100), (50, 320, 300), (51, 319, 101), (51, 319, 299), (60, 120, 160),
              (60, 120, 172)]

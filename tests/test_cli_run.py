@@ -116,10 +116,43 @@ class GeneratedParserTest(unittest.TestCase):
                 used = run_dua("run", os.path.join(tmp, f"{layout}_parser.py"),
                                os.path.join(folder, "b.pdf"), "--out", out, "--json")
                 self.assertEqual(used.returncode, 0, used.stderr)
-                self.assertEqual(json.loads(used.stdout)["total"]["converted"], 1)
+                report = json.loads(used.stdout)
+                self.assertEqual(report["total"]["converted"], 1)
+                self.assertEqual(report["files"][0]["check"]["status"], "passed",
+                                 report["files"][0]["check"]["summary"])
                 import pandas as pd  # lazy: keeps test discovery fast
 
                 self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(folder, "b.csv"))))
+
+
+    def test_rows_that_do_not_add_up_fail_their_checks_and_exit_1(self):
+        tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        folder = os.path.join(FIXTURES, "statements", "indian_multipage")
+        made = run_dua("parse", os.path.join(folder, "a.pdf"), "--bank", "bank", "--expected",
+                       os.path.join(folder, "a.csv"), "--parsers-dir", tmp, "--quiet", cwd=tmp)
+        self.assertEqual(made.returncode, 0, made.stderr)
+        with open(os.path.join(tmp, "bank_parser.py"), encoding="utf-8") as fh:
+            source = fh.read()
+        # a parser that silently loses the fourth row, as a wrong parser would
+        lossy = os.path.join(tmp, "lossy_parser.py")
+        with open(lossy, "w", encoding="utf-8") as fh:
+            fh.write(source + "\n\n_parse = parse\n\n\ndef parse(pdf_path, password=None):\n"
+                     "    frame = _parse(pdf_path, password)\n"
+                     "    return frame.drop(index=3).reset_index(drop=True)\n")
+        b = os.path.join(folder, "b.pdf")
+        used = run_dua("run", lossy, b, "--out", os.path.join(tmp, "b.csv"), "--json")
+        self.assertEqual(used.returncode, 1, used.stderr)
+        report = json.loads(used.stdout)
+        self.assertEqual(report["status"], "converted")  # the parser ran; its rows are wrong
+        self.assertEqual(report["files"][0]["check"]["status"], "failed")
+        self.assertEqual(report["total"]["checks"]["failed"], 1)
+        self.assertIn("rows checked: 1 failed", used.stderr)
+        unchecked = run_dua("run", lossy, b, "--out", os.path.join(tmp, "b2.csv"), "--json",
+                            "--no-check")
+        self.assertEqual(unchecked.returncode, 0, unchecked.stderr)
+        self.assertEqual(json.loads(unchecked.stdout)["files"][0]["check"]["status"],
+                         "not checked")
 
 
 class InterruptTest(unittest.TestCase):

@@ -156,19 +156,26 @@ class LearnedLayoutTest(unittest.TestCase):
                          ["Date", "Details", "Amount", "Balance"])
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
-    def test_unsigned_amounts_the_key_signs_by_section_are_signed_by_their_section(self):
+    @staticmethod
+    def two_sections(credits: tuple, debits: tuple) -> tuple:
+        """A page of two titled sections, each under the heading, and the key that signs
+        the second section's amounts: ``(page, key)``."""
         def heading(top):
             return line(top, (40, "Date"), (100, "Details"), (320, "Amount"))
 
-        page = (line(38, (40, "Deposits and credits")) + heading(50)
+        page = (line(38, credits) + heading(50)
                 + rows([(40, "01/02/25"), (100, "Salary"), (320, "100.00")],
                        [(40, "02/02/25"), (100, "Refund"), (320, "5.00")], top=65, pitch=12)
-                + line(100, (40, "Withdrawals and debits")) + heading(112)
+                + line(100, debits) + heading(112)
                 + rows([(40, "03/02/25"), (100, "Rent"), (320, "30.00")],
                        [(40, "04/02/25"), (100, "Coffee"), (320, "20.00")], top=127, pitch=12))
         key = frame([["01/02/25", "Salary", 100.0], ["02/02/25", "Refund", 5.0],
                      ["03/02/25", "Rent", -30.0], ["04/02/25", "Coffee", -20.0]],
                     ["Date", "Details", "Amount"])
+        return page, key
+
+    def test_unsigned_amounts_the_key_signs_by_section_are_signed_by_their_section(self):
+        page, key = self.two_sections((40, "Deposits and credits"), (40, "Withdrawals and debits"))
         settings = learning.learn([page], key)
         self.assertEqual(settings.get("sections"),
                          [["deposits and credits", 1], ["withdrawals and debits", -1]])
@@ -176,18 +183,7 @@ class LearnedLayoutTest(unittest.TestCase):
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
     def test_a_one_word_section_title_over_a_heading_cell_is_no_part_of_the_heading(self):
-        def heading(top):
-            return line(top, (40, "Date"), (100, "Details"), (320, "Amount"))
-
-        page = (line(38, (100, "Deposits")) + heading(50)
-                + rows([(40, "01/02/25"), (100, "Salary"), (320, "100.00")],
-                       [(40, "02/02/25"), (100, "Refund"), (320, "5.00")], top=65, pitch=12)
-                + line(100, (100, "Withdrawals")) + heading(112)
-                + rows([(40, "03/02/25"), (100, "Rent"), (320, "30.00")],
-                       [(40, "04/02/25"), (100, "Coffee"), (320, "20.00")], top=127, pitch=12))
-        key = frame([["01/02/25", "Salary", 100.0], ["02/02/25", "Refund", 5.0],
-                     ["03/02/25", "Rent", -30.0], ["04/02/25", "Coffee", -20.0]],
-                    ["Date", "Details", "Amount"])
+        page, key = self.two_sections((100, "Deposits"), (100, "Withdrawals"))
         settings = learning.learn([page], key)
         self.assertEqual(settings["header"], ["date details amount"])
         self.assertEqual(settings.get("sections"), [["deposits", 1], ["withdrawals", -1]])

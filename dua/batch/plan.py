@@ -57,7 +57,7 @@ def check_parser(parser_path: str) -> None:
 def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
          outputs: Mapping[str, str] | None = None, timeout: float = 60.0,
          password: str | None = None, allow_empty: bool = False,
-         read_timeout: float | None = None) -> list:
+         read_timeout: float | None = None, check_rows: bool = True) -> list:
     """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path).
 
     Raises:
@@ -74,4 +74,4 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
     pdfs = [os.fspath(p) for p in pdf_paths]
     targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
     return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password, allow_empty,
-                 read_timeout) for i, pdf in enumerate(pdfs)]
+                 read_timeout, check_rows) for i, pdf in enumerate(pdfs)]

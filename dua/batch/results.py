@@ -22,6 +22,7 @@ class Task:
     password: str | None = None
     allow_empty: bool = False  # a frame with no rows counts as converted
     read_timeout: float | None = None  # seconds to read the PDF (None: dua.pdf's default)
+    check_rows: bool = True  # put the rows to the statement's own checks (see checks.py)
 
 
 @dataclasses.dataclass
@@ -36,6 +37,14 @@ class FileResult:
     error: errors.DuaError | None = None
     feedback: dict | None = None
     frame: object = dataclasses.field(default=None, repr=False)
+    check: dict | None = None  # the rows' own checks (checks.rows_check); None: not run
+
+    @property
+    def check_status(self) -> str | None:
+        """passed | failed | unverified | not checked, for a converted file (else None)."""
+        if self.status != "converted":
+            return None
+        return (self.check or {}).get("status", "not checked")
 
     @property
     def ok(self) -> bool:
@@ -44,6 +53,9 @@ class FileResult:
     def to_dict(self) -> dict:
         doc = {"pdf_path": self.pdf_path, "status": self.status, "rows": self.rows,
                "seconds": round(self.seconds, 3), "output_path": self.output_path}
+        if self.status == "converted":
+            doc["check"] = self.check or {"status": "not checked",
+                                          "summary": "the rows' checks were not asked for"}
         if self.error is not None:
             doc["error"] = {"error_type": self.error.error_type, "error_code": self.error.error_code,
                             "exception": type(self.error).__name__, "message": self.error.message}
@@ -56,7 +68,7 @@ class FileResult:
         error = _rebuild_error(doc["error"]) if doc.get("error") else None
         return cls(task.pdf_path, doc["status"], doc.get("rows", 0), doc.get("seconds", 0.0),
                    task.output_path if doc["status"] != "failed" else None, error,
-                   doc.get("feedback"), doc.get("frame"))
+                   doc.get("feedback"), doc.get("frame"), doc.get("check"))
 
 
 def _rebuild_error(info: dict) -> errors.DuaError:
@@ -112,15 +124,23 @@ class BatchResult:
     def total(self) -> dict:
         count = {s: sum(r.status == s for r in self.results) for s in ("converted", "skipped", "failed")}
         ran = count["converted"] + count["failed"]
+        checks = [r.check_status for r in self.results if r.check_status]
         return {"files": len(self.results), **count, "rows": sum(r.rows for r in self.results),
+                "checks": {s: checks.count(s) for s in
+                           ("passed", "unverified", "failed", "not checked")},
                 "seconds": round(self.seconds, 3),
                 "files_per_second": round(ran / self.seconds, 3) if self.seconds > 0 else 0.0}
 
     def exit_code(self) -> int:
-        """0 when every file succeeded, else the most severe failure's code (3 bad PDF, 4 parser)."""
+        """The most severe failure's code (3 bad PDF, 4 parser); else 1 when some file's rows
+        fail the statement's own checks (they are wrong), else 0."""
         codes = [r.error.exit_code for r in self.failed if r.error is not None]
+        if any(r.check_status == "failed" for r in self.results):
+            codes.append(errors.EXIT_NOT_VERIFIED)
         return max(codes, default=errors.EXIT_OK)
 
     def to_dict(self) -> dict:
-        return {"status": "passed" if self.ok else "failed",
+        # "converted" says what it means: the parser ran on every file; what the rows were
+        # checked against is each file's "check", counted in total["checks"]
+        return {"status": "converted" if self.ok else "failed",
                 "files": [r.to_dict() for r in self.results], "total": self.total()}

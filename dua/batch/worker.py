@@ -12,6 +12,7 @@ import threading
 import time
 
 from .. import errors
+from .checks import rows_check
 from .stamps import source_stamp, write_stamp
 
 AGENT_ID = "dua_batch"
@@ -43,13 +44,14 @@ def convert(task) -> dict:
                 path=task.pdf_path, hint="A parser reads one bank's layout: check that this "
                 "statement is of that layout, or write one for it with dua parse "
                 "(--allow-empty accepts statements with no transaction).")
+        check = rows_check(task.parser_path, frame, words) if task.check_rows else None
         if task.output_path:
             with _interrupt_deferred():  # an output and its stamp land together or not at all
                 write_csv_atomically(frame, task.output_path)
                 if sources is not None:
                     write_stamp(task.output_path, dict(sources, rows=len(frame)))
         return {"index": task.index, "status": "converted", "rows": len(frame),
-                "seconds": time.monotonic() - start,
+                "seconds": time.monotonic() - start, "check": check,
                 "frame": None if task.output_path else frame}
     except Exception as exc:  # one file's failure is its result, whatever it was
         return failure(task, exc, time.monotonic() - start)

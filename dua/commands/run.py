@@ -13,9 +13,13 @@ DESCRIPTION = (
     "(written atomically); a file whose CSV this same parser already made from this same PDF is "
     "skipped (<out-dir>/.dua/ records which parser and PDF made each CSV), so an interrupted "
     "batch is resumed by running the same command again. One bad file never stops the batch; "
-    "a file where the parser finds no transaction fails too (see --allow-empty). The exit code "
-    "is 0 only when every file succeeded (1 when the parser found nothing in some file, 3 when "
-    "some are bad PDFs, 4 when the parser failed on some file; the highest wins)."
+    "a file where the parser finds no transaction fails too (see --allow-empty). Each file's "
+    "rows are then put to the statement's own checks, as dua parse does without --expected: "
+    "the balances and totals it prints, and every word of its table accounted for (passed, "
+    "unverified when they cannot tell, failed when they do not add up). The exit code is 0 "
+    "only when every file converted and none failed its checks (1 when the parser found "
+    "nothing in some file or some file's rows fail their checks, 3 when some are bad PDFs, 4 "
+    "when the parser failed on some file; the highest wins)."
 )
 EXAMPLES = """\
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out statement.csv
@@ -50,6 +54,9 @@ def add_arguments(p) -> None:
                    "(by default it fails: it is most often another bank's or layout's statement)")
     p.add_argument("--force", action="store_true",
                    help="convert again even when this parser already made an output from this PDF")
+    p.add_argument("--no-check", dest="check_rows", action="store_false",
+                   help="skip each file's checks (its printed balances and totals, every word "
+                   "of its table accounted for): faster, and every file is 'not checked'")
     review_options.add_arguments(p, folder=True)
 
 
@@ -149,7 +156,7 @@ def run(args, settings) -> int:
     result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=targets, on_progress=progress,
                        timeout=args.timeout, password=args.password, workers=args.workers,
                        resume=not args.force, allow_empty=args.allow_empty,
-                       read_timeout=read_timeout)
+                       read_timeout=read_timeout, check_rows=args.check_rows)
     if args.out:
         _finish_out(args.out, result.results[0])
     if args.quiet:  # no progress, but failures still go to stderr
@@ -188,5 +195,7 @@ def _finish_out(out: str, result) -> None:
 def _summary(result, where: str) -> str:
     t = result.total()
     skipped = f" ({t['skipped']} already complete)" if t["skipped"] else ""
+    checked = ", ".join(f"{n} {s}" for s, n in t["checks"].items() if n)
     return (f"{t['converted'] + t['skipped']} of {t['files']} files done{skipped}, {t['failed']} failed, "
-            f"{t['rows']:,} rows in {t['seconds']:.1f}s -> {where}")
+            f"{t['rows']:,} rows in {t['seconds']:.1f}s -> {where}"
+            + (f"; rows checked: {checked}" if checked else ""))

@@ -16,6 +16,8 @@ BACKGROUND_AREA = 0.6
 _TOUCH = 3.0  # points: paths this close belong to one drawing
 _MIN_SIDE = 30.0  # points: smaller clusters are bullets, underlines, icons
 _MIN_EDGES = 6
+_PAIR_BUDGET = 2_000_000  # edge comparisons before a page counts as a flood of paths
+_CELL_BUDGET = 1_000_000  # grid cells an edge flood's grouping may visit, about
 _FULL_SPAN = 0.9  # a horizontal edge this wide of its cluster is a table rule or stripe
 _ON_FRAME = 2.0  # points: an edge this close to its cluster's box is the frame or panel
 _CONTENT_EDGES = 3  # a drawing has marks inside its frame (bars, axes, a plotted line)
@@ -43,42 +45,78 @@ def _inside(e, box, slack: float = 2.0) -> bool:
 
 
 def _clusters(edges: list) -> list:
-    """Groups of edges that touch, through any chain of touching edges (union-find)."""
+    """Groups of edges that touch, through any chain of touching edges.
+
+    Edges are compared pairwise down the page, which costs little on a page people drew; a
+    page that floods it with paths (10^5 marks a point apart) would take hours that way, so
+    past ``_PAIR_BUDGET`` comparisons the edges are grouped by the cells of a grid they
+    cover instead: paths a cell apart then count as touching, a coarser reading of a page
+    that is no report anyway.
+    """
     parent = list(range(len(edges)))
+    if not _touching_pairs(edges, parent):
+        parent = list(range(len(edges)))
+        _sharing_cells(edges, parent)
+    groups: dict = {}
+    for i in range(len(edges)):
+        groups.setdefault(_root(parent, i), []).append(edges[i])
+    return list(groups.values())
 
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
 
+def _root(parent: list, i: int) -> int:
+    while parent[i] != i:
+        parent[i] = parent[parent[i]]
+        i = parent[i]
+    return i
+
+
+def _touching_pairs(edges: list, parent: list) -> bool:
+    """Join every two edges within ``_TOUCH`` of each other; False once over budget."""
     order = sorted(range(len(edges)), key=lambda i: edges[i][1])
+    budget = _PAIR_BUDGET
     for a_pos, a in enumerate(order):
         ea = edges[a]
         for b in order[a_pos + 1:]:
             eb = edges[b]
             if eb[1] > ea[3] + _TOUCH:
                 break  # sorted by top: nothing further down touches ea
+            budget -= 1
+            if budget < 0:
+                return False
             if eb[0] <= ea[2] + _TOUCH and ea[0] <= eb[2] + _TOUCH:
-                parent[find(a)] = find(b)
-    groups: dict = {}
-    for i in range(len(edges)):
-        groups.setdefault(find(i), []).append(edges[i])
-    return list(groups.values())
+                parent[_root(parent, a)] = _root(parent, b)
+    return True
+
+
+def _sharing_cells(edges: list, parent: list) -> None:
+    """Join edges whose boxes, grown by half of ``_TOUCH``, cover a common grid cell; the
+    cell grows with the page's total reach so the work stays near ``_CELL_BUDGET``."""
+    half = _TOUCH / 2
+    reach = sum((e[2] - e[0] + _TOUCH) + (e[3] - e[1] + _TOUCH) for e in edges)
+    cell = max(_TOUCH, reach / _CELL_BUDGET)
+    first: dict = {}
+    for i, e in enumerate(edges):
+        for cx in range(int((e[0] - half) // cell), int((e[2] + half) // cell) + 1):
+            for cy in range(int((e[1] - half) // cell), int((e[3] + half) // cell) + 1):
+                j = first.setdefault((cx, cy), i)
+                if j != i:
+                    parent[_root(parent, i)] = _root(parent, j)
 
 
 def _nested(clusters: list) -> list:
     """Clusters lying inside another cluster's box join it: a chart's axes and plotted line
-    drawn on a panel do not touch the panel's outline, but they are one figure."""
-    out: list = []
-    for c in sorted(clusters, key=lambda c: -_area(_box(c))):
-        box = _box(c)
-        host = next((o for o in out if _inside(box, _box(o))), None)
-        if host is None:
-            out.append(list(c))
-        else:
-            host.extend(c)
-    return out
+    drawn on a panel do not touch the panel's outline, but they are one figure. Only a
+    cluster big enough to be a drawing can host others (a host's box is its own, so a small
+    one never becomes a drawing by taking others in)."""
+    out: list = []  # [box, edges]
+    for box, c in sorted(((_box(c), c) for c in clusters), key=lambda bc: -_area(bc[0])):
+        big = box[2] - box[0] >= _MIN_SIDE and box[3] - box[1] >= _MIN_SIDE
+        host = next((o for o in out if _inside(box, o[0])), None) if out else None
+        if host is not None:
+            host[1].extend(c)
+        elif big:
+            out.append([box, list(c)])
+    return [edges for _, edges in out]
 
 
 def _area(box: tuple) -> float:
