@@ -90,6 +90,21 @@ class DaskClusterTest(unittest.TestCase):
         self.assertEqual(read_bytes(os.path.join(out, "a.csv")), a)
         self.assertEqual(read_bytes(os.path.join(out, "b.csv")), b)
 
+    def test_a_rerun_is_new_work_to_dask_not_the_first_runs_cached_result(self):
+        # Dask keys a pure function's call by its arguments: the same tasks twice would
+        # share a key, and a rerun started while the first run's results are still held
+        # would get them back without converting anything
+        from dask.base import tokenize
+
+        tmp = make_workspace(self)
+        first, again = (batch.plan(PARSER, PDFS, os.path.join(tmp, "out")) for _ in range(2))
+        self.assertNotEqual([tokenize(t) for t in first], [tokenize(t) for t in again])
+        held = [self.client.submit(batch.convert, t) for t in first]
+        rerun = [self.client.submit(batch.convert, t) for t in again]
+        self.assertTrue(all(f.key != g.key for f, g in zip(held, rerun)))
+        self.assertEqual([r["status"] for r in self.client.gather(rerun)],
+                         ["converted", "failed", "converted"])
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import uuid
 from typing import Iterable, Mapping
 
 from .. import errors
@@ -73,5 +74,6 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
         raise TypeError("pdf_paths must be a list of paths, not a single path")
     pdfs = [os.fspath(p) for p in pdf_paths]
     targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
+    run_id = uuid.uuid4().hex
     return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password, allow_empty,
-                 read_timeout, check_rows) for i, pdf in enumerate(pdfs)]
+                 read_timeout, check_rows, run_id) for i, pdf in enumerate(pdfs)]

@@ -23,6 +23,10 @@ class Task:
     allow_empty: bool = False  # a frame with no rows counts as converted
     read_timeout: float | None = None  # seconds to read the PDF (None: dua.pdf's default)
     check_rows: bool = True  # put the rows to the statement's own checks (see checks.py)
+    # Which run this is: converting writes files, so two runs of one file are two pieces of
+    # work, but an executor that caches by arguments (Dask's takes a function as pure unless
+    # told otherwise) would hand a rerun the first run's result and write nothing.
+    run_id: str = ""
 
 
 @dataclasses.dataclass
