@@ -52,6 +52,15 @@ class DamagedFileTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 0, proc.stderr)
         self.assertGreater(json.loads(proc.stdout)["stats"]["words"], 100)
 
+    def test_glyphs_a_damaged_xref_leaves_with_no_width_are_parsed_not_a_bug(self):
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        proc = run_dua("parse", os.path.join(BAD, "zero_width_glyphs.pdf"), "--bank", "ocr",
+                       "--parsers-dir", tmp, "--json", cwd=tmp)
+        self.assertNotIn("bug in dua", proc.stderr)
+        self.assertIn(proc.returncode, (0, 1), proc.stderr)
+        self.assertGreater(json.loads(proc.stdout)["accounting"]["words_in_cells"], 0)
+
     def test_a_file_that_never_finishes_reading_ends_at_the_read_timeout_with_exit_3(self):
         for args in (("extract",), ("parse", "--bank", "loops")):
             with self.subTest(args[0]):

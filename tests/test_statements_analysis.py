@@ -233,6 +233,12 @@ class SegmentsTest(unittest.TestCase):
                  line(77, (40, "02/02/24"), (100, "Bakery cafe"))]
         self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), [(40, 80), (100, 153)])
 
+    def test_words_of_no_width_give_no_pitch_and_join_nothing(self):
+        # a damaged font's glyphs have no width: there is no letter pitch to measure gaps by
+        lines = [[(t, x, x, top, top + 10) for t, x in (("01/02/24", 40), ("Coffee", 100),
+                                                        ("shop", 133))] for top in (65, 77)]
+        self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), self.SEGMENTS)
+
     def test_money_one_space_beside_words_stays_a_column_of_its_own(self):
         lines = [line(65, (40, "01/02/24"), (100, "Coffee"), (133, "3.50")),
                  line(77, (40, "02/02/24"), (100, "Bakery"), (133, "1.50"))]

@@ -66,7 +66,8 @@ def _reads_on(left: list, right: tuple, lines: list) -> bool:
         if any(_numeric(w[0]) for w in a + b):
             return False
         space = sum(w[2] - w[1] for w in a + b) / max(1, sum(len(w[0]) for w in a + b))
-        gaps.append((b[0][1] - a[-1][2]) / space)
+        if space > 0:  # glyphs of no width (a damaged font) give no letter pitch to measure by
+            gaps.append((b[0][1] - a[-1][2]) / space)
     return len(gaps) >= 2 and max(gaps) <= 1.5
 
 
