@@ -67,10 +67,13 @@ class NothingOutlivesDuaTest(unittest.TestCase):
         for key in [k for k in self.env if k.startswith("DUA_LLM_")]:
             del self.env[key]
 
-    def start(self, *args: str) -> subprocess.Popen:
+    def start(self, *args: str, sigint=signal.SIG_DFL) -> subprocess.Popen:
+        # dua as a terminal starts it: Ctrl-C at its default, even where the suite itself was
+        # started in the background with SIGINT ignored (``sigint``: another disposition)
         proc = subprocess.Popen([sys.executable, "-m", "dua", *args], cwd=self.tmp, env=self.env,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                start_new_session=True)
+                                start_new_session=True,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, sigint))
         self.addCleanup(self._kill_session, proc.pid)
         self.addCleanup(proc.stderr.close)
         return proc
@@ -130,6 +133,17 @@ class NothingOutlivesDuaTest(unittest.TestCase):
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole foreground group
         self.assertEqual(proc.wait(timeout=30), 130)
         self.assert_nothing_left(proc.pid)
+
+    def test_where_dua_ignores_ctrl_c_its_reader_does_too(self):
+        # a job a shell started in the background ignores SIGINT; a Ctrl-C to its group must
+        # not kill the reader alone, which dua would then report as a damaged file
+        proc = self.start("parse", LOOPS, "--bank", "loops", "--read-timeout", "60", "-q",
+                          sigint=signal.SIG_IGN)
+        seen = self.wait_for_children(proc, 3)
+        os.killpg(proc.pid, signal.SIGINT)
+        time.sleep(1.0)
+        self.assertIsNone(proc.poll(), proc.stderr.read().decode() if proc.poll() else "")
+        self.assertTrue(set(seen) <= set(_of_session(proc.pid)), "a process of dua's ended")
 
     def test_sigkill_of_a_dua_run_batch_mid_read_leaves_no_process(self):
         parser = self._parser()

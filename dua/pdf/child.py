@@ -190,7 +190,11 @@ def main_spawned(request: dict) -> int:
 def main(fd: int, request: dict) -> int:
     """Read as ``request`` says and write the answer to ``fd``; 0 once it is written."""
     lifetime.die_with_parent(request["parent"])
-    signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C ends the child quietly
+    # Ctrl-C ends the child quietly, as it ends dua; but where dua ignores it (a job a shell
+    # started in the background), so does its reader, or a Ctrl-C to the group would kill
+    # the reader alone and dua would blame the file
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _answer_stack_requests(fd)
     lifetime.limit_memory(int(request["memory"]))
