@@ -14,7 +14,7 @@ from typing import Any, Callable
 from ..errors import CoverageError, SchemaError, UnexpectedError, UsageError
 from ..graph import END, START, Graph
 from ..recovery.node import new_run_id
-from ..pdf import read_bounded, require_text_layer
+from ..pdf import plain_metadata, read_bounded, require_text_layer
 from ..schemas import Element
 from .blocks import document_blocks
 from .classify import Services, analyze_structure_and_visuals
@@ -242,7 +242,7 @@ def to_json(state: DocumentState, seconds: float) -> dict:
     return {
         "schema": SCHEMA_VERSION,
         "source": {"path": doc.path, "pages_read": [p.number for p in doc.pages],
-                   "metadata": {str(k): _plain(v) for k, v in doc.metadata.items()}},
+                   "metadata": plain_metadata(doc.metadata)},
         "pages": [{"number": p.number, "width": round(p.width, 2), "height": round(p.height, 2),
                    "words": len(p.words), "chars": p.char_count} for p in doc.pages],
         "elements": state.elements,
@@ -250,10 +250,3 @@ def to_json(state: DocumentState, seconds: float) -> dict:
     }
 
 
-def _plain(value: Any) -> Any:
-    """PDF metadata values as JSON (pdfminer may hand back bytes or PSLiteral objects)."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, bytes):
-        return value.decode("latin-1", errors="replace")
-    return str(value)

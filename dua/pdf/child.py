@@ -267,17 +267,8 @@ def _read(request: dict) -> dict:
             drawn[str(p.number)] = {"h_rules": p.h_rules, "v_rules": p.v_rules,
                                     "images": p.images,
                                     "tables": [(t.bbox, t.rows) for t in p.tables]}
-    metadata = {str(k): _plain(v) for k, v in doc.metadata.items()}
-    return {"pages": out, "count": doc.page_count, "drawn": drawn, "metadata": metadata}
-
-
-def _plain(value: object) -> object:
-    """A metadata value as JSON (pdfminer may hand back bytes or PSLiteral objects)."""
-    if isinstance(value, (str, int, float, bool)) or value is None:
-        return value
-    if isinstance(value, bytes):
-        return value.decode("latin-1", errors="replace")
-    return str(value)
+    return {"pages": out, "count": doc.page_count, "drawn": drawn,
+            "metadata": document.plain_metadata(doc.metadata)}
 
 
 def _send(fd: int, message: dict) -> None:

@@ -77,6 +77,20 @@ def import_pdfplumber():
     return pdfplumber
 
 
+def plain_metadata(metadata: dict) -> dict:
+    """The document information as JSON can hold it (pdfminer may hand back bytes or
+    PSLiteral objects)."""
+    return {str(k): _plain(v) for k, v in metadata.items()}
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, bytes):
+        return value.decode("latin-1", errors="replace")
+    return str(value)
+
+
 def check_file(path: str) -> None:
     """Cheap checks before pdfminer sees the file.
 
