@@ -58,9 +58,9 @@ def _lines(chars, key):
 def _cut(words, line, upright):
     """pdfplumber's word rule: a blank ends a word; a glyph starts one where it stands
     before the last glyph's start, more than 3 pt past its end, or more than 3 pt across
-    from it (x along an upright line, top along a turned one)."""
-    if not upright:
-        return _cut_turned(words, line)
+    from it (along x0, x1 and across top on an upright line; along top, bottom and across
+    x0 on a turned one)."""
+    start, end, across = (1, 2, 3) if upright else (3, 4, 1)
     word, last = [], None
     for c in line:
         if c[0].isspace():
@@ -68,25 +68,8 @@ def _cut(words, line, upright):
                 _add_word(words, word)
                 word = []
             continue
-        if word and (c[1] < last[1] or c[1] > last[2] + 3 or abs(c[3] - last[3]) > 3):
-            _add_word(words, word)
-            word = []
-        word.append(c)
-        last = c
-    if word:
-        _add_word(words, word)
-
-
-def _cut_turned(words, line):
-    """The same along a turned line: by top and bottom, across by x0."""
-    word, last = [], None
-    for c in line:
-        if c[0].isspace():
-            if word:
-                _add_word(words, word)
-                word = []
-            continue
-        if word and (c[3] < last[3] or c[3] > last[4] + 3 or abs(c[1] - last[1]) > 3):
+        if word and (c[start] < last[start] or c[start] > last[end] + 3
+                     or abs(c[across] - last[across]) > 3):
             _add_word(words, word)
             word = []
         word.append(c)
