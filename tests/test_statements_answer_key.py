@@ -43,6 +43,18 @@ AMOUNT_FIRST_KEY = frame([[-120.0, "02/01/25", "Rent January"], [-8.4, "03/01/25
                          ["Amount", "Date", "Details"])
 
 
+def opening_balance_listed() -> tuple:
+    """A page whose first line prints only the opening balance, and a key that lists it
+    as a row: ``(page, key)``."""
+    page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
+                [(40, "02/01/25"), (120, "Coffee"), (300, "3.50"), (400, "496.50")],
+                [(40, "03/01/25"), (120, "Books"), (300, "10.00"), (400, "486.50")])
+    key = frame([["01/01/25", "Opening Balance", None, 500.0],
+                 ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
+                ["Date", "Details", "Paid out", "Balance"])
+    return page, key
+
+
 class LocateTest(unittest.TestCase):
     def test_each_row_is_found_by_its_date_and_amounts_under_any_notation(self):
         page = rows([(40, "02.01.2025"), (120, "Miete"), (330, "-1.200,00")],
@@ -100,12 +112,7 @@ class LearnTest(unittest.TestCase):
         self.assertTrue(dataframe.build_frame([AMOUNT_FIRST], settings).equals(key))
 
     def test_a_summary_row_the_key_lists_is_kept(self):
-        page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
-                    [(40, "02/01/25"), (120, "Coffee"), (300, "3.50"), (400, "496.50")],
-                    [(40, "03/01/25"), (120, "Books"), (300, "10.00"), (400, "486.50")])
-        key = frame([["01/01/25", "Opening Balance", None, 500.0],
-                     ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
-                    ["Date", "Details", "Paid out", "Balance"])
+        page, key = opening_balance_listed()
         settings = learning.learn([page], key)
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
@@ -190,12 +197,7 @@ class LearnedLayoutTest(unittest.TestCase):
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
     def test_a_key_listing_a_line_that_prints_only_a_balance_keeps_such_lines_as_rows(self):
-        page = rows([(40, "01/01/25"), (120, "Opening Balance"), (400, "500.00")],
-                    [(40, "02/01/25"), (120, "Coffee"), (300, "3.50"), (400, "496.50")],
-                    [(40, "03/01/25"), (120, "Books"), (300, "10.00"), (400, "486.50")])
-        key = frame([["01/01/25", "Opening Balance", None, 500.0],
-                     ["02/01/25", "Coffee", 3.5, 496.5], ["03/01/25", "Books", 10.0, 486.5]],
-                    ["Date", "Details", "Paid out", "Balance"])
+        page, key = opening_balance_listed()
         listed = learning.learn([page], key)
         self.assertEqual((listed.get("balance_column"), listed.get("balance_rows")), (3, True))
         left_out = learning.learn([page], key.iloc[1:].reset_index(drop=True))
