@@ -45,6 +45,13 @@ class TempDirCase(unittest.TestCase):
                         f"{name}: the saved parser differs on b.pdf through dua run")
         return b_csv
 
+    def in_every_mode(self, folder: str, name: str) -> tuple:
+        """``supervised_then_reused``, then b.pdf without a key: ``(b's key, b's run)``."""
+        b_csv = self.supervised_then_reused(folder, name)
+        b = self.run_agent(os.path.join(folder, "b.pdf"), name + "_b",
+                           out=os.path.join(self.tmp, name + "_b.csv"))
+        return b_csv, b
+
 
 class GraphTest(unittest.TestCase):
     def test_the_graph_has_the_seven_seed_nodes(self):
@@ -84,9 +91,7 @@ class FixtureLayoutsTest(TempDirCase):
             folder = os.path.dirname(a_pdf)
             name = os.path.basename(folder)
             with self.subTest(layout=name):
-                b_csv = self.supervised_then_reused(folder, name)
-                b = self.run_agent(os.path.join(folder, "b.pdf"), name + "_b",
-                                   out=os.path.join(self.tmp, name + "_b.csv"))
+                b_csv, b = self.in_every_mode(folder, name)
                 self.assertEqual(b.final_status, "passed", b.comparison_result.get("summary"))
                 self.assertTrue(pd.read_csv(b.output_csv_path).equals(b_csv))
 
@@ -102,9 +107,7 @@ class Wave3LayoutsTest(TempDirCase):
             folder = os.path.dirname(a_pdf)
             name = os.path.basename(folder)
             with self.subTest(layout=name):
-                b_csv = self.supervised_then_reused(folder, name)
-                b = self.run_agent(os.path.join(folder, "b.pdf"), name + "_b",
-                                   out=os.path.join(self.tmp, name + "_b.csv"))
+                b_csv, b = self.in_every_mode(folder, name)
                 got = pd.read_csv(os.path.join(self.tmp, name + "_b.csv" if b.final_status
                                                != "failed" else name + "_b.partial.csv"))
                 self.assertTrue(got.set_axis(b_csv.columns, axis=1).equals(b_csv), name)
