@@ -21,11 +21,10 @@ def rows_check(parser_path: str, frame, pages: list | None) -> dict:
         return _not_checked(why)
     if pages is None:
         return _not_checked("the parser reads the PDF itself, so its words are not at hand")
-    from ..statements import engine, verify  # lazy: the engine loads only to check rows
+    from ..statements import verify  # lazy: the engine loads only to check rows
 
     try:
-        statement, apart = engine.statement_pages([p["words"] for p in pages], settings)
-        result = verify.intrinsic(frame, statement, settings, apart)
+        result = verify.on_words([p["words"] for p in pages], settings, frame)
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         return _not_checked(f"the parser's SETTINGS do not fit dua's engine "
                             f"({type(exc).__name__}: {exc})")

@@ -88,12 +88,9 @@ def engine_reading(words: list, settings: dict | None) -> tuple:
     statement's ledger as "accounting"), or None and why not."""
     if settings is None or not words:
         return None, ""
-    from ..statements import dataframe, engine, verify  # lazy: the engine and pandas load here
+    from ..statements import verify  # lazy: the engine and pandas load here
 
     try:
-        pages, apart = engine.statement_pages(words, settings)
-        extraction = engine.extract(pages, settings)
-        frame = dataframe.frame_of(extraction[0], settings)
-        return verify.intrinsic(frame, pages, settings, apart, extraction), ""
+        return verify.on_words(words, settings), ""
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, re.error) as exc:
         return None, f"the parser's SETTINGS do not fit dua's engine ({type(exc).__name__}: {exc})"

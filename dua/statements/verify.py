@@ -305,3 +305,14 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
             "accounting": ledger.to_dict() if ledger else None,
             "diagnostics": {"unaccounted": (ledger.unaccounted[:20] if ledger else []),
                             "row_count": {"got": len(frame)}}}
+
+
+def on_words(words: list, settings: dict, frame=None) -> dict:
+    """``intrinsic`` from the reader's words (one list a page) read with ``settings``: of
+    ``frame``, rows a parser returned, or without one of the rows the engine reads itself.
+    The engine's reading is made once, for the accounting and for the rows alike."""
+    pages, apart = engine.statement_pages(words, settings)
+    extraction = engine.extract(pages, settings)
+    if frame is None:
+        frame = dataframe.frame_of(extraction[0], settings)
+    return intrinsic(frame, pages, settings, apart, extraction)
