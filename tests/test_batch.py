@@ -11,6 +11,7 @@ import unittest
 from unittest import mock
 
 from dua import batch, errors
+from dua.batch import checks
 from fixtures.pdfwriter import PDF
 from tests.support import FIXTURES
 
@@ -324,6 +325,30 @@ class ExecutorTest(unittest.TestCase):
             result = batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], executor=pool)
         self.assertIsNone(result.results[0].output_path)
         self.assertTrue(result.results[0].frame.equals(expected("a")))
+
+
+class RowsCheckTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dua-batch-check-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def parser(self, text: str) -> str:
+        path = os.path.join(self.tmp, "bank_parser.py")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return path
+
+    def test_a_parser_not_written_by_the_engine_is_not_checked_and_says_why(self):
+        check = checks.rows_check(self.parser("def parse(pdf_path):\n    pass\n"), None, [])
+        self.assertEqual(check["status"], "not checked")
+        self.assertIn("no SETTINGS", check["summary"])
+
+    def test_a_fault_in_the_check_leaves_the_file_converted_and_names_the_fault(self):
+        parser = self.parser("SETTINGS = {'columns': []}\n")
+        with mock.patch("dua.statements.verify.on_words", side_effect=RuntimeError("boom")):
+            check = checks.rows_check(parser, None, [{"words": []}])
+        self.assertEqual(check["status"], "not checked")
+        self.assertIn("RuntimeError: boom", check["summary"])
 
 
 class PlanningTest(unittest.TestCase):

@@ -28,6 +28,10 @@ def rows_check(parser_path: str, frame, pages: list | None) -> dict:
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         return _not_checked(f"the parser's SETTINGS do not fit dua's engine "
                             f"({type(exc).__name__}: {exc})")
+    except Exception as exc:  # the rows are converted already: a fault in checking them
+        # must not cost the file its output, so it is said here instead of failing the file
+        return _not_checked(f"the check itself failed, a bug in dua to report "
+                            f"({type(exc).__name__}: {exc})")
     return {"status": result["status"], "summary": result["summary"]}
 
 
