@@ -17,6 +17,7 @@ from .config import PROVIDERS, Settings
 COMMANDS = {
     "parse": ("write, run and verify a parser for a bank statement", "parse"),
     "run": ("reuse a generated parser on more statements (no agent, no LLM)", "run"),
+    "check": ("check rows from anywhere against the statement they came from", "check"),
     "extract": ("turn a PDF into typed elements (headings, tables, …)", "extract"),
     "serve": ("run the Error Handler as an HTTP service", "serve"),
     "handle": ("run the Error Handler once on an error payload", "handle"),

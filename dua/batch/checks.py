@@ -24,7 +24,8 @@ def rows_check(parser_path: str, frame, pages: list | None) -> dict:
     from ..statements import verify  # lazy: the engine loads only to check rows
 
     try:
-        result = verify.on_words([p["words"] for p in pages], settings, frame)
+        result = verify.on_words([p["words"] for p in pages], settings, frame,
+                                 [p["chars"] for p in pages])
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         return _not_checked(f"the parser's SETTINGS do not fit dua's engine "
                             f"({type(exc).__name__}: {exc})")

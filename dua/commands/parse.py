@@ -214,7 +214,8 @@ def _print_human(report: dict, out) -> None:
     if report.get("review_path"):
         print(f"review: {report['review_path']}", file=out)
     for check in report["checks"]:
-        mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
+        mark = "note" if check.get("note") else \
+            {True: "ok", False: "FAILED", None: "not checked"}[check["passed"]]
         detail = check["detail"].splitlines()[0] if check["detail"] else ""
         print(f"  {check['name']}: {mark} - {detail}", file=out)
     if report.get("fallback_reason"):

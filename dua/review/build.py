@@ -32,6 +32,19 @@ def parse_review(path: str, report: dict, pdf_path: str, password: str | None = 
     return path
 
 
+def check_review(path: str, report: dict, pdf_path: str, csv_path: str,
+                 password: str | None = None, dpi: float | None = None) -> str:
+    """Write the review of a ``dua check`` run: the rows of ``csv_path`` beside the page,
+    each cell outlined where the reading that matched them found it; return ``path``."""
+    review, _ = _statement(pdf_path, None, csv_path, password, dpi,
+                           report.get("accounting") or {"rows": [], "furniture": [],
+                                                        "unaccounted": []})
+    review.status, review.checks = report.get("status", "failed"), report.get("checks", [])
+    review.mode = "rows from elsewhere, checked against the statement (dua check)"
+    write_output(path, statement.render(review))
+    return path
+
+
 def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
                password: str | None, dpi: float | None, accounting: dict | None = None) -> tuple:
     """``(StatementReview, reading)``: everything but the verdict, and what dua's checks
@@ -42,7 +55,7 @@ def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
     settings, why = sources.parser_settings(parser_path) if parser_path else (None, "")
     notes, reading = list(pages.notes), None
     if accounting is None:
-        reading, unfit = sources.engine_reading(pages.words, settings)
+        reading, unfit = sources.engine_reading(pages.words, settings, pages.chars)
         accounting, why = (reading or {}).get("accounting"), why or unfit
     columns, table = sources.csv_table(csv_path)
     if why:

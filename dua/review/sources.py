@@ -22,6 +22,7 @@ class Pages:
     words: list
     images: list
     notes: list
+    chars: list = dataclasses.field(default_factory=list)  # glyphs a page, spaces included
 
 
 def read_pages(pdf_path: str, password: str | None, dpi: float, numbers=None,
@@ -29,13 +30,13 @@ def read_pages(pdf_path: str, password: str | None, dpi: float, numbers=None,
     """Words (as a generated parser's reader gives them) and pictures of the pages."""
     from .. import pdf  # lazy: the PDF libraries load only when a review is drawn
 
-    notes, words, sizes = [], [], {}
+    notes, words, sizes, chars = [], [], {}, []
     if with_words:
         try:
             from ..statements.analysis import reader_pages  # lazy: statements only
 
             doc = pdf.read_document(pdf_path, password, numbers)
-            words = reader_pages(doc)
+            words, chars = reader_pages(doc), [p.char_count for p in doc.pages]
             sizes = {p.number: (p.width, p.height) for p in doc.pages}
         except DocumentError as exc:
             notes.append(f"The words could not be read: {exc.message}")
@@ -48,7 +49,7 @@ def read_pages(pdf_path: str, password: str | None, dpi: float, numbers=None,
     for image in images:  # the overlay is in the word reader's frame: the picture follows it
         image.width, image.height = sizes.get(image.number, (image.width, image.height))
     notes += [f"Page {i.number} is not drawn: {i.why}" for i in images if i.why]
-    return Pages(words, images, notes)
+    return Pages(words, images, notes, chars)
 
 
 def parser_settings(parser_path: str) -> tuple:
@@ -82,7 +83,7 @@ def csv_table(path: str | None) -> tuple:
     return (rows[0], rows[1:]) if rows else ([], [])
 
 
-def engine_reading(words: list, settings: dict | None) -> tuple:
+def engine_reading(words: list, settings: dict | None, chars: list | None = None) -> tuple:
     """``(result, why)``: what dua's checks find in the rows its engine reads from the
     reader's ``words`` with ``settings`` (``verify.intrinsic``: status, checks, and the
     statement's ledger as "accounting"), or None and why not."""
@@ -91,6 +92,6 @@ def engine_reading(words: list, settings: dict | None) -> tuple:
     from ..statements import verify  # lazy: the engine and pandas load here
 
     try:
-        return verify.on_words(words, settings), ""
+        return verify.on_words(words, settings, chars=chars), ""
     except (KeyError, IndexError, TypeError, ValueError, AttributeError, re.error) as exc:
         return None, f"the parser's SETTINGS do not fit dua's engine ({type(exc).__name__}: {exc})"

@@ -50,7 +50,7 @@ def reader_pages(doc) -> list:
 def statement_pages(doc) -> tuple:
     """``(pages, apart)``: the engine's words of each page and the words set apart with
     their reasons (``pagewords``), as a generated parser makes them."""
-    return engine.statement_pages(reader_pages(doc), {})
+    return engine.statement_pages(reader_pages(doc), {}, [p.char_count for p in doc.pages])
 
 
 def pages_from_document(doc) -> list:

@@ -90,8 +90,9 @@ def is_skipped(line_text: str, patterns: list) -> bool:
 
 def _skip_reason(line_text: str, patterns: list) -> str:
     for p in patterns:
-        if re.search(p, line_text, re.IGNORECASE):
-            return f"a line the statement labels as no transaction ({p})"
+        found = re.search(p, line_text, re.IGNORECASE)
+        if found:
+            return f"a line the statement labels as no transaction ('{found.group(0).strip()}')"
     return ""
 
 

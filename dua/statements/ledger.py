@@ -16,6 +16,7 @@ import re
 from . import engine
 
 _CENT = 0.005
+_CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
 _HEADER = "the page's header, above the table's column heading"
 _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
 _LEFT_OUT = "a column the output leaves out"
@@ -94,10 +95,16 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 _cells(ledger, page, item, rows[owned[(page, k)]], settings, money)
                 continue
             reason = item[5] or (_HEADER if item[0] == "outside" else "")
-            if not reason and item[0] == "money":
-                reason = money.explain(item, page, k)
+            if item[0] in ("money", "furniture") and reason not in _STRUCTURAL:
+                reason, why = _money_reason(item, page, k, reason, settings, money)
+                if why:
+                    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                            "why": why} for w in item[4]]
+                    continue
             if not reason and item[0] == "text" and _heads_rows(items[page], k, settings):
                 reason = _GROUP
+            if not reason and item[0] in ("money", "text") and money.amounts(item):
+                reason = money.explain_anywhere([w[0] for w in item[4]])
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
             if not reason and wordy and item[1] > last_row + reach:
                 reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
@@ -151,6 +158,33 @@ def _cells(ledger: Ledger, page: int, item: list, row: list, settings: dict,
             ledger.words_in_cells += 1
 
 
+# Furniture whose reason is the page's structure, not the rows' numbers.
+_STRUCTURAL = ("the table's column heading", "a section's title (it signs its rows)",
+               "a rule drawn with text")
+
+
+def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
+                  money: "_Arithmetic") -> tuple:
+    """``(reason, why not)`` for a line inside the table that prints money and is no row.
+    Whatever named it (a label such as 'Closing balance', a pattern learned from the key,
+    a balance alone on its line), it stands only when the rows' own numbers say what it
+    is: a balance they reach or a total of them. A label alone would let a lost row pass
+    as furniture."""
+    cells = item[2] if item[2] is not None else engine.split_cells(
+        item[4], settings["columns"], settings["glue_gap"])
+    kinds = [c["kind"] for c in settings["columns"]]
+    cells = [c if i < len(kinds) and kinds[i] == "amount" and money.is_money(c, i)
+             else "" for i, c in enumerate(cells)]
+    if not any(cells):
+        return reason, ""  # no money in the table's columns: the label is the reason
+    explained = money.explain(["money", item[1], cells] + item[3:], page, k)
+    if explained:
+        return explained, ""
+    said = f"named {reason!r} but" if reason else "it"
+    return "", (f"a line that prints money in the table's columns: {said} its amounts are "
+                "neither a balance the rows reach nor a total of the rows above it")
+
+
 def _heads_rows(items: list, k: int, settings: dict) -> bool:
     """A line of words that starts where no wrapped description does (see
     ``engine._continues``) and that the next rows stand under: a group's heading."""
@@ -170,8 +204,11 @@ def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None
 
 
 def _region(rows: list, items: list) -> dict:
-    """page -> (top, bottom, last row line) of what is accounted for: the pages holding
-    rows, from the first transaction's first line to the last one's last line."""
+    """page -> (top, bottom, last row line) of what is accounted for. The table's extent
+    is the page's, not the rows': from its column heading above the first row (or that
+    row, with no heading) to the page's end on the last page, every page between included.
+    Where the rows end is no evidence of where the table does: a row the reading lost
+    below the last one it found would lie outside."""
     if not rows:
         return {}
     region = {}
@@ -181,8 +218,12 @@ def _region(rows: list, items: list) -> dict:
             low, high = region.get(page, (top, top))
             region[page] = (min(low, top), max(high, top))
     first, last = min(region), max(region)
-    return {p: (region[p][0] if p == first else float("-inf"),
-                region[p][1] if p == last else float("inf"), region[p][1]) for p in region}
+    heading = [item[1] for item in items[first] if item[0] == "furniture"
+               and item[5] == "the table's column heading" and item[1] <= region[first][0]]
+    top = max(heading) if heading else region[first][0]
+    inf = float("inf")
+    return {p: (top if p == first else -inf, inf,
+                region[p][1] if p in region else -inf) for p in range(first, last + 1)}
 
 
 def _rows(rows: list, items: list, settings: dict) -> list:
@@ -231,6 +272,15 @@ class _Arithmetic:
         self.balance = settings.get("balance_column")
         self.values = [{i: self.amount(row[0][i], i) for i in self.columns} for row in rows]
         self.starts = [row[3][0] for row in rows]  # in page order: each row's first line
+        printed = [row[0][i] for row in rows for i in self.columns if row[0][i]]
+        self.cents = bool(printed) and all(_CENTS.search(t) for t in printed)
+
+    def is_money(self, text: str, column: int) -> bool:
+        """A cell printed in the notation the rows print money in: where every row's
+        amount shows its cents, a bare '2' (a page number under the column) is none."""
+        if self.amount(text, column) is None:
+            return False
+        return not self.cents or bool(_CENTS.search(text))
 
     def amount(self, text: str, column: int):
         """A cell of amount column ``column`` as the output reads it (None: no amount)."""
@@ -280,11 +330,7 @@ class _Arithmetic:
             return set()
         out = {round(abs(v[self.balance]), 2) for v in self.values
                if v.get(self.balance) is not None}
-        if self.values and self.values[0].get(self.balance) is not None:
-            first = self.values[0]
-            moves = [v for c, v in first.items() if c != self.balance and v]
-            out |= {round(abs(first[self.balance] + s * m), 2) for m in moves for s in (1, -1)}
-        return out
+        return out | {abs(v) for v in self._opening()}
 
     def run_totals(self) -> set:
         """Every total of two or more consecutive rows in each column of money (on first
@@ -303,11 +349,25 @@ class _Arithmetic:
         return self._totals
 
     def _is_balance(self, value: float, above: int) -> bool:
+        """The chain's value where the line stands: the balance of the row above or below
+        it, the opening one before the first row, or one the rows reach day by day."""
+        if round(abs(value), 2) in {round(abs(b), 2) for b in self.reached}:
+            return True
         if self.balance is None:
             return False
         near = [self.values[i].get(self.balance) for i in (above - 1, above)
                 if 0 <= i < len(self.values)]
+        if above == 0:
+            near += list(self._opening())
         return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
+
+    def _opening(self) -> set:
+        """The balance before the first row: its balance less or plus its movement."""
+        if not self.values or self.values[0].get(self.balance) is None:
+            return set()
+        first = self.values[0]
+        moves = [v for c, v in first.items() if c != self.balance and v]
+        return {round(first[self.balance] + s * m, 2) for m in moves for s in (1, -1)}
 
     def _is_total(self, value: float, above: int) -> bool:
         """The amount sums two rows or more just above the line (one row's amount printed

@@ -21,20 +21,43 @@ WATERMARK_SIZE = 3.0  # glyphs this many times the page's usual size lie over th
 ON_ITS_SIDE = 2.0  # a word this many times taller than its glyphs runs down the page
 
 
-def statement_pages(pages: list, settings: dict) -> tuple:
-    """``(pages, apart)``: each page's engine words, and ``[(word, reason)]`` set apart."""
+SPACED = 0.02  # a page whose glyphs are this share spaces or more prints its word spaces
+# On such a page a word is cut only at a gap as wide as the narrowest space a font prints
+# (a fifth of an em; Times' is a quarter): two cells of a table that touch, not a word
+# whose letters stand a little apart.
+SPACED_SPLIT_GAP = 0.2
+
+
+def statement_pages(pages: list, settings: dict, chars: list | None = None) -> tuple:
+    """``(pages, apart)``: each page's engine words, and ``[(word, reason)]`` set apart.
+    ``chars`` holds each page's count of glyphs, spaces included, where the reader gives
+    it: the evidence of whether the page prints its word spaces."""
     out, apart = [], []
-    for words in pages:
-        kept, aside = page_words(words, settings)
+    for i, words in enumerate(pages):
+        spaced = prints_spaces(words, chars[i] if chars and i < len(chars) else None)
+        kept, aside = page_words(words, settings, spaced)
         out.append(kept)
         apart.append(aside)
     return out, apart
 
 
-def page_words(words: list, settings: dict) -> tuple:
-    """One page's engine words and the words set apart, each with its reason."""
+def prints_spaces(words: list, chars: int | None) -> bool:
+    """Whether a page prints space glyphs between its words (its glyphs outnumber its
+    words' letters): then the reader has cut its words at them already, and glyphs that
+    stand apart inside a word are letter spacing, not a word gap. Unknown is no."""
+    if not chars:
+        return False
+    return chars - sum(len(w[0]) for w in words) >= SPACED * chars
+
+
+def page_words(words: list, settings: dict, spaced: bool = False) -> tuple:
+    """One page's engine words and the words set apart, each with its reason. On a page
+    that prints no spaces (``spaced`` False) a gap is the only sign of a word's end, and
+    words are cut at ``split_gap``; on one that does, only at a space's width."""
     usual = _page_size(words)
     gap = settings.get("split_gap", SPLIT_GAP)
+    if spaced and gap is not None:
+        gap = max(gap, SPACED_SPLIT_GAP)
     kept, aside = [], []
     for w in words:
         for piece in _leaders(_pieces(w, gap, usual)):

@@ -146,8 +146,8 @@ def reconcile(frame) -> dict:
     if not bad:
         order = "newest first" if newest else "in printed order"
         return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
-                "detail": f"{len(bal) - 1} consecutive balances in {bal_col!r} reconcile with "
-                          f"{what} ({order})"}
+                "detail": f"the {len(bal)} balances in {bal_col!r} follow one from another "
+                          f"by {what} ({order})"}
     i = bad[0]
     if math.isnan(bal[i]):
         detail = f"row {i} has no balance in {bal_col!r}"
@@ -174,16 +174,29 @@ def reconcile_totals(frame, printed: list) -> dict:
             # another (which of the two is the earlier, the page does not always say).
             if abs(abs(total) - abs(t)) < 0.005:
                 return {"name": "totals_reconcile", "passed": True,
+                        "explained": _explained(printed, total),
                         "detail": f"the {len(moves)} amounts of {what} add up to the "
                                   f"printed {t}"}
             other = next((p for p in printed if p != t and abs(p + total - t) < 0.005), None)
             if other is not None:
                 return {"name": "totals_reconcile", "passed": True,
+                        "explained": _explained(printed, total),
                         "detail": f"the printed {other} and the {len(moves)} amounts of "
                                   f"{what} give the printed {t}"}
     return {"name": "totals_reconcile", "passed": False,
             "detail": f"the amounts add up to {sum(options[0][1]):.2f}; no printed total "
                       f"matches ({len(printed)} amounts printed outside the rows)"}
+
+
+def _explained(printed: list, total: float) -> list:
+    """The printed amounts the movements' total accounts for: the total itself, and each
+    pair of balances it leads from one to the other (a previous and a new balance)."""
+    out = {abs(t) for t in printed if abs(abs(total) - abs(t)) < 0.005}
+    for p in printed:
+        for q in printed:
+            if p != q and abs(p + total - q) < 0.005:
+                out |= {abs(p), abs(q)}
+    return sorted(out)
 
 
 def running_balances(frame, printed: list, date_column: str | None) -> dict | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..errors import DocumentNotFoundError, SchemaError
-from . import dataframe, engine, textcheck
+from . import dataframe, engine, gutters, textcheck
 from . import reconcile as reconcile_mod
 
 _MAX_CELLS = 5
@@ -181,7 +181,10 @@ def attach_accounting(result: dict, pages: list, settings: dict, apart: list | N
         return
     ledger = ledger_mod.build(pages, settings, apart)
     check = accounting(ledger)
-    check["detail"] = "words the answer key leaves out: " + check["detail"]
+    if check["passed"] is False:  # the key decided; what it leaves out is worth a look
+        check.update(passed=None, note=True,
+                     detail="a note, not a verdict (the answer key decides): "
+                            + check["detail"])
     result["checks"] = [{"name": "equals_expected", "passed": result["equal"],
                          "detail": result["summary"]}, check]
     result["accounting"] = ledger.to_dict()
@@ -280,16 +283,20 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     from . import ledger as ledger_mod
 
     arithmetic = _arithmetic(frame, pages, settings)
-    reached = (arithmetic.get("running") or {}).get("balances")
+    reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
+        arithmetic.get("explained") or ())
     ledger = ledger_mod.build(pages, settings, apart, extraction, reached) \
         if settings.get("columns") else None
     checks = [arithmetic, accounting(ledger)]
-    if ledger is not None and not _same_rows(frame, pages, settings, extraction):
+    same = ledger is not None and _same_rows(frame, pages, settings, extraction)
+    if ledger is not None and not same:
         checks[1] = {"name": "words_accounted", "passed": None,
                      "detail": "the accounting reads the pages with the built-in engine, and "
                                "its rows are not the rows of this result"}
+    if same:
+        checks.append(gutters.check(*(extraction or engine.extract(pages, settings)), settings))
     hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
-    if arithmetic["passed"] is False:
+    if arithmetic["passed"] is False or any(c["passed"] is False for c in checks[2:]):
         status = "failed"
     else:
         status = "passed" if arithmetic["passed"] and checks[1]["passed"] else "unverified"
@@ -299,7 +306,7 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     distance = {"failed": 1000 + arithmetic.get("bad_rows", 0) + left,
                 "unverified": left, "passed": 0}[status]
     summary = "; ".join(f"{c['name']}: {c['detail']}" for c in checks)
-    checks[0] = {k: v for k, v in checks[0].items() if k != "running"}
+    checks[0] = {k: v for k, v in checks[0].items() if k not in ("running", "explained")}
     return {"status": status, "mode": "intrinsic", "equal": None, "distance": distance,
             "checks": checks, "hints": [h for h in hints if h], "summary": summary,
             "accounting": ledger.to_dict() if ledger else None,
@@ -307,11 +314,11 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                             "row_count": {"got": len(frame)}}}
 
 
-def on_words(words: list, settings: dict, frame=None) -> dict:
+def on_words(words: list, settings: dict, frame=None, chars: list | None = None) -> dict:
     """``intrinsic`` from the reader's words (one list a page) read with ``settings``: of
     ``frame``, rows a parser returned, or without one of the rows the engine reads itself.
     The engine's reading is made once, for the accounting and for the rows alike."""
-    pages, apart = engine.statement_pages(words, settings)
+    pages, apart = engine.statement_pages(words, settings, chars)
     extraction = engine.extract(pages, settings)
     if frame is None:
         frame = dataframe.frame_of(extraction[0], settings)

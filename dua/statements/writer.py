@@ -33,8 +33,9 @@ SETTINGS = {settings}
 
 def parse(pdf_path, password=None):
     """The transactions of one {bank} statement as a pandas DataFrame."""
-    pages, _ = statement_pages([page["words"] for page in read_pages(pdf_path, password)],
-                               SETTINGS)
+    read = read_pages(pdf_path, password)
+    pages, _ = statement_pages([page["words"] for page in read], SETTINGS,
+                               [page["chars"] for page in read])
     return build_frame(pages, SETTINGS)
 '''
 

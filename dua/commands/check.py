@@ -1,0 +1,93 @@
+"""`dua check`: put rows from anywhere to a statement's own checks."""
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from ..errors import EXIT_NOT_VERIFIED, EXIT_OK
+
+DESCRIPTION = """\
+Check rows that any tool extracted from a statement (a saved parser's output, another
+program's, a hand-made CSV) against the statement itself. The rows are located on the
+page by their own values, the way an answer key is; the page read with what that teaches
+(its columns, date and number notations) must give back exactly these rows, and the page
+read that way must pass the statement's own checks: the running balances reconcile row by
+row, every balance, total and subtotal printed about the rows agrees with them, and every
+word of the table, from its column heading to its end on every page it runs over, is in
+its cell or on a line whose reason the arithmetic confirms.
+
+passed (exit 0): every check that could be made held. failed (exit 1): a check does not
+hold, or the page reads to other rows that do verify. unverified (exit 1): nothing on the
+page could prove the rows right or wrong, and the report says what could not be checked.
+The CSV follows the answer-key convention: the statement's own column names, dates as
+printed, amounts as numbers, one row per transaction in page order."""
+EXAMPLES = """\
+  python -m dua check statement.pdf rows.csv
+  python -m dua check statement.pdf rows.csv --json > verdict.json
+  python -m dua check statement.pdf rows.csv --review check.html
+  python -m dua run custom_parsers/mybank_parser.py june.pdf --out june.csv; python -m dua check june.pdf june.csv
+"""
+
+
+def add_arguments(p) -> None:
+    from ..cli import add_read_options  # lazy: cli imports this module only when needed
+    from ..review import options as review_options
+
+    p.add_argument("pdf", metavar="STATEMENT.pdf", help="the statement the rows come from")
+    p.add_argument("rows", metavar="ROWS.csv", help="the rows to check (answer-key convention)")
+    p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
+    add_read_options(p)
+    review_options.add_arguments(p)
+
+
+def run(args, settings) -> int:
+    from .. import pdf
+    from ..cli import read_budget
+    from ..review import options as review_options
+    from ..statements import analysis, rowcheck, verify
+
+    started = time.perf_counter()
+    review_options.check(args, (args.pdf, args.rows))
+    rows = verify.load_expected(args.rows)  # before the reading: a bad CSV costs nothing
+    if not args.quiet:
+        print(f"dua check: reading {args.pdf}", file=sys.stderr, flush=True)
+    reading = pdf.start_reading(args.pdf, args.password, budget=read_budget(args))
+    try:
+        doc = reading.document()
+    finally:
+        reading.cancel()
+    pdf.require_text_layer(doc)
+    pages, apart = analysis.statement_pages(doc)
+    if not args.quiet:
+        print(f"dua check: checking {len(rows)} rows on {len(pages)} page(s)", file=sys.stderr,
+              flush=True)
+    verdict = rowcheck.check(pages, apart, rows)
+    report = dict(verdict.to_dict(), pdf=args.pdf, csv=args.rows,
+                  seconds=round(time.perf_counter() - started, 3))
+    if args.review:
+        from ..review import check_review  # lazy: only a review draws pages
+
+        report["review_path"] = check_review(args.review, report, args.pdf, args.rows,
+                                             args.password, args.review_dpi)
+    if args.json:
+        print(json.dumps(report, indent=2, default=str))
+    else:
+        _print_human(report, sys.stdout, sys.stderr, args.quiet)
+    return EXIT_OK if verdict.status == "passed" else EXIT_NOT_VERIFIED
+
+
+def _print_human(report: dict, out, err, quiet: bool) -> None:
+    """The verdict and each check, one line each; under --quiet only a verdict that is not
+    ``passed``, on stderr, so that a script's log still says why it stopped."""
+    head = f"{report['status']}: {report['rows']} rows of {report['csv']} against {report['pdf']}"
+    if quiet:
+        if report["status"] != "passed":
+            print(f"dua check: {head}", file=err)
+        return
+    print(head, file=out)
+    for check in report["checks"]:
+        mark = {True: "ok", False: "FAILED", None: "not checked"}[check["passed"]]
+        print(f"  {check['name']}: {mark} - {check['detail']}", file=out)
+    if report.get("review_path"):
+        print(f"review: {report['review_path']}", file=out)
