@@ -13,11 +13,31 @@ TEA = row(90, "02/02/24", "Tea", "1.50", "95.00")
 
 
 def furniture(book):
-    return [(f["page"], f["text"], f["reason"]) for f in book.furniture]
+    """The furniture lines but the column heading the table opens with (every extent
+    starts at it; ``ExtentTest`` shows it)."""
+    lines = [(f["page"], f["text"], f["reason"]) for f in book.furniture]
+    return [f for n, f in enumerate(lines) if n or f[2] != "the table's column heading"]
 
 
 def unaccounted(book):
     return [u["text"] for u in book.unaccounted]
+
+
+class ExtentTest(unittest.TestCase):
+    def test_the_extent_opens_at_the_column_heading_and_runs_to_the_pages_end(self):
+        book = ledger.build([HEADER + COFFEE + TEA + line(400, (100, "Thank you"))], settings())
+        lines = [(f["text"], f["reason"]) for f in book.furniture]
+        self.assertEqual(lines[0], ("Date Description Amount Balance",
+                                    "the table's column heading"))
+        self.assertEqual(lines[-1], ("Thank you", ledger._FOOT))
+
+    def test_a_row_line_below_the_last_row_read_is_unaccounted_whatever_its_label(self):
+        s = settings()
+        s["skip_patterns"] = [r"\bMilk\b"]  # a label learned from rows that lost this one
+        book = ledger.build([HEADER + COFFEE + TEA + row(115, "03/02/24", "Milk", "2.00",
+                                                         "93.00")], s)
+        self.assertEqual(unaccounted(book), ["03/02/24", "Milk", "2.00", "93.00"])
+        self.assertIn("neither a balance the rows reach nor a total", book.unaccounted[0]["why"])
 
 
 class CellsTest(unittest.TestCase):

