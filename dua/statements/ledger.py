@@ -362,12 +362,22 @@ class _Arithmetic:
         return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
 
     def _opening(self) -> set:
-        """The balance before the first row: its balance less or plus its movement."""
-        if not self.values or self.values[0].get(self.balance) is None:
+        """The balance before the first row: the first balance printed, less or plus the
+        movements of the rows down to it (a statement may print a balance only on a day's
+        last row), under each way its columns of money can move it."""
+        import itertools
+
+        printed = next((i for i, v in enumerate(self.values)
+                        if v.get(self.balance) is not None), None)
+        moving = [c for c in self.columns if c != self.balance][:3]
+        if printed is None or not moving:
             return set()
-        first = self.values[0]
-        moves = [v for c, v in first.items() if c != self.balance and v]
-        return {round(first[self.balance] + s * m, 2) for m in moves for s in (1, -1)}
+        out = set()
+        for signs in itertools.product((1, -1), repeat=len(moving)):
+            moved = sum(s * (v.get(c) or 0.0) for v in self.values[:printed + 1]
+                        for c, s in zip(moving, signs))
+            out.add(round(self.values[printed][self.balance] - moved, 2))
+        return out
 
     def _is_total(self, value: float, above: int) -> bool:
         """The amount sums two rows or more just above the line (one row's amount printed

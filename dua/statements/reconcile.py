@@ -72,17 +72,24 @@ def movement_options(frame, exclude=()) -> list:
 
 
 def _bad_rows(bal: list, moves: list, sign: float, newest_first: bool, rows) -> list:
-    """Rows whose balance the movement does not explain; a pair with a missing balance is
-    not judged here (``_holes`` counts it)."""
+    """Rows whose balance the movements since the last balance printed do not explain.
+    Across a row that prints no balance the movements add up (a balance printed on a day's
+    last row only); whether a missing balance is a fault is not judged here (``_holes``)."""
     out = []
+    last = None  # the row of the last balance printed
     for i in rows:
-        before, after = bal[i - 1], bal[i]
-        if math.isnan(before) or math.isnan(after):
+        if math.isnan(bal[i - 1]) and last is None:
             continue
-        diff = (after + sign * moves[i - 1] - before if newest_first
-                else before + sign * moves[i] - after)
+        if not math.isnan(bal[i - 1]):
+            last = i - 1
+        if math.isnan(bal[i]):
+            continue
+        between = moves[last + 1:i + 1] if not newest_first else moves[last:i]
+        diff = (bal[i] + sign * sum(between) - bal[last] if newest_first
+                else bal[last] + sign * sum(between) - bal[i])
         if abs(diff) > 0.005:
             out.append(i)
+        last = i
     return out
 
 
@@ -99,15 +106,36 @@ def _best_convention(bal: list, moves: list) -> tuple:
     return best
 
 
-def _holes(bal: list) -> list:
-    return [i for i, b in enumerate(bal) if math.isnan(b)]
+def _holes(bal: list, days: list | None = None) -> list:
+    """Rows with no balance, but those a day's later row closes (``days``: each row's
+    date where the rows print one): a balance printed on a day's last row only."""
+    return [i for i, b in enumerate(bal) if math.isnan(b) and not (
+        days and i + 1 < len(bal) and days[i] is not None and days[i] == days[i + 1])]
 
 
-def _could_be_balance(bal: list) -> bool:
-    """Printed on every row, or nearly: a balance that lost a cell or two is still the balance
-    (and fails), while a debit or credit column is empty on many rows."""
-    holes = len(_holes(bal))
-    return not holes or (holes <= 0.1 * len(bal) and len(bal) - holes >= 3)
+def _could_be_balance(bal: list, days: list | None = None) -> bool:
+    """Printed on every row, or nearly, or on every day's last row: a balance that lost a
+    cell or two is still the balance (and fails), while a debit or credit column is empty
+    on many rows."""
+    holes = len(_holes(bal, days))
+    printed = len(bal) - sum(math.isnan(b) for b in bal)
+    return printed >= 2 and (not holes or (holes <= 0.1 * len(bal) and printed >= 3))
+
+
+def _days(frame) -> list | None:
+    """Each row's day, from the text column that repeats a value on neighbouring rows
+    most often and is set on every row (the date); None when no column does."""
+    best, most = None, 0
+    for c in frame.columns:
+        if str(frame[c].dtype) in ("float64", "int64"):
+            continue
+        values = frame[c].tolist()
+        if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
+            continue
+        repeats = sum(a == b for a, b in zip(values, values[1:]))
+        if repeats > most:
+            best, most = values, repeats
+    return best
 
 
 def _fit(frame) -> tuple | None:
@@ -115,15 +143,16 @@ def _fit(frame) -> tuple | None:
     of the assignment that reconciles best. A column with holes counts only when every
     pair of rows it prints reconciles: then it is the balance, and its holes are the fault."""
     best = None
+    days = _days(frame)
     for bal_col in numeric_columns(frame):
         bal = _floats(frame, bal_col)
-        if not _could_be_balance(bal):
+        if not _could_be_balance(bal, days):
             continue
         for what, moves in movement_options(frame, exclude=(bal_col,)):
             bad, sign, newest = _best_convention(bal, moves)
-            if _holes(bal) and bad:
+            if any(math.isnan(b) for b in bal) and bad:
                 continue
-            bad = sorted(bad + _holes(bal))
+            bad = sorted(bad + _holes(bal, days))
             if sign < 0 and what.endswith(" out"):  # the pair moves the balance the other way
                 money_in, money_out = what[:-len(" out")].split(" in, ")
                 what = f"{money_out} in, {money_in} out"
@@ -146,7 +175,8 @@ def reconcile(frame) -> dict:
     if not bad:
         order = "newest first" if newest else "in printed order"
         return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
-                "detail": f"the {len(bal)} balances in {bal_col!r} follow one from another "
+                "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed in "
+                          f"{bal_col!r} follow one from another "
                           f"by {what} ({order})"}
     i = bad[0]
     if math.isnan(bal[i]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ..errors import DocumentNotFoundError, SchemaError
-from . import dataframe, engine, gutters, textcheck
+from . import dataframe, engine, gutters, printed, textcheck
 from . import reconcile as reconcile_mod
 
 _MAX_CELLS = 5
@@ -295,6 +295,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                                "its rows are not the rows of this result"}
     if same:
         checks.append(gutters.check(*(extraction or engine.extract(pages, settings)), settings))
+    if settings.get("columns") and len(frame):
+        checks.append(printed.check(pages, settings, frame))
     hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
     if arithmetic["passed"] is False or any(c["passed"] is False for c in checks[2:]):
         status = "failed"
