@@ -81,6 +81,10 @@ def _print_human(report: dict, out, err, quiet: bool) -> None:
     """The verdict and each check, one line each; under --quiet only a verdict that is not
     ``passed``, on stderr, so that a script's log still says why it stopped."""
     head = f"{report['status']}: {report['rows']} rows of {report['csv']} against {report['pdf']}"
+    why = next((c for c in report["checks"] if c["passed"] is False), None) or next(
+        (c for c in report["checks"] if c["passed"] is None and not c.get("note")), None)
+    if report["status"] != "passed" and why:
+        head += f" ({why['name']}: {why['detail']})"
     if quiet:
         if report["status"] != "passed":
             print(f"dua check: {head}", file=err)
