@@ -24,6 +24,11 @@ def read_bytes(path: str) -> bytes:
         return fh.read()
 
 
+def _executing(dask_worker) -> list:
+    """The keys of the tasks a Dask worker is running now (run on each worker)."""
+    return sorted(str(ts.key) for ts in dask_worker.state.executing)
+
+
 class DaskClusterTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -50,6 +55,14 @@ class DaskClusterTest(unittest.TestCase):
         cls.cluster.close()
         cls.config.__exit__(None, None, None)
         cls.scratch.cleanup()
+
+    def tearDown(self):
+        # A task still running when its test ends writes into a workspace already removed
+        # (a batch's CSV and stamp in the temporary folder, found only by the suite's
+        # leftovers check, and only when the task lost the race): no test may leave one.
+        executing = self.client.run(_executing)
+        self.assertEqual({w: keys for w, keys in executing.items() if keys}, {},
+                         "tasks of this test still run on the cluster after it ended")
 
     def run_on_dask(self, out_dir: str) -> batch.BatchResult:
         return batch.run(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
@@ -103,6 +116,10 @@ class DaskClusterTest(unittest.TestCase):
         rerun = [self.client.submit(batch.convert, t) for t in again]
         self.assertTrue(all(f.key != g.key for f, g in zip(held, rerun)))
         self.assertEqual([r["status"] for r in self.client.gather(rerun)],
+                         ["converted", "failed", "converted"])
+        # the held tasks write into the workspace too: waited for here, or one still running
+        # writes its CSV after the workspace is removed (tearDown would say so)
+        self.assertEqual([r["status"] for r in self.client.gather(held)],
                          ["converted", "failed", "converted"])
 
 
