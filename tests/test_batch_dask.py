@@ -13,7 +13,7 @@ import tempfile
 import unittest
 
 from dua import batch, errors
-from tests.test_batch import BAD, PARSER, STATEMENTS, make_workspace
+from tests.test_batch import BAD, PARSER, STATEMENTS, make_workspace, run_unchecked
 
 PDFS = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(BAD, "truncated.pdf"),
         os.path.join(STATEMENTS, "b.pdf")]
@@ -65,7 +65,7 @@ class DaskClusterTest(unittest.TestCase):
                          "tasks of this test still run on the cluster after it ended")
 
     def run_on_dask(self, out_dir: str) -> batch.BatchResult:
-        return batch.run(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
+        return run_unchecked(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
 
     def test_the_cluster_has_two_worker_processes_apart_from_this_one(self):
         pids = set(self.client.run(os.getpid).values())
@@ -75,7 +75,7 @@ class DaskClusterTest(unittest.TestCase):
     def test_outputs_equal_the_single_process_run_and_the_bad_file_has_its_typed_error(self):
         tmp = make_workspace(self)
         with cf.ThreadPoolExecutor(1) as pool:
-            single = batch.run(PARSER, PDFS, executor=pool, out_dir=os.path.join(tmp, "single"))
+            single = run_unchecked(PARSER, PDFS, executor=pool, out_dir=os.path.join(tmp, "single"))
         on_dask = self.run_on_dask(os.path.join(tmp, "dask"))
         self.assertEqual([r.status for r in on_dask.results], ["converted", "failed", "converted"])
         for here, there in zip(single.results, on_dask.results):
