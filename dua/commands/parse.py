@@ -96,6 +96,7 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
         UsageError
     """
     from .. import outputs  # lazy: keeps dua --help fast
+    from ..statements import provenance
     from ..statements.agent import check_bank, result_path
 
     if args.out == outputs.STDOUT and args.json:
@@ -106,10 +107,12 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
     if bank is None:  # --resume: the run's own paths are in its checkpoint
         return
     outputs.check_folder(args.parsers_dir, "--parsers-dir")
-    parser = os.path.join(args.parsers_dir, f"{check_bank(bank)}_parser.py")
+    parser = provenance.parser_path(args.parsers_dir, check_bank(bank))
     partial = result_path(args.out, args.parsers_dir, bank, partial=True)
     outputs.check_file(parser, "the parser file", streams=False)
-    for path, what in ((parser, "the parser file"), (partial, "the partial CSV")):
+    kept_apart = [(provenance.apart_path(args.parsers_dir, bank, v), "the parser file")
+                  for v in ("attempt", "failed", "unverified")]
+    for path, what in [(parser, "the parser file"), (partial, "the partial CSV")] + kept_apart:
         outputs.check_not_an_input(path, what, (pdf, expected))
     outputs.check_apart(((args.out, "--out"), (args.checkpoint, "--checkpoint"),
                          (parser, "the parser file"), (partial, "the partial CSV")))
@@ -171,17 +174,29 @@ def run(args, settings) -> int:
         print(json.dumps(report, indent=2, default=str))
     elif not args.quiet:  # with --out - stdout holds the CSV alone
         _print_human(report, sys.stderr if args.out == "-" else sys.stdout)
-    return EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
+    code = EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
+    if args.quiet and code != EXIT_OK:  # --quiet silences progress, never this verdict
+        why = (report.get("feedback") or {}).get("user_message") or "not verified"
+        print(f"dua parse: {report['status']}: {why}", file=sys.stderr)
+    if report["kept_parser_path"]:  # said even with --quiet: the user's parser did not change
+        print(f"dua parse: kept {report['kept_parser_path']}, which only a parser that passes "
+              f"replaces; this {report['status']} attempt is at {report['parser_path']}",
+              file=sys.stderr)
+    return code
 
 
 def summary(state, seconds: float) -> dict:
     """The --json object: status, bank, attempts, LLM usage, paths, rows, seconds, checks."""
+    from ..statements import provenance  # lazy: keeps dua --help fast
+
     result = state.comparison_result
-    checks = result.get("checks") or ([{"name": "equals_expected", "passed": result.get("equal"),
-                                        "detail": result.get("summary", "")}] if result else [])
+    checks = provenance.checks_of(result)
+    parser = state.parser_file_path
+    own = provenance.parser_path(os.path.dirname(parser), state.target_bank) if parser else ""
     return {"status": state.final_status, "bank": state.target_bank,
             "attempts": len(state.attempts), "llm_calls": state.llm_calls, "tokens": state.tokens,
-            "parser_path": state.parser_file_path, "output_path": state.output_csv_path,
+            "parser_path": parser, "kept_parser_path": own if parser and parser != own else None,
+            "output_path": state.output_csv_path,
             "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
             "writer": state.writer, "fallback_reason": state.fallback_reason,
             "accounting": _accounting(result.get("accounting")),
