@@ -14,7 +14,11 @@ Write custom_parsers/BANK_parser.py for a bank statement, run it safely, verify 
 result (against --expected, or by its own running balances without one), refine it until
 it is right, and write the transactions as CSV. The built-in writer needs no network;
 --provider openai|gemini lets an LLM write the parser, falling back to the built-in one.
-The parser is a standalone file: reuse it with `dua run` on every later statement.
+The parser is a standalone file: reuse it with `dua run` on every later statement. It starts
+with its provenance (dua's version, the PDF's sha256, the verdict and its checks, the date).
+A run that does not pass never replaces a parser that passed: it keeps its attempt beside it,
+as BANK_parser.failed.py (or .unverified.py), and says so. Exit 0 when the result passed, 1
+when it did not (its verdict line is printed even with --quiet).
 
 When a step fails (the parser crashes, the result does not match, the LLM is down, the PDF
 cannot be read) the Error Handler decides what happens next: refine the parser, retry the
@@ -175,14 +179,20 @@ def run(args, settings) -> int:
     elif not args.quiet:  # with --out - stdout holds the CSV alone
         _print_human(report, sys.stderr if args.out == "-" else sys.stdout)
     code = EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
-    if args.quiet and code != EXIT_OK:  # --quiet silences progress, never this verdict
+    _print_verdict(report, quiet=args.quiet and code != EXIT_OK)
+    return code
+
+
+def _print_verdict(report: dict, quiet: bool) -> None:
+    """What --quiet never silences: the verdict of a run that did not pass, and which parser
+    was kept (the user's parser did not change)."""
+    if quiet:
         why = (report.get("feedback") or {}).get("user_message") or "not verified"
         print(f"dua parse: {report['status']}: {why}", file=sys.stderr)
-    if report["kept_parser_path"]:  # said even with --quiet: the user's parser did not change
+    if report["kept_parser_path"]:
         print(f"dua parse: kept {report['kept_parser_path']}, which only a parser that passes "
               f"replaces; this {report['status']} attempt is at {report['parser_path']}",
               file=sys.stderr)
-    return code
 
 
 def summary(state, seconds: float) -> dict:

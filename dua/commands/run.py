@@ -169,14 +169,7 @@ def run(args, settings) -> int:
         for failure in result.failed:
             print(f"dua run: {_failure_line(failure)}", file=sys.stderr)
     _print_verdicts(result)
-    report = result.to_dict()
-    if args.review:
-        from ..review import run_reviews  # lazy: only a review draws pages
-
-        written = run_reviews(args.review, result, args.parser, args.password, args.review_dpi)
-        report["review_path"] = written["index"]
-        for entry in report["files"]:
-            entry["review_path"] = written["files"].get(entry["pdf_path"])
+    report = _report(args, result)
     if args.json:
         print(json.dumps(report, indent=2))
     code = result.exit_code()
@@ -186,6 +179,19 @@ def run(args, settings) -> int:
         if args.review and not args.quiet:
             print(f"dua run: review -> {report['review_path']}", file=sys.stderr)
     return code
+
+
+def _report(args, result) -> dict:
+    """The --json report, with the review pages when --review asks for them."""
+    report = result.to_dict()
+    if args.review:
+        from ..review import run_reviews  # lazy: only a review draws pages
+
+        written = run_reviews(args.review, result, args.parser, args.password, args.review_dpi)
+        report["review_path"] = written["index"]
+        for entry in report["files"]:
+            entry["review_path"] = written["files"].get(entry["pdf_path"])
+    return report
 
 
 def _print_verdicts(result) -> None:
