@@ -185,6 +185,12 @@ class ParserKeepingTest(unittest.TestCase):
         self.assertTrue(lines[0].startswith("dua parse: failed: "), lines[0])
         self.assertIn(f"kept {os.path.join(self.parsers, 'pw_parser.py')}", lines[1])
         self.assertIn(os.path.join(self.parsers, "pw_parser.failed.py"), lines[1])
+        # a parse that passes replaces it (and leaves no draft beside it)
+        again = self.parse("b.pdf", "--expected", os.path.join(self.PLAIN, "b.csv"), "--quiet")
+        self.assertEqual((again.returncode, again.stderr), (0, ""))
+        self.assertIn(f"sha256 {sha256(os.path.join(self.PLAIN, 'b.pdf'))}\n# verdict: passed\n",
+                      self.read("pw_parser.py"))
+        self.assertFalse(os.path.exists(os.path.join(self.parsers, "pw_parser.attempt.py")))
 
     def test_a_parser_whose_verdict_is_not_recorded_is_kept_too(self):
         os.makedirs(self.parsers)
