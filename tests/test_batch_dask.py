@@ -67,6 +67,24 @@ class DaskClusterTest(unittest.TestCase):
     def run_on_dask(self, out_dir: str) -> batch.BatchResult:
         return run_unchecked(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
 
+    def test_a_task_left_running_is_what_the_end_of_test_check_finds(self):
+        # the race of issue 31: a future let go while its task runs; the task goes on (Dask
+        # cannot stop a running function) and stays in the worker's executing set, which
+        # tearDown reads, so a test that leaves one fails there, not at the suite's end
+        import time
+
+        future = self.client.submit(time.sleep, 2.0, pure=False)
+        deadline = time.monotonic() + 30
+        while future.status == "pending" and not any(self.client.run(_executing).values()):
+            self.assertLess(time.monotonic(), deadline, "the task never started")
+            time.sleep(0.05)
+        del future  # released, as a test's local futures are when it returns
+        time.sleep(0.2)
+        self.assertTrue(any(self.client.run(_executing).values()))
+        while any(self.client.run(_executing).values()):  # then let it end, for tearDown
+            self.assertLess(time.monotonic(), deadline, "the task never ended")
+            time.sleep(0.05)
+
     def test_the_cluster_has_two_worker_processes_apart_from_this_one(self):
         pids = set(self.client.run(os.getpid).values())
         self.assertEqual(len(pids), 2)
