@@ -25,7 +25,7 @@ COMMANDS = {
 EXIT_CODES = (
     (errors.EXIT_OK, "success (the result is verified; dua run: every file's rows passed)"),
     (errors.EXIT_NOT_VERIFIED, "ran, but the result is not verified (dua run: some file's rows "
-                               "failed, are unverified or not checked, --no-check included)"),
+                               "did not pass)"),
     (errors.EXIT_USAGE, "usage error (bad flags, or the command is not available)"),
     (errors.EXIT_BAD_INPUT, "bad input (not a PDF, encrypted, no text layer, bad payload)"),
     (errors.EXIT_FAILURE, "LLM or system failure, or an output cut short (a pipe's reader left)"),

@@ -44,7 +44,9 @@ def add_arguments(p) -> None:
     out.add_argument("--out", metavar="CSV",
                      help="output CSV (one PDF only); '-' writes it on stdout (not with --json, "
                      "which prints the report there); a device or a named pipe is written in place")
-    out.add_argument("--out-dir", metavar="DIR", help="folder for <name>.csv outputs (default: .)")
+    out.add_argument("--out-dir", metavar="DIR", help="folder for <name>.csv outputs, and "
+                     "<name>.failed|unverified|unchecked.csv for rows that did not pass "
+                     "(default: .)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="files converted at once (default: one per CPU)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
