@@ -24,8 +24,9 @@ COMMANDS = {
 }
 
 EXIT_CODES = (
-    (errors.EXIT_OK, "success (the result is verified)"),
-    (errors.EXIT_NOT_VERIFIED, "ran, but the result is not verified"),
+    (errors.EXIT_OK, "success (the result is verified; dua run: every file's rows passed)"),
+    (errors.EXIT_NOT_VERIFIED, "ran, but the result is not verified (dua run: some file's rows "
+                               "did not pass)"),
     (errors.EXIT_USAGE, "usage error (bad flags, or the command is not available)"),
     (errors.EXIT_BAD_INPUT, "bad input (not a PDF, encrypted, no text layer, bad payload)"),
     (errors.EXIT_FAILURE, "LLM or system failure, or an output cut short (a pipe's reader left)"),
@@ -91,7 +92,8 @@ def build_parser(command: str | None = None):
 def add_common_options(p) -> None:
     g = p.add_argument_group("output")
     g.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    g.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr")
+    g.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr (a failure, and the verdict of a non-zero exit, are "
+                   "still printed)")
     g.add_argument("--debug", action="store_true", help="show tracebacks")
 
 

@@ -31,3 +31,37 @@ def run_dua(*args: str, input: str | None = None, env: dict | None = None, timeo
     full_env.update(env or {})
     return subprocess.run([sys.executable, "-m", "dua", *args], input=input, capture_output=True,
                           text=True, env=full_env, timeout=timeout, cwd=cwd or REPO)
+
+
+_MADE: dict = {}  # the parser dua parse made for this test module (see engine_parser)
+
+
+def engine_parser() -> str:
+    """statements/plain_western's parser as a user makes one (dua parse a.pdf with its
+    answer key), so that dua run can check the rows it reads: its files pass and exit 0.
+
+    Made once per test module, in a folder removed when the module's tests are done (the
+    fixture parser in parsers_batch/ is hand-written, and dua run cannot check its rows).
+    """
+    import shutil
+    import tempfile
+
+    if "path" not in _MADE:
+        folder = tempfile.mkdtemp(prefix="dua-engine-parser-")
+        unittest.addModuleCleanup(_forget_made, folder)
+        plain = os.path.join(FIXTURES, "statements", "plain_western")
+        made = run_dua("parse", os.path.join(plain, "a.pdf"), "--bank", "plain_western",
+                       "--expected", os.path.join(plain, "a.csv"), "--parsers-dir", folder,
+                       "--out", os.path.join(folder, "a.csv"), "--quiet")
+        if made.returncode != 0:
+            shutil.rmtree(folder, True)
+            raise AssertionError(f"dua parse could not make the plain_western parser: {made.stderr}")
+        _MADE["path"] = os.path.join(folder, "plain_western_parser.py")
+    return _MADE["path"]
+
+
+def _forget_made(folder: str) -> None:
+    import shutil
+
+    _MADE.clear()
+    shutil.rmtree(folder, True)

@@ -35,6 +35,13 @@ def parse(pdf_path):
 '''
 
 
+def run_unchecked(*args, **kwargs) -> batch.BatchResult:
+    """``batch.run`` without the rows' checks: the fixture parser is hand-written, so its
+    rows could not be checked and would be written apart (<name>.unchecked.csv); these tests
+    are about converting, resuming and failing, not about verdicts."""
+    return batch.run(*args, check_rows=False, **kwargs)
+
+
 def expected(which: str):
     import pandas as pd  # lazy: keeps test discovery fast
 
@@ -77,7 +84,7 @@ class MixedBatchTest(unittest.TestCase):
                     os.path.join(STATEMENTS, "b.pdf"), os.path.join(BAD, "image_only.pdf"), hang,
                     os.path.join(BAD, "encrypted.pdf")]
         cls.seen = []
-        cls.result = batch.run(cls.parser, cls.pdfs, out_dir=os.path.join(cls.tmp, "out"),
+        cls.result = run_unchecked(cls.parser, cls.pdfs, out_dir=os.path.join(cls.tmp, "out"),
                                on_progress=cls.seen.append, timeout=6.0, workers=2)
 
     @classmethod
@@ -141,7 +148,7 @@ class ResumeTest(unittest.TestCase):
         pdfs = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf"),
                 os.path.join(BAD, "encrypted.pdf")]
         full = os.path.join(tmp, "full")
-        batch.run(PARSER, pdfs, out_dir=full, workers=1, password="secret")
+        run_unchecked(PARSER, pdfs, out_dir=full, workers=1, password="secret")
 
         def interrupt(progress):
             raise KeyboardInterrupt
@@ -149,7 +156,7 @@ class ResumeTest(unittest.TestCase):
         part = os.path.join(tmp, "part")
         pool = cf.ThreadPoolExecutor(1)
         with self.assertRaises(KeyboardInterrupt):
-            batch.run(PARSER, pdfs, executor=pool, out_dir=part, on_progress=interrupt,
+            run_unchecked(PARSER, pdfs, executor=pool, out_dir=part, on_progress=interrupt,
                       password="secret")
         pool.shutdown(wait=True)  # let a file already running finish, as a real worker would
         left = sorted(set(os.listdir(part)) - {".dua"})  # .dua: the stamps
@@ -158,7 +165,7 @@ class ResumeTest(unittest.TestCase):
             self.assertTrue(name.endswith(".csv"), name)
             with open(os.path.join(full, name), "rb") as f1, open(os.path.join(part, name), "rb") as f2:
                 self.assertEqual(f1.read(), f2.read(), name)
-        resumed = batch.run(PARSER, pdfs, out_dir=part, workers=1, password="secret")
+        resumed = run_unchecked(PARSER, pdfs, out_dir=part, workers=1, password="secret")
         self.assertTrue(resumed.ok)
         self.assertEqual(resumed.total()["skipped"], len(left))
         self.assertEqual(resumed.total()["converted"], 3 - len(left))
@@ -193,12 +200,12 @@ class ResumeTest(unittest.TestCase):
                 for pid in list(pool._processes):  # what the OOM killer would do
                     os.kill(pid, signal.SIGKILL)
 
-        first = batch.run(parser, pdfs, executor=pool, out_dir=out, on_progress=kill_worker)
+        first = run_unchecked(parser, pdfs, executor=pool, out_dir=out, on_progress=kill_worker)
         crashed = [r for r in first.results if r.status == "failed"]
         self.assertTrue(crashed)
         self.assertTrue(all(isinstance(r.error, errors.ParserCrashedError) for r in crashed))
         self.assertTrue(all(r.feedback["user_message"] for r in crashed))
-        again = batch.run(parser, pdfs, out_dir=out, workers=2)
+        again = run_unchecked(parser, pdfs, out_dir=out, workers=2)
         self.assertTrue(again.ok)
         self.assertEqual(again.total()["skipped"], 4 - len(crashed))
         for i in range(4):
@@ -214,7 +221,7 @@ class ResumeTest(unittest.TestCase):
         with open(out, "w") as fh:
             fh.write("stale\n")
         os.utime(out, (time.time() - 3600, time.time() - 3600))
-        result = batch.run(parser, [pdf], out_dir=os.path.dirname(out), workers=1)
+        result = run_unchecked(parser, [pdf], out_dir=os.path.dirname(out), workers=1)
         self.assertEqual(result.results[0].status, "converted")
         self.assertTrue(read_csv(out).equals(expected("a")))
 
@@ -227,12 +234,12 @@ class ResumeTest(unittest.TestCase):
                                          "def parse(pdf_path):\n    return _table(pdf_path).head(2)\n\n\n"
                                          "def _table(pdf_path):"))
         os.utime(first, (time.time() - 3600, time.time() - 3600))  # older than any output
-        self.assertEqual(len(read_csv(batch.run(first, [pdf], out_dir=out, workers=1)
+        self.assertEqual(len(read_csv(run_unchecked(first, [pdf], out_dir=out, workers=1)
                                       .results[0].output_path)), 2)
         second = os.path.join(tmp, "second_parser.py")
         shutil.copy(PARSER, second)
         os.utime(second, (time.time() - 3600, time.time() - 3600))  # older too: mtimes cannot tell
-        result = batch.run(second, [pdf], out_dir=out, workers=1)
+        result = run_unchecked(second, [pdf], out_dir=out, workers=1)
         self.assertEqual(result.results[0].status, "converted")
         self.assertTrue(read_csv(os.path.join(out, "a.csv")).equals(expected("a")))
 
@@ -240,12 +247,12 @@ class ResumeTest(unittest.TestCase):
         tmp = make_workspace(self)
         pdf, out = os.path.join(tmp, "s.pdf"), os.path.join(tmp, "out")
         shutil.copy(os.path.join(STATEMENTS, "a.pdf"), pdf)
-        batch.run(PARSER, [pdf], out_dir=out, workers=1)
-        again = batch.run(PARSER, [pdf], out_dir=out, workers=1)
+        run_unchecked(PARSER, [pdf], out_dir=out, workers=1)
+        again = run_unchecked(PARSER, [pdf], out_dir=out, workers=1)
         self.assertEqual((again.results[0].status, again.results[0].rows),
                          ("skipped", len(expected("a"))))
         shutil.copy(os.path.join(STATEMENTS, "b.pdf"), pdf)
-        replaced = batch.run(PARSER, [pdf], out_dir=out, workers=1)
+        replaced = run_unchecked(PARSER, [pdf], out_dir=out, workers=1)
         self.assertEqual(replaced.results[0].status, "converted")
         self.assertTrue(read_csv(os.path.join(out, "s.csv")).equals(expected("b")))
 
@@ -255,7 +262,7 @@ class ResumeTest(unittest.TestCase):
         with open(blocker, "w") as fh:
             fh.write("x")
         with self.assertRaisesRegex(errors.UsageError, "is a file, not a folder"):
-            batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], out_dir=os.path.join(blocker, "out"))
+            run_unchecked(PARSER, [os.path.join(STATEMENTS, "a.pdf")], out_dir=os.path.join(blocker, "out"))
 
 
 class InterruptDeferredTest(unittest.TestCase):
@@ -289,7 +296,7 @@ class EmptyResultTest(unittest.TestCase):
         tmp = make_workspace(self)
         other = os.path.join(FIXTURES, "statements", "ruled_grid", "b.pdf")  # another layout
         pdfs = [os.path.join(STATEMENTS, "a.pdf"), other]
-        result = batch.run(PARSER, pdfs, out_dir=os.path.join(tmp, "out"), workers=1)
+        result = run_unchecked(PARSER, pdfs, out_dir=os.path.join(tmp, "out"), workers=1)
         good, empty = result.results
         self.assertEqual(good.status, "converted")
         self.assertEqual(empty.status, "failed")
@@ -297,9 +304,34 @@ class EmptyResultTest(unittest.TestCase):
         self.assertIn("found no transaction", empty.feedback["user_message"])
         self.assertEqual(result.exit_code(), errors.EXIT_NOT_VERIFIED)
         self.assertEqual(sorted(os.listdir(os.path.join(tmp, "out"))), [".dua", "a.csv"])
-        allowed = batch.run(PARSER, [other], out_dir=os.path.join(tmp, "out"), workers=1,
+        allowed = run_unchecked(PARSER, [other], out_dir=os.path.join(tmp, "out"), workers=1,
                             allow_empty=True)
         self.assertEqual((allowed.results[0].status, allowed.results[0].rows), ("converted", 0))
+
+
+class VerdictNameTest(unittest.TestCase):
+    def test_rows_not_checked_go_apart_and_a_csv_dua_did_not_stamp_is_left_alone(self):
+        tmp = make_workspace(self)
+        out = os.path.join(tmp, "out")
+        os.makedirs(out)
+        with open(os.path.join(out, "a.csv"), "w") as fh:  # the user's own file, not dua's
+            fh.write("mine\n")
+        result = batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], out_dir=out, workers=1)
+        r = result.results[0]
+        self.assertEqual((r.status, r.check_status), ("converted", "not checked"))
+        self.assertEqual(r.output_path, os.path.join(out, "a.unchecked.csv"))
+        self.assertTrue(read_csv(r.output_path).equals(expected("a")))
+        with open(os.path.join(out, "a.csv")) as fh:
+            self.assertEqual(fh.read(), "mine\n")
+        self.assertEqual(result.exit_code(), errors.EXIT_NOT_VERIFIED)
+        self.assertEqual(result.not_passed, [r])
+
+    def test_verdict_names_sit_beside_the_planned_output(self):
+        self.assertEqual(batch.verdict_path(os.path.join("out", "jan.csv"), "unverified"),
+                         os.path.join("out", "jan.unverified.csv"))
+        self.assertEqual(batch.verdict_path("jan.csv", "not checked"), "jan.unchecked.csv")
+        self.assertEqual(batch.verdict_path("jan.csv", "passed"), "jan.csv")
+        self.assertEqual(batch.verdict_path("jan.csv", None), "jan.csv")
 
 
 class ExecutorTest(unittest.TestCase):
@@ -314,7 +346,7 @@ class ExecutorTest(unittest.TestCase):
         tmp = make_workspace(self)
         pdfs = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf")]
         with CountingPool(max_workers=2) as pool:
-            result = batch.run(PARSER, pdfs, executor=pool, out_dir=tmp)
+            result = run_unchecked(PARSER, pdfs, executor=pool, out_dir=tmp)
             self.assertFalse(pool._shutdown)  # the caller's executor stays the caller's
         self.assertEqual(CountingPool.submitted, 2)
         self.assertTrue(result.ok)
@@ -322,7 +354,7 @@ class ExecutorTest(unittest.TestCase):
 
     def test_without_out_dir_each_result_carries_its_frame(self):
         with cf.ThreadPoolExecutor(1) as pool:
-            result = batch.run(PARSER, [os.path.join(STATEMENTS, "a.pdf")], executor=pool)
+            result = run_unchecked(PARSER, [os.path.join(STATEMENTS, "a.pdf")], executor=pool)
         self.assertIsNone(result.results[0].output_path)
         self.assertTrue(result.results[0].frame.equals(expected("a")))
 

@@ -13,7 +13,7 @@ import tempfile
 import unittest
 
 from dua import batch, errors
-from tests.test_batch import BAD, PARSER, STATEMENTS, make_workspace
+from tests.test_batch import BAD, PARSER, STATEMENTS, make_workspace, run_unchecked
 
 PDFS = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(BAD, "truncated.pdf"),
         os.path.join(STATEMENTS, "b.pdf")]
@@ -22,6 +22,11 @@ PDFS = [os.path.join(STATEMENTS, "a.pdf"), os.path.join(BAD, "truncated.pdf"),
 def read_bytes(path: str) -> bytes:
     with open(path, "rb") as fh:
         return fh.read()
+
+
+def _executing(dask_worker) -> list:
+    """The keys of the tasks a Dask worker is running now (run on each worker)."""
+    return sorted(str(ts.key) for ts in dask_worker.state.executing)
 
 
 class DaskClusterTest(unittest.TestCase):
@@ -51,8 +56,34 @@ class DaskClusterTest(unittest.TestCase):
         cls.config.__exit__(None, None, None)
         cls.scratch.cleanup()
 
+    def tearDown(self):
+        # A task still running when its test ends writes into a workspace already removed
+        # (a batch's CSV and stamp in the temporary folder, found only by the suite's
+        # leftovers check, and only when the task lost the race): no test may leave one.
+        executing = self.client.run(_executing)
+        self.assertEqual({w: keys for w, keys in executing.items() if keys}, {},
+                         "tasks of this test still run on the cluster after it ended")
+
     def run_on_dask(self, out_dir: str) -> batch.BatchResult:
-        return batch.run(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
+        return run_unchecked(PARSER, PDFS, executor=self.client.get_executor(), out_dir=out_dir)
+
+    def test_a_task_left_running_is_what_the_end_of_test_check_finds(self):
+        # the race of issue 31: a future let go while its task runs; the task goes on (Dask
+        # cannot stop a running function) and stays in the worker's executing set, which
+        # tearDown reads, so a test that leaves one fails there, not at the suite's end
+        import time
+
+        future = self.client.submit(time.sleep, 2.0, pure=False)
+        deadline = time.monotonic() + 30
+        while future.status == "pending" and not any(self.client.run(_executing).values()):
+            self.assertLess(time.monotonic(), deadline, "the task never started")
+            time.sleep(0.05)
+        del future  # released, as a test's local futures are when it returns
+        time.sleep(0.2)
+        self.assertTrue(any(self.client.run(_executing).values()))
+        while any(self.client.run(_executing).values()):  # then let it end, for tearDown
+            self.assertLess(time.monotonic(), deadline, "the task never ended")
+            time.sleep(0.05)
 
     def test_the_cluster_has_two_worker_processes_apart_from_this_one(self):
         pids = set(self.client.run(os.getpid).values())
@@ -62,7 +93,7 @@ class DaskClusterTest(unittest.TestCase):
     def test_outputs_equal_the_single_process_run_and_the_bad_file_has_its_typed_error(self):
         tmp = make_workspace(self)
         with cf.ThreadPoolExecutor(1) as pool:
-            single = batch.run(PARSER, PDFS, executor=pool, out_dir=os.path.join(tmp, "single"))
+            single = run_unchecked(PARSER, PDFS, executor=pool, out_dir=os.path.join(tmp, "single"))
         on_dask = self.run_on_dask(os.path.join(tmp, "dask"))
         self.assertEqual([r.status for r in on_dask.results], ["converted", "failed", "converted"])
         for here, there in zip(single.results, on_dask.results):
@@ -103,6 +134,10 @@ class DaskClusterTest(unittest.TestCase):
         rerun = [self.client.submit(batch.convert, t) for t in again]
         self.assertTrue(all(f.key != g.key for f, g in zip(held, rerun)))
         self.assertEqual([r["status"] for r in self.client.gather(rerun)],
+                         ["converted", "failed", "converted"])
+        # the held tasks write into the workspace too: waited for here, or one still running
+        # writes its CSV after the workspace is removed (tearDown would say so)
+        self.assertEqual([r["status"] for r in self.client.gather(held)],
                          ["converted", "failed", "converted"])
 
 

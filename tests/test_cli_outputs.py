@@ -19,7 +19,7 @@ import unittest
 
 import pandas as pd
 
-from .support import FIXTURES, REPO, run_dua
+from .support import FIXTURES, REPO, engine_parser, run_dua
 from .test_outputs import F_SETPIPE_SZ, device_id, unwritable_folder
 
 STATEMENTS = os.path.join(FIXTURES, "statements")
@@ -139,10 +139,10 @@ class DevNullTest(Workspace):
         self.assertIn("-> /dev/null", done.stderr)
 
     def test_run_writes_dev_null_in_place_with_no_resume_stamp(self):
-        done = self.dua("run", PARSER, A, "--out", "/dev/null", "--json")
+        done = self.dua("run", engine_parser(), A, "--out", "/dev/null", "--json")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(json.loads(done.stdout)["files"][0]["output_path"], "/dev/null")
-        again = self.dua("run", PARSER, A, "--out", "/dev/null", "--json")
+        again = self.dua("run", engine_parser(), A, "--out", "/dev/null", "--json")
         self.assertEqual(json.loads(again.stdout)["total"]["converted"], 1)  # never "skipped"
 
     def test_parse_writes_dev_null_in_place_and_a_failed_run_keeps_its_rows_beside_the_parser(self):
@@ -176,7 +176,7 @@ class StdoutTest(Workspace):
         self.assertEqual(os.listdir(self.tmp), [])
 
     def test_run_writes_the_csv_alone_on_stdout(self):
-        done = self.dua("run", PARSER, A, "--out", "-")
+        done = self.dua("run", engine_parser(), A, "--out", "-")
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertTrue(same_csv(done.stdout, A_CSV), done.stdout)
         self.assertIn("1 of 1 files done", done.stderr)
@@ -200,7 +200,7 @@ class StdoutTest(Workspace):
         self.assertEqual(os.listdir(self.tmp), [])
 
     def test_a_reader_of_stdout_that_stops_early_ends_dua_quietly(self):
-        for command in (("extract", REPORT, "--out", "-"), ("run", PARSER, A, "--out", "-")):
+        for command in (("extract", REPORT, "--out", "-"), ("run", engine_parser(), A, "--out", "-")):
             done = self.dua_to_a_closed_pipe(*command)
             self.assertEqual(done.returncode, 0, done.stderr)  # `| head`, as other filters do
             self.assertNotIn("Traceback", done.stderr)
@@ -208,7 +208,7 @@ class StdoutTest(Workspace):
 
     def test_dev_stdout_whose_reader_went_away_ends_with_exit_4_and_says_so(self):
         self.assert_went_away(self.dua_to_a_closed_pipe("extract", REPORT, "--out", "/dev/stdout"))
-        done = self.dua_to_a_closed_pipe("run", PARSER, A, "--out", "/dev/stdout")
+        done = self.dua_to_a_closed_pipe("run", engine_parser(), A, "--out", "/dev/stdout")
         self.assert_went_away(done)
         self.assertIn(f"failed {A}", done.stderr)
 
@@ -224,7 +224,7 @@ class FifoTest(Workspace):
         self.assertEqual(got.decode("utf-8"), plain.stdout)
 
     def test_run_sends_the_whole_csv_through_a_fifo(self):
-        done, got = self.dua_to_fifo("run", PARSER, A)
+        done, got = self.dua_to_fifo("run", engine_parser(), A)
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertTrue(same_csv(got, A_CSV))
         self.assertEqual(os.listdir(self.tmp), [])  # no stamp folder beside the pipe
@@ -249,7 +249,7 @@ class LinkTest(Workspace):
     def test_run_replaces_the_file_a_link_names_and_the_link_stays(self):
         os.mkdir(self.path("real"))
         os.symlink(os.path.join("real", "a.csv"), self.path("a.csv"))
-        done = self.dua("run", PARSER, A, "--out", self.path("a.csv"))
+        done = self.dua("run", engine_parser(), A, "--out", self.path("a.csv"))
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(os.readlink(self.path("a.csv")), os.path.join("real", "a.csv"))
         with open(self.path("real", "a.csv"), "rb") as fh:

@@ -1,8 +1,10 @@
 """`python -m dua parse` as a user runs it: exit codes, --json, --target, progress on stderr."""
 from __future__ import annotations
 
+import datetime
 import json
 import os
+import re
 import shutil
 import tempfile
 import unittest
@@ -143,6 +145,103 @@ class CliParseTest(unittest.TestCase):
         missing = self.parse("--checkpoint", os.path.join(self.tmp, "none.json"), "--resume")
         self.assertEqual(missing.returncode, 2, missing.stderr)
         self.assertIn("No checkpoint file at", missing.stderr)
+
+
+class ParserKeepingTest(unittest.TestCase):
+    """Issue 31, item 6: a parse that does not pass never replaces a parser that passed, and
+    every parser dua writes starts with its provenance."""
+
+    PLAIN = os.path.join(FIXTURES, "statements", "plain_western")
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dua-cli-parse-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+        self.parsers = os.path.join(self.tmp, "parsers")
+
+    def parse(self, pdf: str, *args):
+        return run_dua("parse", os.path.join(self.PLAIN, pdf), "--bank", "pw", "--parsers-dir",
+                       self.parsers, *args, cwd=self.tmp)
+
+    def read(self, name: str) -> str:
+        with open(os.path.join(self.parsers, name), encoding="utf-8") as fh:
+            return fh.read()
+
+    def test_a_failed_parse_keeps_the_parser_that_passed_and_says_where_its_attempt_is(self):
+        passed = self.parse("a.pdf", "--expected", os.path.join(self.PLAIN, "a.csv"), "--quiet")
+        self.assertEqual(passed.returncode, 0, passed.stderr)
+        kept = self.read("pw_parser.py")
+        # statement b against a's rows: a real failure, which must not cost the good parser
+        failed = self.parse("b.pdf", "--expected", os.path.join(self.PLAIN, "a.csv"), "--quiet",
+                            "--max-retries", "0")
+        self.assertEqual(failed.returncode, 1, failed.stderr)
+        self.assertEqual(self.read("pw_parser.py"), kept)
+        parsers = sorted(n for n in os.listdir(self.parsers) if n.endswith(".py"))
+        self.assertEqual(parsers, ["pw_parser.failed.py", "pw_parser.py"])  # no draft left
+        attempt = self.read("pw_parser.failed.py")
+        self.assertIn("# verdict: failed\n", attempt)
+        self.assertIn(f"sha256 {sha256(os.path.join(self.PLAIN, 'b.pdf'))}", attempt)
+        lines = failed.stderr.splitlines()  # --quiet: the verdict and what was kept, nothing else
+        self.assertEqual(len(lines), 2, failed.stderr)
+        self.assertTrue(lines[0].startswith("dua parse: failed: "), lines[0])
+        self.assertIn(f"kept {os.path.join(self.parsers, 'pw_parser.py')}", lines[1])
+        self.assertIn(os.path.join(self.parsers, "pw_parser.failed.py"), lines[1])
+        # a parse that passes replaces it (and leaves no draft beside it)
+        again = self.parse("b.pdf", "--expected", os.path.join(self.PLAIN, "b.csv"), "--quiet")
+        self.assertEqual((again.returncode, again.stderr), (0, ""))
+        self.assertIn(f"sha256 {sha256(os.path.join(self.PLAIN, 'b.pdf'))}\n# verdict: passed\n",
+                      self.read("pw_parser.py"))
+        self.assertFalse(os.path.exists(os.path.join(self.parsers, "pw_parser.attempt.py")))
+
+    def test_a_parser_whose_verdict_is_not_recorded_is_kept_too(self):
+        os.makedirs(self.parsers)
+        hand = os.path.join(FIXTURES, "parsers_batch", "plain_western_parser.py")
+        shutil.copy(hand, os.path.join(self.parsers, "pw_parser.py"))  # made by hand
+        failed = self.parse("b.pdf", "--expected", os.path.join(self.PLAIN, "a.csv"), "--json",
+                            "--max-retries", "0")
+        self.assertEqual(failed.returncode, 1, failed.stderr)
+        with open(hand, encoding="utf-8") as fh:
+            self.assertEqual(self.read("pw_parser.py"), fh.read())
+        report = json.loads(failed.stdout)
+        self.assertEqual(report["parser_path"], os.path.join(self.parsers, "pw_parser.failed.py"))
+        self.assertEqual(report["kept_parser_path"], os.path.join(self.parsers, "pw_parser.py"))
+
+    def test_a_parser_starts_with_its_provenance_and_still_runs_and_checks_as_written(self):
+        import dua
+
+        before = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0)
+        done = self.parse("a.pdf", "--expected", os.path.join(self.PLAIN, "a.csv"), "--json")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        head = self.read("pw_parser.py").split("\n\n", 1)[0].splitlines()
+        self.assertEqual(head[0], "# dua provenance")
+        written = re.fullmatch(r"# written by dua (\S+) \(dua parse, builtin writer\) on "
+                               r"(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d) UTC", head[1])
+        self.assertIsNotNone(written, head[1])
+        self.assertEqual(written.group(1), dua.__version__)
+        when = datetime.datetime.strptime(written.group(2), "%Y-%m-%d %H:%M:%S").replace(
+            tzinfo=datetime.timezone.utc)
+        self.assertLessEqual(before, when)
+        self.assertLessEqual(when, datetime.datetime.now(datetime.timezone.utc))
+        self.assertEqual(head[2], f"# source PDF: a.pdf, sha256 "
+                                  f"{sha256(os.path.join(self.PLAIN, 'a.pdf'))}")
+        self.assertEqual(head[3], "# verdict: passed")
+        self.assertEqual([line.split(":")[0].strip("# ") for line in head[4:]],
+                         [c["name"] for c in report["checks"]])
+        self.assertTrue(all(": held - " in line for line in head[4:]), head)
+        # the header is comments: the sandbox still finds the copied reader in the file (the
+        # batch reads words for it, so the rows can be checked) and the rows still pass
+        out = os.path.join(self.tmp, "b.csv")
+        reuse = run_dua("run", report["parser_path"], os.path.join(self.PLAIN, "b.pdf"), "--out",
+                        out, "--json", cwd=self.tmp)
+        self.assertEqual(reuse.returncode, 0, reuse.stderr)
+        self.assertEqual(json.loads(reuse.stdout)["files"][0]["check"]["status"], "passed")
+
+
+def sha256(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as fh:
+        return hashlib.sha256(fh.read()).hexdigest()
 
 
 if __name__ == "__main__":

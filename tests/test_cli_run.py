@@ -11,12 +11,18 @@ import tempfile
 import time
 import unittest
 
-from tests.support import FIXTURES, REPO, run_dua
+from tests.support import FIXTURES, REPO, engine_parser, run_dua
 
 STATEMENTS = os.path.join(FIXTURES, "statements", "plain_western")
 PARSER = os.path.join(FIXTURES, "parsers_batch", "plain_western_parser.py")
 A, B = os.path.join(STATEMENTS, "a.pdf"), os.path.join(STATEMENTS, "b.pdf")
 NOT_A_PDF = os.path.join(FIXTURES, "bad", "not_a_pdf.pdf")
+
+
+def read_rows(path: str):
+    import pandas as pd  # lazy: keeps test discovery fast
+
+    return pd.read_csv(path)
 
 
 def same_csv(test: unittest.TestCase, got: str, which: str) -> None:
@@ -33,7 +39,7 @@ class RunCommandTest(unittest.TestCase):
 
     def test_one_pdf_with_out_writes_the_expected_csv_and_exits_0(self):
         out = os.path.join(self.tmp, "statement.csv")
-        proc = run_dua("run", PARSER, A, "--out", out)
+        proc = run_dua("run", engine_parser(), A, "--out", out)
         self.assertEqual(proc.returncode, 0, proc.stderr)
         same_csv(self, out, "a")
         self.assertIn("1 of 1 files done", proc.stderr)
@@ -41,7 +47,8 @@ class RunCommandTest(unittest.TestCase):
 
     def test_json_report_has_one_object_per_file_and_a_total(self):
         out_dir = os.path.join(self.tmp, "out")
-        proc = run_dua("run", PARSER, A, NOT_A_PDF, B, "--out-dir", out_dir, "--json", "--workers", "2")
+        proc = run_dua("run", engine_parser(), A, NOT_A_PDF, B, "--out-dir", out_dir, "--json",
+                       "--workers", "2")
         self.assertEqual(proc.returncode, 3, proc.stderr)  # every failure is a bad PDF
         report = json.loads(proc.stdout)
         self.assertEqual(report["status"], "failed")
@@ -60,9 +67,9 @@ class RunCommandTest(unittest.TestCase):
         self.assertIn(f"failed {NOT_A_PDF}", proc.stderr)
 
     def test_rerun_skips_outputs_that_are_already_complete(self):
-        first = run_dua("run", PARSER, A, B, "--out-dir", self.tmp, "--quiet")
+        first = run_dua("run", engine_parser(), A, B, "--out-dir", self.tmp, "--quiet")
         self.assertEqual(first.returncode, 0, first.stderr)
-        again = run_dua("run", PARSER, A, B, "--out-dir", self.tmp, "--json")
+        again = run_dua("run", engine_parser(), A, B, "--out-dir", self.tmp, "--json")
         self.assertEqual(again.returncode, 0, again.stderr)
         self.assertEqual(json.loads(again.stdout)["total"]["skipped"], 2)
         self.assertIn("2 already complete", again.stderr)
@@ -72,7 +79,8 @@ class RunCommandTest(unittest.TestCase):
         listing = os.path.join(self.tmp, "todo.txt")
         with open(listing, "w") as fh:
             fh.write("# statements to convert\n\njan.pdf\n")
-        proc = run_dua("run", PARSER, "--from-list", listing, "--out-dir", os.path.join(self.tmp, "o"))
+        proc = run_dua("run", engine_parser(), "--from-list", listing, "--out-dir",
+                       os.path.join(self.tmp, "o"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         same_csv(self, os.path.join(self.tmp, "o", "jan.csv"), "a")
 
@@ -81,7 +89,8 @@ class RunCommandTest(unittest.TestCase):
         listing = os.path.join(self.tmp, "todo.txt")
         with open(listing, "w", encoding="utf-8-sig", newline="") as fh:
             fh.write("relevé janv ä.pdf\r\n# done later\r\n")
-        proc = run_dua("run", PARSER, "--from-list", listing, "--out-dir", os.path.join(self.tmp, "o"))
+        proc = run_dua("run", engine_parser(), "--from-list", listing, "--out-dir",
+                       os.path.join(self.tmp, "o"))
         self.assertEqual(proc.returncode, 0, proc.stderr)
         same_csv(self, os.path.join(self.tmp, "o", "relevé janv ä.csv"), "a")
 
@@ -148,11 +157,19 @@ class GeneratedParserTest(unittest.TestCase):
         self.assertEqual(report["files"][0]["check"]["status"], "failed")
         self.assertEqual(report["total"]["checks"]["failed"], 1)
         self.assertIn("rows checked: 1 failed", used.stderr)
+        # the wrong rows are kept apart from verified ones, and the file's reason is a line
+        self.assertFalse(os.path.exists(os.path.join(tmp, "b.csv")))
+        self.assertEqual(report["files"][0]["output_path"], os.path.join(tmp, "b.failed.csv"))
+        self.assertEqual(len(read_rows(os.path.join(tmp, "b.failed.csv"))), report["files"][0]["rows"])
+        self.assertIn(f"dua run: failed {b}: ", used.stderr)
         unchecked = run_dua("run", lossy, b, "--out", os.path.join(tmp, "b2.csv"), "--json",
                             "--no-check")
-        self.assertEqual(unchecked.returncode, 0, unchecked.stderr)
+        # --no-check: the rows go where asked, but nothing was verified, so never exit 0
+        self.assertEqual(unchecked.returncode, 1, unchecked.stderr)
         self.assertEqual(json.loads(unchecked.stdout)["files"][0]["check"]["status"],
                          "not checked")
+        self.assertTrue(os.path.isfile(os.path.join(tmp, "b2.csv")))
+        self.assertIn("were not put to their checks (--no-check)", unchecked.stderr)
 
 
 class InterruptTest(unittest.TestCase):
@@ -170,7 +187,9 @@ class InterruptTest(unittest.TestCase):
             pdfs.append(os.path.join(tmp, f"s{i}.pdf"))
             shutil.copy(A, pdfs[-1])
         out = os.path.join(tmp, "out")
-        args = [sys.executable, "-m", "dua", "run", parser, *pdfs, "--out-dir", out, "--workers", "1"]
+        # --no-check: a hand-written parser's rows cannot be checked; the rows go to <name>.csv
+        args = [sys.executable, "-m", "dua", "run", parser, *pdfs, "--out-dir", out, "--workers", "1",
+                "--no-check"]
         env = dict(os.environ, PYTHONPATH=REPO)
         # A terminal's job gets Ctrl-C's default action even when this test runs in the
         # background (where SIGINT is inherited as ignored): give the child that default.
@@ -189,12 +208,73 @@ class InterruptTest(unittest.TestCase):
         self.assertLess(len(left), 5)
         for name in left:
             same_csv(self, os.path.join(out, name), "a")
-        again = run_dua("run", parser, *pdfs, "--out-dir", out, "--json", "--workers", "2")
-        self.assertEqual(again.returncode, 0, again.stderr)
+        again = run_dua("run", parser, *pdfs, "--out-dir", out, "--json", "--workers", "2",
+                        "--no-check")
+        self.assertEqual(again.returncode, 1, again.stderr)  # converted, none verified
         total = json.loads(again.stdout)["total"]
         self.assertEqual((total["skipped"], total["converted"]), (len(left), 5 - len(left)))
         for i in range(5):
             same_csv(self, os.path.join(out, f"s{i}.csv"), "a")
+
+
+class VerdictTest(unittest.TestCase):
+    """Issue 31, item 6: exit 0 only when every file's rows passed; rows that did not pass are
+    written apart from the verified ones, with one line a file saying why, --quiet or not."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="dua-cli-run-")
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def test_unverified_rows_go_apart_exit_1_and_a_rerun_keeps_their_verdict(self):
+        # a real case: this layout's sections add up whichever way they are signed
+        folder = os.path.join(FIXTURES, "wave3", "latex_usd_sections")
+        made = run_dua("parse", os.path.join(folder, "a.pdf"), "--bank", "sections", "--expected",
+                       os.path.join(folder, "a.csv"), "--parsers-dir", self.tmp, "--quiet")
+        self.assertEqual(made.returncode, 0, made.stderr)
+        parser, b = os.path.join(self.tmp, "sections_parser.py"), os.path.join(folder, "b.pdf")
+        out = os.path.join(self.tmp, "out")
+        for run in ("first", "rerun"):
+            with self.subTest(run=run):
+                proc = run_dua("run", parser, b, "--out-dir", out, "--quiet", "--json")
+                self.assertEqual(proc.returncode, 1, proc.stderr)
+                entry = json.loads(proc.stdout)["files"][0]
+                self.assertEqual(entry["status"], "converted" if run == "first" else "skipped")
+                self.assertEqual(entry["check"]["status"], "unverified")
+                self.assertEqual(sorted(os.listdir(out)), [".dua", "b.unverified.csv"])
+                self.assertEqual(entry["output_path"], os.path.join(out, "b.unverified.csv"))
+                lines = proc.stderr.splitlines()  # --quiet: no progress, but the verdicts
+                self.assertEqual(len(lines), 2, proc.stderr)
+                self.assertTrue(lines[0].startswith(f"dua run: unverified {b}: totals_reconcile"),
+                                lines[0])
+                self.assertIn("rows checked: 1 unverified", lines[1])
+        import pandas as pd  # lazy: keeps test discovery fast
+
+        self.assertTrue(pd.read_csv(os.path.join(out, "b.unverified.csv"))
+                        .equals(pd.read_csv(os.path.join(folder, "b.csv"))))
+
+    def test_rows_that_could_not_be_checked_go_apart_until_a_checked_run_replaces_them(self):
+        out = os.path.join(self.tmp, "out")
+        hand = run_dua("run", PARSER, A, "--out-dir", out)  # no SETTINGS: nothing to check by
+        self.assertEqual(hand.returncode, 1, hand.stderr)
+        self.assertEqual(sorted(os.listdir(out)), [".dua", "a.unchecked.csv"])
+        self.assertIn(f"dua run: not checked {A}: the parser has no SETTINGS", hand.stderr)
+        same_csv(self, os.path.join(out, "a.unchecked.csv"), "a")
+        checked = run_dua("run", engine_parser(), A, "--out-dir", out)
+        self.assertEqual(checked.returncode, 0, checked.stderr)
+        # one output per PDF, named by its latest verdict: the unchecked rows are gone
+        self.assertEqual(sorted(os.listdir(out)), [".dua", "a.csv"])
+        self.assertEqual(os.listdir(os.path.join(out, ".dua")), ["a.csv.json"])
+        same_csv(self, os.path.join(out, "a.csv"), "a")
+
+    def test_out_dash_prints_only_rows_that_passed_and_keeps_the_others_in_the_folder(self):
+        passed = run_dua("run", engine_parser(), A, "--out", "-", cwd=self.tmp)
+        self.assertEqual(passed.returncode, 0, passed.stderr)
+        self.assertTrue(passed.stdout.startswith("Date,"), passed.stdout[:80])
+        unchecked = run_dua("run", PARSER, A, "--out", "-", cwd=self.tmp)
+        self.assertEqual(unchecked.returncode, 1, unchecked.stderr)
+        self.assertEqual(unchecked.stdout, "")  # a pipeline reading stdout gets no unchecked row
+        same_csv(self, os.path.join(self.tmp, "a.unchecked.csv"), "a")
+        self.assertIn(os.path.join(self.tmp, "a.unchecked.csv"), unchecked.stderr)
 
 
 class RunUsageTest(unittest.TestCase):
@@ -213,12 +293,14 @@ class RunUsageTest(unittest.TestCase):
         self.assertEqual(proc.returncode, 2)
         self.assertIn("--out takes one PDF", proc.stderr)
 
-    def test_quiet_prints_no_progress_but_still_names_the_failures(self):
+    def test_quiet_prints_no_progress_but_still_names_the_failures_and_the_verdict(self):
         tmp = self.tmp
         proc = run_dua("run", PARSER, NOT_A_PDF, "--out-dir", tmp, "--quiet")
         self.assertEqual(proc.returncode, 3)
-        self.assertEqual(proc.stderr.splitlines(), [proc.stderr.splitlines()[0]])
-        self.assertIn(f"failed {NOT_A_PDF}", proc.stderr)
+        lines = proc.stderr.splitlines()
+        self.assertEqual(len(lines), 2, proc.stderr)  # no progress line
+        self.assertIn(f"failed {NOT_A_PDF}", lines[0])
+        self.assertIn("0 of 1 files done, 1 failed", lines[1])  # the non-zero exit's verdict
 
     def test_no_pdf_is_a_usage_error(self):
         proc = run_dua("run", PARSER)

@@ -14,7 +14,7 @@ from dua.config import Settings
 from dua.llm.openai_compat import OpenAICompatProvider
 from dua.llm.transport import RetryPolicy
 from dua.pdf import read_document
-from dua.statements import agent, analysis, writer
+from dua.statements import agent, analysis, provenance, writer
 from dua.statements.llm_writer import LLMWriter, extract_code
 from tests.llm_server import Fail, LLMServer, Turn, free_port
 
@@ -78,6 +78,11 @@ class LLMWriterTest(LLMRunCase):
             state = self.run_with(server.url + "/v1")
         self.assertEqual((state.final_status, state.llm_calls, state.tokens), ("passed", 1, 1600))
         self.assertEqual(state.writer, "llm-code")
+        with open(state.parser_file_path, encoding="utf-8") as fh:  # saved with its provenance
+            saved = fh.read()
+        self.assertRegex(saved.split("\n", 2)[1], r"^# written by dua \S+ \(dua parse, llm-code writer\)")
+        self.assertIn("\n# verdict: passed\n", saved)
+        self.assertEqual(provenance.strip_header(saved), extract_code(fenced(self.good))[0])
         prompt = self.user_text(server.requests[0])
         for fact in ("'Amount': float64", "parse(pdf_path", "Rows as the guessed columns split them",
                      "never import dua"):
@@ -115,7 +120,9 @@ class LLMWriterTest(LLMRunCase):
             state = self.run_with(server.url + "/v1", max_retries=2)
         self.assertEqual((state.final_status, state.retry_count, server.count), ("failed", 2, 3))
         with open(state.parser_file_path, encoding="utf-8") as fh:
-            self.assertEqual(fh.read(), extract_code(fenced(self.wrong_dtype))[0])
+            saved = fh.read()
+        self.assertEqual(provenance.strip_header(saved), extract_code(fenced(self.wrong_dtype))[0])
+        self.assertIn("\n# verdict: failed\n", saved)
         self.assertIn("kept attempt 1", state.errors[-1])
         self.assertIn("ValueError at line 2 in parse()", self.user_text(server.requests[2]))
         self.assertEqual(len(pd.read_csv(state.output_csv_path)), len(pd.read_csv(CSV)))

@@ -36,6 +36,21 @@ def output_paths(pdf_paths: Iterable[str], out_dir: str) -> dict:
     return paths
 
 
+# Rows that did not pass their checks are written apart from the verified ones, under a name
+# that says why (as dua parse keeps a failed run's rows in NAME.partial.csv): a folder's
+# <name>.csv files are only ever rows that passed, or rows the user chose not to check.
+APART = {"failed": "failed", "unverified": "unverified", "not checked": "unchecked"}
+
+
+def verdict_path(output_path: str, check_status: str | None) -> str:
+    """Where a file's rows go: ``output_path`` for rows that passed (or were not asked to be
+    checked: ``check_status`` None), else ``<name>.<failed|unverified|unchecked>.csv``."""
+    if check_status is None or check_status not in APART:
+        return output_path
+    return "%s.%s%s" % (os.path.splitext(output_path)[0], APART[check_status],
+                        os.path.splitext(output_path)[1])
+
+
 def check_parser(parser_path: str) -> None:
     """Fail once, before the batch, when the parser is missing or rejected by the policy.
 
@@ -76,4 +91,15 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
     targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
     run_id = uuid.uuid4().hex
     return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password, allow_empty,
-                 read_timeout, check_rows, run_id) for i, pdf in enumerate(pdfs)]
+                 read_timeout, check_rows, run_id, _apart_from(pdf, targets.get(pdf)))
+            for i, pdf in enumerate(pdfs)]
+
+
+def _apart_from(pdf: str, output: str | None) -> str | None:
+    """For a device or a pipe, which never grows a file beside it, the name in the current
+    folder that rows which did not pass are written apart under (None: beside the output)."""
+    from ..outputs import STREAM, kind  # lazy: only a batch with outputs needs it
+
+    if not output or kind(output) != STREAM:
+        return None
+    return os.path.join(os.getcwd(), os.path.splitext(os.path.basename(pdf))[0] + ".csv")

@@ -27,6 +27,9 @@ class Task:
     # work, but an executor that caches by arguments (Dask's takes a function as pure unless
     # told otherwise) would hand a rerun the first run's result and write nothing.
     run_id: str = ""
+    # where rows that did not pass go when the output is a device or a pipe (those never
+    # grow a file beside them): the planned name in the folder the batch was started from
+    apart_from: str | None = None
 
 
 @dataclasses.dataclass
@@ -45,8 +48,9 @@ class FileResult:
 
     @property
     def check_status(self) -> str | None:
-        """passed | failed | unverified | not checked, for a converted file (else None)."""
-        if self.status != "converted":
+        """passed | failed | unverified | not checked, for a converted or skipped file (a
+        skipped one says what its check said when it was converted); None for a failed one."""
+        if self.status == "failed":
             return None
         return (self.check or {}).get("status", "not checked")
 
@@ -57,7 +61,7 @@ class FileResult:
     def to_dict(self) -> dict:
         doc = {"pdf_path": self.pdf_path, "status": self.status, "rows": self.rows,
                "seconds": round(self.seconds, 3), "output_path": self.output_path}
-        if self.status == "converted":
+        if self.status != "failed":
             doc["check"] = self.check or {"status": "not checked",
                                           "summary": "the rows' checks were not asked for"}
         if self.error is not None:
@@ -70,8 +74,9 @@ class FileResult:
     def from_worker(cls, task: Task, doc: dict) -> FileResult:
         """The result of a task from the plain dict a worker sent back."""
         error = _rebuild_error(doc["error"]) if doc.get("error") else None
+        output = doc.get("output_path", task.output_path) if doc["status"] != "failed" else None
         return cls(task.pdf_path, doc["status"], doc.get("rows", 0), doc.get("seconds", 0.0),
-                   task.output_path if doc["status"] != "failed" else None, error,
+                   output, error,
                    doc.get("feedback"), doc.get("frame"), doc.get("check"))
 
 
@@ -137,11 +142,17 @@ class BatchResult:
 
     def exit_code(self) -> int:
         """The most severe failure's code (3 bad PDF, 4 parser); else 1 when some file's rows
-        fail the statement's own checks (they are wrong), else 0."""
+        did not pass the statement's own checks (failed, unverified, or not checked, whether
+        they could not be or were not asked to be), else 0: only rows that passed exit 0."""
         codes = [r.error.exit_code for r in self.failed if r.error is not None]
-        if any(r.check_status == "failed" for r in self.results):
+        if any(r.check_status not in (None, "passed") for r in self.results):
             codes.append(errors.EXIT_NOT_VERIFIED)
         return max(codes, default=errors.EXIT_OK)
+
+    @property
+    def not_passed(self) -> list:
+        """The files that converted (now or before) but whose rows did not pass their checks."""
+        return [r for r in self.results if r.check_status not in (None, "passed")]
 
     def to_dict(self) -> dict:
         # "converted" says what it means: the parser ran on every file; what the rows were

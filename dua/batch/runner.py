@@ -14,7 +14,7 @@ from .. import errors
 from ..lifetime import die_with_parent
 from .plan import check_parser, default_workers, plan
 from .results import BatchResult, FileResult, Progress, Task
-from .stamps import is_complete, read_stamp
+from .stamps import completed
 from .worker import convert, failure
 
 
@@ -64,17 +64,21 @@ def _check_outputs(tasks: list, parser_path: str) -> None:
         os.makedirs(folder, exist_ok=True)
 
 
-def _skipped(task: Task) -> FileResult:
-    rows = (read_stamp(task.output_path) or {}).get("rows")
+def _skipped(task: Task) -> FileResult | None:
+    """A file this parser already converted from this PDF, with the verdict its rows had
+    then (a skipped file that did not pass still exits 1); None: it is to be converted."""
+    found = completed(task)
+    if found is None:
+        return None
+    path, stamp = found
+    rows, check = stamp.get("rows"), stamp.get("check")
     return FileResult(task.pdf_path, "skipped", rows if isinstance(rows, int) else 0, 0.0,
-                      task.output_path)
+                      path, check=check if isinstance(check, dict) else None)
 
 
 def _execute(tasks: list, executor, on_progress, workers: int, resume: bool) -> BatchResult:
     start = time.monotonic()
-    done = [_skipped(t) if resume and t.output_path and is_complete(t.output_path, t.pdf_path,
-                                                                     t.parser_path) else None
-            for t in tasks]
+    done = [_skipped(t) if resume else None for t in tasks]
     todo = [t for t, r in zip(tasks, done) if r is None]
     # running totals, so that progress costs the same for the 10,000th file as for the first
     state = {"done": len(tasks) - len(todo), "processed": 0, "errors": 0,

@@ -52,6 +52,46 @@ def read_stamp(output_path: str) -> dict | None:
     return stamp if isinstance(stamp, dict) and os.path.isfile(output_path) else None
 
 
+def completed(task) -> tuple | None:
+    """``(output, stamp)`` of the output this very parser made earlier from this very PDF,
+    under whichever verdict's name its rows went (see ``plan.verdict_path``); None when
+    there is none, or when this run checks rows and that one did not (``--no-check``)."""
+    from ..outputs import FILE, kind  # lazy: only a batch with outputs needs it
+
+    if not task.output_path or kind(task.output_path) != FILE:
+        return None  # a device or a pipe is written again every time
+    for path in _verdict_names(task.output_path):
+        if is_complete(path, task.pdf_path, task.parser_path):
+            stamp = read_stamp(path) or {}
+            if not task.check_rows or isinstance(stamp.get("check"), dict):
+                return path, stamp
+    return None
+
+
+def retire_others(task, kept: str) -> None:
+    """Remove this PDF's earlier output under another verdict's name (and its stamp): the
+    folder holds one output per PDF, named by its latest verdict, so that an old
+    ``<name>.csv`` never stands for rows that no longer pass. Only outputs whose stamp says
+    they were made from this PDF are touched; a file dua did not stamp is never removed."""
+    pdf = os.path.abspath(task.pdf_path)
+    for path in _verdict_names(task.output_path):
+        if os.path.abspath(path) == os.path.abspath(kept):
+            continue
+        stamp = read_stamp(path)
+        if stamp is not None and stamp.get("pdf") == pdf:
+            for gone in (path, stamp_path(path)):  # the output first: a stamp vouches for it
+                try:
+                    os.remove(gone)
+                except FileNotFoundError:
+                    pass
+
+
+def _verdict_names(output_path: str) -> list:
+    from .plan import APART, verdict_path  # lazy: plan is the batch's, stamps are its records
+
+    return [output_path] + [verdict_path(output_path, status) for status in APART]
+
+
 def is_complete(output_path: str, pdf_path: str, parser_path: str) -> bool:
     """An output counts as done when its stamp says this very parser made it from this
     very PDF (same bytes, same file): a changed parser or a replaced PDF is run again.

@@ -13,7 +13,7 @@ import time
 
 from .. import errors
 from .checks import rows_check
-from .stamps import source_stamp, write_stamp
+from .stamps import retire_others, source_stamp, write_stamp
 
 AGENT_ID = "dua_batch"
 
@@ -27,7 +27,7 @@ def convert(task) -> dict:
     try:
         # taken before the run: a parser edited meanwhile must not vouch for this output;
         # a device or a pipe keeps nothing to resume from, so it gets no stamp (none in /dev)
-        sources = source_stamp(task.parser_path, task.pdf_path) if _stamped(task) else None
+        sources = source_stamp(task.parser_path, task.pdf_path) if task.output_path else None
         words = read_ahead(task)
         try:
             with _borrowed_sandbox() as box:
@@ -45,22 +45,33 @@ def convert(task) -> dict:
                 "statement is of that layout, or write one for it with dua parse "
                 "(--allow-empty accepts statements with no transaction).")
         check = rows_check(task.parser_path, frame, words) if task.check_rows else None
-        if task.output_path:
-            with _interrupt_deferred():  # an output and its stamp land together or not at all
-                write_csv_atomically(frame, task.output_path)
-                if sources is not None:
-                    write_stamp(task.output_path, dict(sources, rows=len(frame)))
+        output = _write(task, frame, check, sources) if task.output_path else None
         return {"index": task.index, "status": "converted", "rows": len(frame),
-                "seconds": time.monotonic() - start, "check": check,
+                "seconds": time.monotonic() - start, "check": check, "output_path": output,
                 "frame": None if task.output_path else frame}
     except Exception as exc:  # one file's failure is its result, whatever it was
         return failure(task, exc, time.monotonic() - start)
 
 
-def _stamped(task) -> bool:
+def _write(task, frame, check: dict | None, sources: dict | None) -> str:
+    """Write the rows where their verdict sends them (``plan.verdict_path``: rows that did
+    not pass go apart from the verified ones), stamp a file, and retire this PDF's earlier
+    output under another verdict's name. Returns where the rows went."""
     from ..outputs import FILE, kind  # lazy: only a file with an output needs it
+    from .plan import verdict_path
 
-    return bool(task.output_path) and kind(task.output_path) == FILE
+    status = check.get("status", "not checked") if task.check_rows else None
+    output = task.output_path
+    if status is not None and verdict_path(output, status) != output:
+        output = verdict_path(task.apart_from or output, status)
+    stamped = sources is not None and kind(output) == FILE  # a device or a pipe keeps nothing
+    with _interrupt_deferred():  # an output and its stamp land together or not at all
+        write_csv_atomically(frame, output)
+        if stamped:
+            write_stamp(output, dict(sources, rows=len(frame), check=check))
+    if stamped and kind(task.output_path) == FILE:
+        retire_others(task, output)
+    return output
 
 
 def read_ahead(task) -> list | None:

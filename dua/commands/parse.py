@@ -14,7 +14,11 @@ Write custom_parsers/BANK_parser.py for a bank statement, run it safely, verify 
 result (against --expected, or by its own running balances without one), refine it until
 it is right, and write the transactions as CSV. The built-in writer needs no network;
 --provider openai|gemini lets an LLM write the parser, falling back to the built-in one.
-The parser is a standalone file: reuse it with `dua run` on every later statement.
+The parser is a standalone file: reuse it with `dua run` on every later statement. It starts
+with its provenance (dua's version, the PDF's sha256, the verdict and its checks, the date).
+A run that does not pass never replaces a parser that passed: it keeps its attempt beside it,
+as BANK_parser.failed.py (or .unverified.py), and says so. Exit 0 when the result passed, 1
+when it did not (its verdict line is printed even with --quiet).
 
 When a step fails (the parser crashes, the result does not match, the LLM is down, the PDF
 cannot be read) the Error Handler decides what happens next: refine the parser, retry the
@@ -96,6 +100,7 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
         UsageError
     """
     from .. import outputs  # lazy: keeps dua --help fast
+    from ..statements import provenance
     from ..statements.agent import check_bank, result_path
 
     if args.out == outputs.STDOUT and args.json:
@@ -106,10 +111,12 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
     if bank is None:  # --resume: the run's own paths are in its checkpoint
         return
     outputs.check_folder(args.parsers_dir, "--parsers-dir")
-    parser = os.path.join(args.parsers_dir, f"{check_bank(bank)}_parser.py")
+    parser = provenance.parser_path(args.parsers_dir, check_bank(bank))
     partial = result_path(args.out, args.parsers_dir, bank, partial=True)
     outputs.check_file(parser, "the parser file", streams=False)
-    for path, what in ((parser, "the parser file"), (partial, "the partial CSV")):
+    kept_apart = [(provenance.apart_path(args.parsers_dir, bank, v), "the parser file")
+                  for v in ("attempt", "failed", "unverified")]
+    for path, what in [(parser, "the parser file"), (partial, "the partial CSV")] + kept_apart:
         outputs.check_not_an_input(path, what, (pdf, expected))
     outputs.check_apart(((args.out, "--out"), (args.checkpoint, "--checkpoint"),
                          (parser, "the parser file"), (partial, "the partial CSV")))
@@ -171,17 +178,35 @@ def run(args, settings) -> int:
         print(json.dumps(report, indent=2, default=str))
     elif not args.quiet:  # with --out - stdout holds the CSV alone
         _print_human(report, sys.stderr if args.out == "-" else sys.stdout)
-    return EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
+    code = EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
+    _print_verdict(report, quiet=args.quiet and code != EXIT_OK)
+    return code
+
+
+def _print_verdict(report: dict, quiet: bool) -> None:
+    """What --quiet never silences: the verdict of a run that did not pass, and which parser
+    was kept (the user's parser did not change)."""
+    if quiet:
+        why = (report.get("feedback") or {}).get("user_message") or "not verified"
+        print(f"dua parse: {report['status']}: {why}", file=sys.stderr)
+    if report["kept_parser_path"]:
+        print(f"dua parse: kept {report['kept_parser_path']}, which only a parser that passes "
+              f"replaces; this {report['status']} attempt is at {report['parser_path']}",
+              file=sys.stderr)
 
 
 def summary(state, seconds: float) -> dict:
     """The --json object: status, bank, attempts, LLM usage, paths, rows, seconds, checks."""
+    from ..statements import provenance  # lazy: keeps dua --help fast
+
     result = state.comparison_result
-    checks = result.get("checks") or ([{"name": "equals_expected", "passed": result.get("equal"),
-                                        "detail": result.get("summary", "")}] if result else [])
+    checks = provenance.checks_of(result)
+    parser = state.parser_file_path
+    own = provenance.parser_path(os.path.dirname(parser), state.target_bank) if parser else ""
     return {"status": state.final_status, "bank": state.target_bank,
             "attempts": len(state.attempts), "llm_calls": state.llm_calls, "tokens": state.tokens,
-            "parser_path": state.parser_file_path, "output_path": state.output_csv_path,
+            "parser_path": parser, "kept_parser_path": own if parser and parser != own else None,
+            "output_path": state.output_csv_path,
             "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
             "writer": state.writer, "fallback_reason": state.fallback_reason,
             "accounting": _accounting(result.get("accounting")),

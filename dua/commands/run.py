@@ -9,17 +9,21 @@ from ..errors import PolicyViolationError, UsageError
 
 DESCRIPTION = (
     "Run a parser written by `dua parse` over one or many statements of the same bank, through "
-    "the same safe execution, with no agent and no LLM. Each PDF becomes <out-dir>/<name>.csv "
-    "(written atomically); a file whose CSV this same parser already made from this same PDF is "
-    "skipped (<out-dir>/.dua/ records which parser and PDF made each CSV), so an interrupted "
-    "batch is resumed by running the same command again. One bad file never stops the batch; "
-    "a file where the parser finds no transaction fails too (see --allow-empty). Each file's "
-    "rows are then put to the statement's own checks, as dua parse does without --expected: "
-    "the balances and totals it prints, and every word of its table accounted for (passed, "
-    "unverified when they cannot tell, failed when they do not add up). The exit code is 0 "
-    "only when every file converted and none failed its checks (1 when the parser found "
-    "nothing in some file or some file's rows fail their checks, 3 when some are bad PDFs, 4 "
-    "when the parser failed on some file; the highest wins)."
+    "the same safe execution, with no agent and no LLM. Each file's rows are put to the "
+    "statement's own checks, as dua parse does without --expected: the balances and totals "
+    "it prints, and every word of its table accounted for. Rows that pass become "
+    "<out-dir>/<name>.csv (written atomically); rows that do not are written apart, as "
+    "<name>.failed.csv (they do not add up), <name>.unverified.csv (the checks cannot tell) or "
+    "<name>.unchecked.csv (they could not be checked: a parser not written by dua's engine), "
+    "each with its reason on stderr, one line a file. A file whose output this same parser "
+    "already made from this same PDF is skipped, keeping its verdict (<out-dir>/.dua/ records "
+    "which parser and PDF made each CSV), so an interrupted batch is resumed by running the "
+    "same command again. One bad file never stops the batch; a file where the parser finds no "
+    "transaction fails too (see --allow-empty). Exit codes: 0 only when every file's rows "
+    "passed their checks; else the highest of 1 (some file's rows failed, are unverified or "
+    "not checked, --no-check included, or the parser found nothing in some file), 3 (some "
+    "are bad PDFs), 4 (the parser failed on some file). --quiet silences progress, never "
+    "the per-file verdicts or the summary of a non-zero exit."
 )
 EXAMPLES = """\
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out statement.csv
@@ -40,7 +44,9 @@ def add_arguments(p) -> None:
     out.add_argument("--out", metavar="CSV",
                      help="output CSV (one PDF only); '-' writes it on stdout (not with --json, "
                      "which prints the report there); a device or a named pipe is written in place")
-    out.add_argument("--out-dir", metavar="DIR", help="folder for <name>.csv outputs (default: .)")
+    out.add_argument("--out-dir", metavar="DIR", help="folder for <name>.csv outputs, and "
+                     "<name>.failed|unverified|unchecked.csv for rows that did not pass "
+                     "(default: .)")
     p.add_argument("--workers", type=int, metavar="N",
                    help="files converted at once (default: one per CPU)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
@@ -56,7 +62,9 @@ def add_arguments(p) -> None:
                    help="convert again even when this parser already made an output from this PDF")
     p.add_argument("--no-check", dest="check_rows", action="store_false",
                    help="skip each file's checks (its printed balances and totals, every word "
-                   "of its table accounted for): faster, and every file is 'not checked'")
+                   "of its table accounted for): faster; every file is 'not checked', its rows "
+                   "go to <name>.csv as asked, and the exit is never 0 (1 when all converted): "
+                   "nothing was verified")
     review_options.add_arguments(p, folder=True)
 
 
@@ -158,10 +166,25 @@ def run(args, settings) -> int:
                        resume=not args.force, allow_empty=args.allow_empty,
                        read_timeout=read_timeout, check_rows=args.check_rows)
     if args.out:
-        _finish_out(args.out, result.results[0])
+        _finish_out(args.out, result.results[0], args.check_rows)
     if args.quiet:  # no progress, but failures still go to stderr
         for failure in result.failed:
             print(f"dua run: {_failure_line(failure)}", file=sys.stderr)
+    _print_verdicts(result)
+    report = _report(args, result)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    code = result.exit_code()
+    if not args.quiet or code != 0:  # --quiet silences progress, never a non-zero verdict
+        where = "stdout" if args.out == STDOUT else args.out or out_dir
+        print(f"dua run: {_summary(result, where)}", file=sys.stderr)
+        if args.review and not args.quiet:
+            print(f"dua run: review -> {report['review_path']}", file=sys.stderr)
+    return code
+
+
+def _report(args, result) -> dict:
+    """The --json report, with the review pages when --review asks for them."""
     report = result.to_dict()
     if args.review:
         from ..review import run_reviews  # lazy: only a review draws pages
@@ -170,25 +193,40 @@ def run(args, settings) -> int:
         report["review_path"] = written["index"]
         for entry in report["files"]:
             entry["review_path"] = written["files"].get(entry["pdf_path"])
-    if args.json:
-        print(json.dumps(report, indent=2))
-    if not args.quiet:
-        where = "stdout" if args.out == STDOUT else args.out or out_dir
-        print(f"dua run: {_summary(result, where)}", file=sys.stderr)
-        if args.review:
-            print(f"dua run: review -> {report['review_path']}", file=sys.stderr)
-    return result.exit_code()
+    return report
 
 
-def _finish_out(out: str, result) -> None:
-    """The one CSV on stdout for ``--out -``; for a failed file, a named pipe's reader is
-    given the end of its input (nothing), not left waiting."""
+def _print_verdicts(result) -> None:
+    """One line on stderr for each file whose rows did not pass, saying why and where they
+    went; files not checked by the user's choice (--no-check) share one line."""
+    by_choice = 0
+    for r in result.not_passed:
+        if r.check is None:  # --no-check: the rows were not put to their checks
+            by_choice += 1
+            continue
+        why = (r.check.get("summary") or "no check was made").strip().splitlines()
+        print(f"dua run: {r.check_status} {r.pdf_path}: {why[0] if why else ''} "
+              f"(rows in {r.output_path or 'the report'})", file=sys.stderr)
+    if by_choice:
+        print(f"dua run: not checked: the rows of {by_choice} file(s) were not put to their "
+              "checks (--no-check), so they are not verified (exit 1)", file=sys.stderr)
+
+
+def _finish_out(out: str, result, checked: bool) -> None:
+    """The one CSV on stdout for ``--out -``, when its rows passed (or were not to be
+    checked); rows that did not pass go apart, to ``./<name>.<verdict>.csv``. A named pipe
+    that gets no rows (a failed file, rows gone apart) is given the end of its input."""
+    from ..batch import verdict_path
     from ..outputs import STDOUT, end_stream, write_output  # lazy: keeps dua --help fast
 
     if result.ok and out == STDOUT:
-        write_output(STDOUT, lambda fh: result.frame.to_csv(fh, index=False))
-        result.output_path, result.frame = STDOUT, None
-    elif not result.ok:
+        stem = os.path.splitext(os.path.basename(result.pdf_path))[0]
+        target = STDOUT
+        if checked and result.check_status != "passed":
+            target = verdict_path(os.path.join(os.getcwd(), stem + ".csv"), result.check_status)
+        write_output(target, lambda fh: result.frame.to_csv(fh, index=False))
+        result.output_path, result.frame = target, None
+    elif not result.ok or result.output_path != out:
         end_stream(out)
 
 

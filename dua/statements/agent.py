@@ -19,7 +19,7 @@ from ..recovery.node import NodeRecovery, new_run_id
 from ..outputs import (FILE, check_file, check_folder, check_not_an_input, end_stream, kind,
                        write_output)
 from ..schemas import StatementState
-from . import prompts, recovery
+from . import prompts, provenance, recovery
 
 AGENT_ID = "dua_statement_agent"
 _BANK = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -104,8 +104,10 @@ def generate(state: StatementState, ctx: AgentContext) -> dict:
 
 
 def save(state: StatementState, ctx: AgentContext) -> dict:
-    """Write ``{parsers_dir}/{bank}_parser.py`` atomically."""
-    path = os.path.join(ctx.parsers_dir, f"{state.target_bank}_parser.py")
+    """Write the draft atomically: ``{parsers_dir}/{bank}_parser.py``, or beside a parser
+    that passed, which only a parser that passes replaces (see ``provenance``)."""
+    path = state.parser_file_path or provenance.working_path(ctx.parsers_dir, state.target_bank)
+    # no header yet: a crash's line numbers, fed back to the writer, must be its code's own
     write_output(path, state.generated_code)
     return {"parser_file_path": path}
 
@@ -179,10 +181,15 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
     if final == "failed" and ctx.best and ctx.best[2] != state.generated_code:
         # Keep the best attempt, not the last one: its parser and its output.
         _, attempt, code, frame, result = ctx.best
-        write_output(state.parser_file_path, code)
         updates.update(generated_code=code, generated_df=frame, comparison_result=result,
                        rows=int(len(frame)), errors=state.errors + [
                            f"kept attempt {attempt}, the closest to passing"])
+    code = updates.get("generated_code", state.generated_code)
+    if state.parser_file_path and code:  # its provenance on top, where its verdict keeps it
+        updates["parser_file_path"] = provenance.seal(
+            state.parser_file_path, ctx.parsers_dir, state.target_bank, final, code,
+            state.pdf_path, provenance.checks_of(
+                updates.get("comparison_result", state.comparison_result)), state.writer)
     if frame is not None and (final != "failed" or len(frame)):
         out = result_path(ctx.out_path, ctx.parsers_dir, state.target_bank, final == "failed")
         write_output(out, frame.to_csv(index=False))
