@@ -176,6 +176,8 @@ def run(args, settings) -> int:
 
 def summary(state, seconds: float) -> dict:
     """The --json object: status, bank, attempts, LLM usage, paths, rows, seconds, checks."""
+    from ..statements import keyspec  # lazy: --help imports no statement module
+
     result = state.comparison_result
     checks = result.get("checks") or ([{"name": "equals_expected", "passed": result.get("equal"),
                                         "detail": result.get("summary", "")}] if result else [])
@@ -184,6 +186,7 @@ def summary(state, seconds: float) -> dict:
             "parser_path": state.parser_file_path, "output_path": state.output_csv_path,
             "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
             "writer": state.writer, "fallback_reason": state.fallback_reason,
+            "notes": keyspec.notes(state.writer_settings),
             "accounting": _accounting(result.get("accounting")),
             "recovery": state.recovery, "history": state.attempts}
 
@@ -213,6 +216,8 @@ def _print_human(report: dict, out) -> None:
         print(f"output: {report['output_path']}{partial}", file=out)
     if report.get("review_path"):
         print(f"review: {report['review_path']}", file=out)
+    for note in report.get("notes", []):
+        print(f"  note: {note}", file=out)
     for check in report["checks"]:
         mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
         detail = check["detail"].splitlines()[0] if check["detail"] else ""

@@ -27,6 +27,11 @@ def pattern_of(date: str) -> str:
     return next(p for p in DATE_PATTERNS if re.fullmatch(p, date, re.IGNORECASE))
 
 
+def match_of(date: str) -> str | None:
+    """The first pattern that matches the whole of ``date``, or None."""
+    return next((p for p in DATE_PATTERNS if re.fullmatch(p, date, re.IGNORECASE)), None)
+
+
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
