@@ -223,13 +223,13 @@ def _from_layout(pages: list) -> Analysis:
     which the table's reading leaves out, no longer shapes the table's columns."""
     patterns = DATE_PATTERNS
     candidates, group_pattern = _table_lines(pages)
-    # The notation the dated lines share (any language, any order), where it reads clearly
-    # more rows than the usual shapes: a few month names may read in English ('sep', 'nov').
+    # The notation the dated lines share (any language, any order), where it reads more
+    # rows than the usual shapes: a few month names may read in English ('sept.', 'nov.').
     lines = [ln for words in pages for ln in engine.group_lines(words, LINE_TOLERANCE)]
     learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
     if learned:
         more = _table_lines(pages, (learned,))
-        if len(more[0]) >= 1.25 * len(candidates) + 2:
+        if len(more[0]) > len(candidates):
             patterns, (candidates, group_pattern) = (learned,), more
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))

@@ -57,8 +57,9 @@ def labels(pages: list, rows: list, expected, columns: list) -> None:
             for k in row.lines:
                 seen.update({w[0] for w in pages[row.page].lines[k] if id(w) not in claimed
                              and engine.column_of(w, columns) == at})
+        said = {t for v in expected.iloc[:, c].dropna() for t in str(v).split()}
         found = [t for t, n in seen.items() if total >= 3 and n >= _LABEL_SHARE * total
-                 and not re.search(r"\d", t)]
+                 and not re.search(r"\d", t) and t not in said]
         if found:
             col["labels"] = sorted(found)
 
