@@ -30,6 +30,15 @@ def orient(pages: list, expected, kinds: list, settings: dict, rows: list) -> tu
     return expected, rows, False
 
 
+def specify(settings: dict, pages: list, rows: list, expected, ranges: dict,
+            backwards: bool) -> None:
+    """What the key specifies beyond where its values stand, into ``settings``."""
+    settings["blank_columns"] = blank_columns(expected, ranges)
+    if backwards:
+        settings["row_order"] = "reversed"
+    labels(pages, rows, expected, settings["columns"])
+
+
 def blank_columns(expected, ranges: dict) -> list:
     """The key's columns that are empty on every row and printed nowhere: each becomes an
     output column with no band on the page, always empty, typed as the key types it."""

@@ -63,10 +63,7 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
         settings["second_line"] = _columns({c: ranges[c] for c in second}, [], expected,
                                            kinds, False)
     settings["output_order"] = [str(c) for c in expected.columns]
-    settings["blank_columns"] = keyspec.blank_columns(expected, ranges)
-    if backwards:
-        settings["row_order"] = "reversed"
-    keyspec.labels(pages, rows, expected, settings["columns"])
+    keyspec.specify(settings, pages, rows, expected, ranges, backwards)
     _dates(settings, rows, expected, kinds, groups)
     _signs(settings, rows, expected, kinds)
     _balance(settings, expected)
