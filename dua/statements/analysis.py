@@ -363,7 +363,8 @@ def _pitch(candidates: list) -> float:
 
 # What the analysis looks for, in words a person can check against the page.
 DATE_SHAPES = ("02/01/25", "02-01-2025", "2025-01-02", "2025/01/02", "02.01.2025", "02 Jan 2025",
-               "02-Apr-2025", "02MAY25", "Jan 02, 2025", "01/02")
+               "02-Apr-2025", "02MAY25", "Jan 02, 2025", "01/02",
+               "15 ago 2024 in one of 20 languages, running in order", "2024年12月16日")
 AMOUNT_SHAPES = ("1,234.56", "1.234,56", "12 345.67", "1,00,102.03", "-12.00", "+12.00",
                  "12.00-", "(12.00)", "12.00 Dr", "12.00Cr", "$12.00", "12.00 EUR")
 
