@@ -64,7 +64,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
                                            kinds, False)
     settings["output_order"] = [str(c) for c in expected.columns]
     keyspec.specify(settings, pages, rows, expected, ranges, backwards)
-    _dates(settings, rows, expected, kinds, groups)
+    if not _dates(settings, rows, expected, kinds, groups):
+        return None  # the key's dates share no notation the page prints
     _signs(settings, rows, expected, kinds)
     _balance(settings, expected)
     _wraps(settings, pages, rows)
@@ -209,22 +210,25 @@ def _columns(ranges: dict, extra: list, expected, kinds: list, groups: bool) -> 
 # --- dates, signs, wraps ---------------------------------------------------------------
 
 
-def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> None:
+def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> bool:
     c = kinds.index("date")
     name = str(expected.columns[c])
     settings["date_column"] = next(i for i, col in enumerate(settings["columns"])
                                    if col["name"] == name)
     printed = [engine.join_words(r.cells[c], GLUE_GAP) for r in rows if c in r.cells]
     settings["date_pattern"] = date_pattern(printed)
+    if settings["date_pattern"] is None:
+        return False
     settings["date_groups"] = groups
     if not groups and not all(r.dated for r in rows):
         settings["anchor"] = "amount"  # the date is printed once, on the day's first row
         blank = all(evidence.value(expected.iloc[r.index, c]) is None
                     for r in rows if not r.dated)
         settings["date_fill"] = "blank" if blank else "carry"
+    return True
 
 
-def date_pattern(printed: list) -> str:
+def date_pattern(printed: list) -> str | None:
     """The usual shape most of the printed dates take; where none reads them all, the
     notation induced from them (any order, separator, language or script)."""
     shapes = collections.Counter(match_of(d) for d in printed)
@@ -233,7 +237,7 @@ def date_pattern(printed: list) -> str:
         if induced:
             return induced["pattern"]
         del shapes[None]
-    return shapes.most_common(1)[0][0]
+    return shapes.most_common(1)[0][0] if shapes else None
 
 
 def _signs(settings: dict, rows: list, expected, kinds: list) -> None:
