@@ -197,7 +197,7 @@ def _print_verdict(report: dict, quiet: bool) -> None:
 
 def summary(state, seconds: float) -> dict:
     """The --json object: status, bank, attempts, LLM usage, paths, rows, seconds, checks."""
-    from ..statements import provenance  # lazy: keeps dua --help fast
+    from ..statements import keyspec, provenance  # lazy: keeps dua --help fast
 
     result = state.comparison_result
     checks = provenance.checks_of(result)
@@ -209,6 +209,7 @@ def summary(state, seconds: float) -> dict:
             "output_path": state.output_csv_path,
             "rows": state.rows, "seconds": round(seconds, 3), "checks": checks,
             "writer": state.writer, "fallback_reason": state.fallback_reason,
+            "notes": keyspec.notes(state.writer_settings),
             "accounting": _accounting(result.get("accounting")),
             "recovery": state.recovery, "history": state.attempts}
 
@@ -238,6 +239,8 @@ def _print_human(report: dict, out) -> None:
         print(f"output: {report['output_path']}{partial}", file=out)
     if report.get("review_path"):
         print(f"review: {report['review_path']}", file=out)
+    for note in report.get("notes", []):
+        print(f"  note: {note}", file=out)
     for check in report["checks"]:
         mark = "note" if check.get("note") else \
             {True: "ok", False: "FAILED", None: "not checked"}[check["passed"]]

@@ -132,12 +132,13 @@ def execute(state: StatementState, ctx: AgentContext) -> dict:
 
 def compare(state: StatementState, ctx: AgentContext) -> dict:
     """Check the frame against --expected, or by its own arithmetic without one."""
-    from . import verify
+    from . import keyspec, verify
 
     _ready(state, ctx)
     settings = state.writer_settings or ctx.analysis.settings
     if ctx.expected is not None:
         result = verify.compare(state.generated_df, ctx.expected)
+        keyspec.where(result, ctx.pages, settings)  # what the page prints where they differ
         verify.attach_accounting(result, ctx.pages, settings, ctx.apart)
     else:
         result = verify.intrinsic(state.generated_df, ctx.pages, settings, ctx.apart)

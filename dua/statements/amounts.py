@@ -13,7 +13,7 @@ import re
 # setting (``decimal``), learned from the document.
 _CURRENCY = r"(?:[A-Z]{0,3}\$|[€£¥₹]|Rs\.?|%s)"
 _AMOUNT = (r"^(?P<open>\()?(?P<lead>[-+])?(?:%(cur)s)?(?P<lead2>[-+])?(?P<num>\d[\d.,'’]*|[.,]\d+)"
-           r"(?:%(cur)s)?(?P<close>\))?(?P<trail>[-+])?(?P<drcr>(?i:dr|cr)\.?)?$")
+           r"(?:%(cur)s)?(?P<close>\))?(?P<trail>[-+])?(?P<drcr>(?i:dr|cr%(marks)s)\.?)?$")
 _NUMBER = {".": re.compile(r"\d{1,3}(?:[,'’]\d{2,3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+"),
            ",": re.compile(r"\d{1,3}(?:[.'’]\d{3})+(?:,\d+)?|\d+(?:,\d+)?|,\d+")}
 CURRENCY_CODES = ("INR", "USD", "EUR", "GBP", "SGD")
@@ -25,11 +25,12 @@ _AMOUNT_CACHE: dict = {}
 _MATCH_CACHE: dict = {}
 
 
-def _amount_re(codes: tuple):
-    if codes not in _AMOUNT_CACHE:
+def _amount_re(codes: tuple, marks: tuple = ()):
+    if (codes, marks) not in _AMOUNT_CACHE:
         cur = _CURRENCY % "|".join(re.escape(c) for c in codes)
-        _AMOUNT_CACHE[codes] = re.compile(_AMOUNT % {"cur": cur})
-    return _AMOUNT_CACHE[codes]
+        extra = "".join("|" + re.escape(m) for m in marks)
+        _AMOUNT_CACHE[(codes, marks)] = re.compile(_AMOUNT % {"cur": cur, "marks": extra})
+    return _AMOUNT_CACHE[(codes, marks)]
 
 
 def _number(num: str, decimal: str) -> float | None:
@@ -42,21 +43,22 @@ def _number(num: str, decimal: str) -> float | None:
 
 def _match_amount(text: str, settings: dict):
     codes = tuple(settings.get("currency_codes", CURRENCY_CODES))
-    key = (text, codes)
+    marks = tuple(settings.get("sign_marks", ()))  # learned sign words: S/H (Soll/Haben)
+    key = (text, codes, marks)
     if key not in _MATCH_CACHE:
         if len(_MATCH_CACHE) > 50000:  # a long batch reads many statements: stay bounded
             _MATCH_CACHE.clear()
-        _MATCH_CACHE[key] = _match(text, codes)
+        _MATCH_CACHE[key] = _match(text, codes, marks)
     return _MATCH_CACHE[key]
 
 
-def _match(text: str, codes: tuple):
+def _match(text: str, codes: tuple, marks: tuple = ()):
     if len(text) >= 40:
         return None
     t = _GROUP_SPACE.sub("", text.strip().replace("\u2212", "-"))
     if re.search(r"\d\s+\d", t):
         return None  # two numbers, not one amount
-    m = _amount_re(codes).match(_SPACES.sub("", t))
+    m = _amount_re(codes, marks).match(_SPACES.sub("", t))
     if not m or (bool(m.group("open")) != bool(m.group("close"))):
         return None
     return m

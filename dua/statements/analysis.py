@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from . import dataframe, engine, learning, notation, tiers
+from . import dataframe, datenotation, engine, learning, notation, tiers
 from .columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, join_word_rivers,
     money_segments, widen)
@@ -62,19 +62,26 @@ def _has_amount(line: list, skip_until: float) -> bool:
     return any(w[1] >= skip_until and engine.looks_like_amount(w[0]) for w in line)
 
 
-def candidate_lines(pages: list) -> list:
+def _searcher(patterns: tuple):
+    if patterns is DATE_PATTERNS:
+        return DATE_SEARCH
+    return re.compile(r"(?<![\w/.-])(?:%s)(?![\w/-])" % "|".join(patterns), re.IGNORECASE)
+
+
+def candidate_lines(pages: list, patterns: tuple = DATE_PATTERNS) -> list:
     """Lines that look like transactions: a date and an amount, in either order. ``(page, line)``."""
-    out = []
+    out, search = [], _searcher(patterns)
     for index, words in enumerate(pages):
         for line in engine.group_lines(words, LINE_TOLERANCE):
             text = " ".join(w[0] for w in line)
-            m = DATE_SEARCH.search(text)
+            m = search.search(text)
             if not m or any(re.search(p, text, re.IGNORECASE) for p in SKIP_PATTERNS):
                 continue
             date_words = _words_spanning(line, m.start(), m.end())
             if any(engine.looks_like_amount(w[0]) for w in line if w not in date_words):
-                out.append((index, line, pattern_of(m.group(0)), date_words[0][1]))
-    return _dominant(out)
+                shape = next(p for p in patterns if re.fullmatch(p, m.group(0), re.IGNORECASE))
+                out.append((index, line, shape, date_words[0][1]))
+    return _dominant(out, patterns)
 
 
 def _words_spanning(line: list, start: int, end: int) -> list:
@@ -88,7 +95,7 @@ def _words_spanning(line: list, start: int, end: int) -> list:
     return out
 
 
-def _dominant(found: list) -> list:
+def _dominant(found: list, patterns: tuple = DATE_PATTERNS) -> list:
     """Keep the lines whose date has the commonest format at the commonest x (drops summary
     strips, and a daily-balance table whose dates stand a column to the right).
 
@@ -97,8 +104,7 @@ def _dominant(found: list) -> list:
     """
     if not found:
         return []
-    patterns = [f[2] for f in found]
-    pattern = max(DATE_PATTERNS, key=patterns.count)
+    pattern = max(patterns, key=[f[2] for f in found].count)
     xs = sorted(f[3] for f in found if f[2] == pattern)
     x = xs[len(xs) // 2]
     reach = max(12.0, 2.0 * _pitch([(i, ln) for i, ln, _, _ in found]))
@@ -123,10 +129,10 @@ def _aligned_money(lines: list) -> list:
     return kept if len(kept) >= 0.8 * len(lines) else lines
 
 
-def _vote_date(cells_by_col: list) -> tuple:
-    best = (0, 0, DATE_PATTERNS[0])
+def _vote_date(cells_by_col: list, patterns: tuple = DATE_PATTERNS) -> tuple:
+    best = (0, 0, patterns[0])
     for col, cells in enumerate(cells_by_col):
-        for pattern in DATE_PATTERNS:
+        for pattern in patterns:
             n = sum(1 for c in cells if c and re.fullmatch(pattern, c, re.IGNORECASE))
             if n > best[0]:
                 best = (n, col, pattern)
@@ -143,13 +149,13 @@ def _kinds(columns: list, cells_by_col: list, date_col: int, money: dict) -> Non
             col["kind"] = "amount"
 
 
-def date_headings(pages: list) -> list:
+def date_headings(pages: list, patterns: tuple = DATE_PATTERNS) -> list:
     """Patterns of the lines that print a date and nothing else (a day's heading)."""
     found = []
     for words in pages:
         for line in engine.group_lines(words, LINE_TOLERANCE):
             text = engine.join_words(line, GLUE_GAP)
-            found += [p for p in DATE_PATTERNS if re.fullmatch(p, text, re.IGNORECASE)][:1]
+            found += [p for p in patterns if re.fullmatch(p, text, re.IGNORECASE)][:1]
     return found
 
 
@@ -186,10 +192,10 @@ def continuation_lines(pages: list, candidates: list, header: list) -> list:
     return out
 
 
-def _table_lines(pages: list) -> tuple:
+def _table_lines(pages: list, patterns: tuple = DATE_PATTERNS) -> tuple:
     """(candidate lines, date pattern or None): dated rows, or rows under day headings."""
-    candidates = candidate_lines(pages)
-    headings = date_headings(pages)
+    candidates = candidate_lines(pages, patterns)
+    headings = date_headings(pages, patterns)
     if len(headings) >= 2 and len(candidates) < len(headings):
         pattern = max(set(headings), key=headings.count)
         return grouped_lines(pages, pattern), pattern
@@ -215,15 +221,24 @@ def _from_layout(pages: list) -> Analysis:
     """The layout's reading, read again from the rows it read when they are fewer than the
     lines that looked like rows: a strip of daily balances under a heading of its own,
     which the table's reading leaves out, no longer shapes the table's columns."""
+    patterns = DATE_PATTERNS
     candidates, group_pattern = _table_lines(pages)
+    # The notation the dated lines share (any language, any order), where it reads more
+    # rows than the usual shapes: a few month names may read in English ('sept.', 'nov.').
+    lines = [ln for words in pages for ln in engine.group_lines(words, LINE_TOLERANCE)]
+    learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
+    if learned:
+        more = _table_lines(pages, (learned,))
+        if len(more[0]) > len(candidates):
+            patterns, (candidates, group_pattern) = (learned,), more
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
-    found = _read_layout(pages, candidates, group_pattern)
+    found = _read_layout(pages, candidates, group_pattern, patterns=patterns)
     second = tiers.second_line(pages, found.settings, found.header_lines) \
         if found.settings else None
     if second:  # the heading's last line names each row's second line, not its columns
         lower = found.header_lines[-1]
-        found = _read_layout(pages, candidates, group_pattern, found.header_lines[:-1])
+        found = _read_layout(pages, candidates, group_pattern, found.header_lines[:-1], patterns)
         found.settings["second_line"] = second
         found.settings["header"] = sorted(set(found.settings["header"]) | {
             engine.normalize(engine.join_words(lower, GLUE_GAP))})
@@ -234,7 +249,8 @@ def _from_layout(pages: list) -> Analysis:
     read = [(p, items[p][k][4]) for row in rows for p, k in row[3] if items[p][k][0] == "anchor"]
     if 2 <= len(read) < len(candidates):
         again = _read_layout(pages, read, group_pattern,
-                             found.header_lines if found.settings.get("second_line") else None)
+                             found.header_lines if found.settings.get("second_line") else None,
+                             patterns)
         if again.settings:
             if found.settings.get("second_line"):
                 again.settings["second_line"] = found.settings["second_line"]
@@ -243,7 +259,7 @@ def _from_layout(pages: list) -> Analysis:
 
 
 def _read_layout(pages: list, candidates: list, group_pattern: str | None,
-                 header: list | None = None) -> Analysis:
+                 header: list | None = None, patterns: tuple = DATE_PATTERNS) -> Analysis:
     segments = join_word_rivers(find_segments([ln for _, ln in candidates]),
                                 [ln for _, ln in candidates])
     if header is None:
@@ -255,7 +271,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
         columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
     cells = [engine.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]
     by_col = [[row[i] for row in cells] for i in range(len(columns))]
-    date_col, pattern = (0, group_pattern) if group_pattern else _vote_date(by_col)
+    date_col, pattern = (0, group_pattern) if group_pattern else _vote_date(by_col, patterns)
     money = {"decimal": notation.decimal_mark(pages),
              "currency_codes": sorted(set(engine.CURRENCY_CODES)
                                       | set(notation.currency_codes(pages, LINE_TOLERANCE)))}
@@ -347,7 +363,8 @@ def _pitch(candidates: list) -> float:
 
 # What the analysis looks for, in words a person can check against the page.
 DATE_SHAPES = ("02/01/25", "02-01-2025", "2025-01-02", "2025/01/02", "02.01.2025", "02 Jan 2025",
-               "02-Apr-2025", "02MAY25", "Jan 02, 2025", "01/02")
+               "02-Apr-2025", "02MAY25", "Jan 02, 2025", "01/02",
+               "15 ago 2024 in one of 20 languages, running in order", "2024年12月16日")
 AMOUNT_SHAPES = ("1,234.56", "1.234,56", "12 345.67", "1,00,102.03", "-12.00", "+12.00",
                  "12.00-", "(12.00)", "12.00 Dr", "12.00Cr", "$12.00", "12.00 EUR")
 

@@ -20,6 +20,8 @@ def _convert(values: list, col: dict, settings: dict) -> list:
         sign = col.get("sign", 1)  # -1: the column prints money out unsigned, as a Debit column
         amounts = [parse_amount(v, settings) if v else None for v in values]
         return [a * sign if a is not None and sign != 1 else a for a in amounts]
+    for label in col.get("labels", ()):  # printed beside every value, no part of it
+        values = [" ".join(t for t in v.split(" ") if t != label) if v else v for v in values]
     texts = [v if v else None for v in values]
     present = [v for v in texts if v is not None]
     # read_csv semantics: a column of bare integers is numeric, not text.
@@ -37,6 +39,8 @@ def frame_of(rows: list, settings: dict):
     """The DataFrame of rows ``extract`` found."""
     import pandas as pd  # lazy: the engine is also imported by dua, which must stay light
 
+    if settings.get("row_order") == "reversed":  # the answer key lists the rows newest first
+        rows = rows[::-1]
     data = {}
     for i, col in enumerate(settings["columns"] + settings.get("second_line", [])):
         if not col.get("output", True):
@@ -51,6 +55,9 @@ def frame_of(rows: list, settings: dict):
             data[col["name"]] = pd.Series([None if v is None else str(v) for v in values])
         else:
             data[col["name"]] = _series(values, pd)
+    for col in settings.get("blank_columns", ()):  # named by the key, printed nowhere
+        data[col["name"]] = pd.Series([None] * len(rows), dtype="float64" if col.get(
+            "dtype") in ("float", None) else "object")
     frame = pd.DataFrame(data)
     order = settings.get("output_order")  # the answer key's column order, when it is not the page's
     if order and sorted(order) == sorted(frame.columns):

@@ -27,6 +27,11 @@ def pattern_of(date: str) -> str:
     return next(p for p in DATE_PATTERNS if re.fullmatch(p, date, re.IGNORECASE))
 
 
+def match_of(date: str) -> str | None:
+    """The first pattern that matches the whole of ``date``, or None."""
+    return next((p for p in DATE_PATTERNS if re.fullmatch(p, date, re.IGNORECASE)), None)
+
+
 _MONTH_NAMES = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 
 
@@ -51,16 +56,25 @@ def order_keys(dates: list) -> list | None:
     return out
 
 
+def _month_number(token: str) -> int | None:
+    """The month a word names in every language it is a month of, or None."""
+    from .datenotation import month_of  # late: the month names load with the first date
+
+    numbers = {n for _, n in month_of(token)} if not token.isdigit() else set()
+    return numbers.pop() if len(numbers) == 1 else None
+
+
 def _parts(text: str):
     """``(year, a, b, month_first)`` of one date: ``a`` and ``b`` the day and the month in
     the order printed; ``month_first`` None when the date alone does not say."""
     tokens = re.findall(r"\d+|[^\W\d_]+", text.lower())
-    names = [t for t in tokens if t[:3] in _MONTH_NAMES]
+    names = [_MONTH_NAMES.index(t[:3]) + 1 for t in tokens if t[:3] in _MONTH_NAMES]
+    names = names or [n for n in map(_month_number, tokens) if n]  # another language's
     numbers = [t for t in tokens if t.isdigit()]
     year = next((int(t) for t in numbers if len(t) == 4), 0)
     rest = [t for t in numbers if len(t) != 4]
     if names:
-        month = _MONTH_NAMES.index(names[0][:3]) + 1
+        month = names[0]
         if not rest:
             return None
         if not year and len(rest) == 2:  # 02MAY25, 2 May 25: the second number a year

@@ -24,8 +24,9 @@ _SIGNS = ("-", "+", "\u2212")
 
 
 def normalize(text: str) -> str:
-    """Lower-case letters and digits only: how header lines are recognised on every page."""
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+    """Lower-case letters (of any script) and digits only: how header lines are recognised
+    on every page."""
+    return re.sub(r"[\W_]+", " ", text.lower()).strip()
 
 
 def group_lines(words: list, tolerance: float) -> list:

@@ -12,7 +12,7 @@ import dataclasses
 import math
 import re
 
-from . import engine
+from . import datenotation, engine
 from .columns import GLUE_GAP, LINE_TOLERANCE
 from .dates import DATE_PATTERNS
 
@@ -41,8 +41,9 @@ def roles(expected) -> list:
         values = [str(v) for v in series.dropna()]
         if str(series.dtype) == "float64":
             out.append("amount")
-        elif values and "date" not in out and \
-                sum(1 for v in values if _is_date(v)) >= 0.8 * len(values):
+        elif values and "date" not in out and (
+                sum(1 for v in values if _is_date(v)) >= 0.8 * len(values)
+                or date_notation(values) is not None):
             out.append("date")  # the first date column anchors rows; a value date is text
         else:
             out.append("text")
@@ -53,6 +54,16 @@ def dtype_of(series) -> str | None:
     """The engine's dtype for an expected column: float, str, or None (inferred)."""
     dtype = str(series.dtype)
     return "float" if dtype == "float64" else "str" if dtype in ("str", "object", "string") else None
+
+
+def date_notation(values: list) -> dict | None:
+    """The notation the key's dates share when none of the usual shapes reads them
+    ('15 ago 2024', '2024年12月16日'): it must name a month in words, mark its parts
+    (年月日) or print a year, so that a column of small numbers is no date."""
+    found = datenotation.induce(values)
+    if found and (found["languages"] or {"y", "mark"} & set(found["roles"])):
+        return found
+    return None
 
 
 def _is_date(text: str) -> bool:

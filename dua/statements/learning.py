@@ -12,9 +12,9 @@ import collections
 import copy
 import re
 
-from . import engine, evidence, notation, sections
+from . import engine, evidence, keyspec, notation, sections
 from .columns import GLUE_GAP, LINE_TOLERANCE, find_header
-from .dates import pattern_of
+from .dates import match_of
 
 _ENOUGH = 0.5  # share of the expected rows that must be found before the evidence counts
 _WORD = re.compile(r"[^\W\d_][^\W\d_'’./&-]*[.]?")
@@ -41,11 +41,13 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
             settings, rows = trial, found
         if _count(rows) == len(expected):
             break  # every row found: the other mark cannot do better
+    expected, rows, backwards = keyspec.orient(pages, expected, kinds, settings, rows)
     if _count(rows) < max(2, _ENOUGH * len(expected)):
         return None
     evidence.attach_text(pages, expected, kinds, rows)
     rows = [r for r in rows if r]
-    _attach_marks(pages, rows, kinds)
+    _learn_sign_words(settings, pages, rows, expected, kinds)
+    _attach_marks(pages, rows, kinds, settings.get("sign_marks", ()))
     ranges = _ranges(rows, kinds)
     groups = not any(r.dated for r in rows)
     if not any(kinds.index("date") in r.cells for r in rows):
@@ -61,7 +63,9 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
         settings["second_line"] = _columns({c: ranges[c] for c in second}, [], expected,
                                            kinds, False)
     settings["output_order"] = [str(c) for c in expected.columns]
-    _dates(settings, rows, expected, kinds, groups)
+    keyspec.specify(settings, pages, rows, expected, ranges, backwards)
+    if not _dates(settings, rows, expected, kinds, groups):
+        return None  # the key's dates share no notation the page prints
     _signs(settings, rows, expected, kinds)
     _balance(settings, expected)
     _wraps(settings, pages, rows)
@@ -109,7 +113,7 @@ def _defaults(base: dict | None) -> dict:
                        ("continuation_gap", 12.0)):
         s.setdefault(key, value)
     for key in ("anchor", "date_fill", "date_groups", "output_order", "sections",
-                "balance_column"):
+                "balance_column", "blank_columns", "row_order", "sign_marks"):
         s.pop(key, None)  # decided again from the evidence
     return s
 
@@ -117,7 +121,19 @@ def _defaults(base: dict | None) -> dict:
 # --- columns ---------------------------------------------------------------------------
 
 
-def _attach_marks(pages: list, rows: list, kinds: list) -> None:
+def _learn_sign_words(settings: dict, pages: list, rows: list, expected, kinds: list) -> None:
+    """Words such as 'S' and 'H' that print an amount's sign beside it, from the key's signs."""
+    signs = [[None if k != "amount" or not evidence.value(v) else (-1 if v < 0 else 1)
+              for k, v in zip(kinds, expected.iloc[i].tolist())] for i in range(len(expected))]
+    words = notation.sign_words(lambda r: pages[r.page].lines[r.line], rows, kinds, signs)
+    if words:  # a sign word beside every amount also looked like a currency code
+        settings["currency_codes"] = [c for c in settings["currency_codes"]
+                                      if c.lower().rstrip(".") not in words]
+        settings["sign_marks"] = sorted(words)
+        settings["drcr_signs"] = dict(settings.get("drcr_signs", {}), **words)
+
+
+def _attach_marks(pages: list, rows: list, kinds: list, learned=()) -> None:
     """A Dr/Cr or sign printed as a word of its own right beside an amount is part of it."""
     for row in rows:
         line = pages[row.page].lines[row.line]
@@ -128,7 +144,8 @@ def _attach_marks(pages: list, rows: list, kinds: list) -> None:
             i = next(i for i, w in enumerate(line) if w is words[-1])
             nxt = line[i + 1] if i + 1 < len(line) else None
             size = words[-1][4] - words[-1][3]
-            if nxt and id(nxt) not in claimed and nxt[0].lower() in evidence.MARKS \
+            if nxt and id(nxt) not in claimed and nxt[0].lower().rstrip(".") in (
+                    evidence.MARKS | set(learned)) \
                     and nxt[1] - words[-1][2] < 1.5 * size:
                 row.cells[c] = words + [nxt]
                 claimed.add(id(nxt))
@@ -193,20 +210,34 @@ def _columns(ranges: dict, extra: list, expected, kinds: list, groups: bool) -> 
 # --- dates, signs, wraps ---------------------------------------------------------------
 
 
-def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> None:
+def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> bool:
     c = kinds.index("date")
     name = str(expected.columns[c])
     settings["date_column"] = next(i for i, col in enumerate(settings["columns"])
                                    if col["name"] == name)
     printed = [engine.join_words(r.cells[c], GLUE_GAP) for r in rows if c in r.cells]
-    shapes = collections.Counter(pattern_of(d) for d in printed)
-    settings["date_pattern"] = shapes.most_common(1)[0][0]
+    settings["date_pattern"] = date_pattern(printed)
+    if settings["date_pattern"] is None:
+        return False
     settings["date_groups"] = groups
     if not groups and not all(r.dated for r in rows):
         settings["anchor"] = "amount"  # the date is printed once, on the day's first row
         blank = all(evidence.value(expected.iloc[r.index, c]) is None
                     for r in rows if not r.dated)
         settings["date_fill"] = "blank" if blank else "carry"
+    return True
+
+
+def date_pattern(printed: list) -> str | None:
+    """The usual shape most of the printed dates take; where none reads them all, the
+    notation induced from them (any order, separator, language or script)."""
+    shapes = collections.Counter(match_of(d) for d in printed)
+    if None in shapes:
+        induced = evidence.date_notation(printed)
+        if induced:
+            return induced["pattern"]
+        del shapes[None]
+    return shapes.most_common(1)[0][0] if shapes else None
 
 
 def _signs(settings: dict, rows: list, expected, kinds: list) -> None:
@@ -226,14 +257,18 @@ def _signs(settings: dict, rows: list, expected, kinds: list) -> None:
         if flip:
             col["sign"] = -1
         neg = {m: seen[(m, True ^ flip)] > seen[(m, False ^ flip)]
-               for m in ("()", "trail-", "dr", "cr") if seen[(m, True)] + seen[(m, False)]}
+               for m in ("()", "trail-", "dr", "cr", *settings.get("sign_marks", ()))
+               if seen[(m, True)] + seen[(m, False)]}
         if "()" in neg:
             settings["parens_negative"] = neg["()"]
         if "trail-" in neg:
             settings["trailing_minus_negative"] = neg["trail-"]
-        if "dr" in neg or "cr" in neg:
+        if "dr" in neg or "cr" in neg or set(neg) & set(settings.get("sign_marks", ())):
             col["drcr_signs"] = {"dr": -1 if neg.get("dr", True) else 1,
                                  "cr": -1 if neg.get("cr", False) else 1}
+            for m in settings.get("sign_marks", ()):  # a learned word this column never shows
+                col["drcr_signs"][m] = (-1 if neg[m] else 1) if m in neg \
+                    else settings["drcr_signs"][m]
 
 
 def _balance(settings: dict, expected) -> None:

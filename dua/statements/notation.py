@@ -88,3 +88,28 @@ def drcr_signs(cells: list, settings: dict) -> dict | None:
     if has_cr and not has_dr and bare:
         return {"dr": -1, "cr": -1}
     return {"dr": -1, "cr": 1}
+
+
+_SIGN_WORD = re.compile(r"[^\W\d_]{1,2}\.?")
+
+
+def sign_words(lines_of, rows: list, kinds: list, signs: list) -> dict:
+    """Short words printed right after the key's amounts whose sign they tell ('S' and 'H',
+    Soll and Haben): word -> -1 or 1, learned when each word stands beside amounts of one
+    sign only in the key. ``lines_of(row)`` gives a row's anchor line, ``signs[row][c]``
+    the key's sign of its amount in column ``c`` (None when empty)."""
+    tally = collections.defaultdict(collections.Counter)
+    for row in rows:
+        line = lines_of(row)
+        for c, words in row.cells.items():
+            sign = signs[row.index][c] if kinds[c] == "amount" else None
+            i = next((i for i, w in enumerate(line) if w is words[-1]), None)
+            if sign is None or i is None or i + 1 >= len(line):
+                continue
+            nxt = line[i + 1]
+            if _SIGN_WORD.fullmatch(nxt[0]) and nxt[1] - words[-1][2] < 1.5 * (nxt[4] - nxt[3]) \
+                    and nxt[0].lower().rstrip(".") not in ("dr", "cr"):
+                tally[nxt[0].lower().rstrip(".")][sign] += 1
+    out = {w: (-1 if n[-1] else 1) for w, n in tally.items()
+           if sum(n.values()) >= 2 and len(n) == 1}
+    return out if out and len(out) == len(tally) else {}

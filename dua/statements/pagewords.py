@@ -9,6 +9,7 @@ engine's are ``(text, x0, x1, top, bottom, size)``.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _CID = re.compile(r"(?:\(cid:\d+\))+")
 _LEADER = re.compile(r"\.{3,}")  # a dot leader: 'DATE.......AMOUNT' is two names
@@ -17,6 +18,9 @@ _DOTS = re.compile(r"(?<=[^\W\d_])\.+(?=[^\W\d_])")
 # prints its words at least 0.15 em apart where its text layer has no space glyphs, and
 # the glyphs inside a word touch (the reader records no run for gaps under 0.5 pt).
 SPLIT_GAP = 0.1
+# CJK fonts often map 月 and 日 to the look-alike Kangxi radicals (U+2F49, U+2F47): no
+# statement prints a radical as such, so they are read as the characters they stand for.
+_RADICALS = re.compile("[\u2e80-\u2fdf]")
 WATERMARK_SIZE = 3.0  # glyphs this many times the page's usual size lie over the text
 ON_ITS_SIDE = 2.0  # a word this many times taller than its glyphs runs down the page
 
@@ -60,6 +64,9 @@ def page_words(words: list, settings: dict, spaced: bool = False) -> tuple:
         gap = max(gap, SPACED_SPLIT_GAP)
     kept, aside = [], []
     for w in words:
+        if _RADICALS.search(w[0]):
+            w = (_RADICALS.sub(lambda m: unicodedata.normalize("NFKC", m.group()), w[0]),
+                 *w[1:])
         for piece in _leaders(_pieces(w, gap, usual)):
             reason = _apart(piece, usual)
             if reason:

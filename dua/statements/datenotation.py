@@ -1,0 +1,265 @@
+"""A date notation induced from dates as printed: which token is the day, the month, the year.
+
+Given a column of printed dates (the answer key's, or a column's own tokens) it finds the
+shape they share — numbers, words and the separators between them, in any order — and
+returns a regular expression that covers it: a number's width, a separator's marks, and
+for a month name the month names of every language (``months``) that spells all the
+month tokens seen. It never keeps a sample's values, only their structure.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from . import months
+
+_TOKEN = re.compile(r"\d+|[^\W\d_]+\.?|[^\w]+")
+_LETTERS = re.compile(r"[^\W\d_]")
+
+
+@functools.lru_cache(maxsize=1)
+def _index() -> tuple:
+    """``(exact, full)``: form -> {(lang, month)}, and each language's full forms by month."""
+    exact, full = {}, {}
+    for lang, months_ in months.forms().items():
+        for number, names in enumerate(months_, 1):
+            for name in names:
+                exact.setdefault(name, set()).add((lang, number))
+                full.setdefault(lang, []).append((name, number))
+    return exact, full
+
+
+def month_of(token: str) -> set:
+    """``{(language, month)}`` a word may name: a form, or a prefix of three letters or more
+    of one (an abbreviation, a dot allowed). A language where the word fits two months
+    ('čer' of červen and červenec) gives nothing."""
+    word = token.lower().rstrip(".")
+    if len(word) < 3:
+        return set()
+    exact, full = _index()
+    found = set(exact.get(word, ()))
+    langs = {lang for lang, _ in found}
+    for lang, names in full.items():
+        if lang in langs:
+            continue  # an exact form wins over a prefix of another month's form
+        numbers = {n for name, n in names if name.startswith(word) and len(word) >= 3}
+        if len(numbers) == 1:
+            found.add((lang, numbers.pop()))
+    return found
+
+
+def _shape(text: str) -> tuple:
+    """``(kinds, parts, seps)``: 'n' number / 'w' word per part, and the separators around."""
+    kinds, parts, seps, sep = [], [], [], ""
+    for tok in _TOKEN.findall(text.strip()):
+        if tok[0].isdigit() or _LETTERS.match(tok):
+            seps.append(sep)
+            kinds.append("n" if tok[0].isdigit() else "w")
+            parts.append(tok)
+            sep = ""
+        else:
+            sep += tok
+    seps.append(sep)
+    return tuple(kinds), parts, seps
+
+
+def induce(values: list) -> dict | None:
+    """The notation of dates printed as ``values``: ``{"pattern", "roles", "languages"}``,
+    or None when they share no shape with a day and a month in it.
+
+    ``roles`` names each part 'd', 'm', 'y' (or 'w' for a word beside them, a weekday).
+    """
+    shaped = [_shape(v) for v in values if v and v.strip()]
+    if not shaped:
+        return None
+    kinds = max({s[0] for s in shaped}, key=lambda k: sum(1 for s in shaped if s[0] == k))
+    shaped = [s for s in shaped if s[0] == kinds]
+    if len(shaped) < 0.9 * len([v for v in values if v and v.strip()]) or len(kinds) > 6:
+        return None
+    columns = [[s[1][i] for s in shaped] for i in range(len(kinds))]
+    roles, languages = _roles(kinds, columns)
+    if roles is None:
+        return None
+    pieces = [_sep([s[2][0] for s in shaped], True)]
+    for i, kind in enumerate(kinds):
+        pieces.append(_part(roles[i], columns[i], languages))
+        pieces.append(_sep([s[2][i + 1] for s in shaped], i + 1 == len(kinds)))
+    return {"pattern": "".join(pieces), "roles": roles, "languages": sorted(languages)}
+
+
+def _roles(kinds: tuple, columns: list) -> tuple:
+    """Each part's role: a month word or a number marked by 年月日; the rest by their ranges."""
+    roles, languages = [None] * len(kinds), set()
+    for i, (kind, col) in enumerate(zip(kinds, columns)):
+        if kind != "w":
+            continue
+        marks = {months.CJK_MARKS.get(t) for t in col}
+        if len(marks) == 1 and None not in marks and i > 0 and kinds[i - 1] == "n":
+            roles[i], roles[i - 1] = "mark", marks.pop()
+            continue
+        langs = _languages(col)
+        if langs and "m" not in roles:
+            roles[i], languages = "m", langs
+        elif len({t.lower() for t in col}) == 1 or "m" in roles:
+            roles[i] = "w"  # a fixed word ('den') or a weekday beside the date
+        else:
+            return None, set()
+    numbers = [i for i, k in enumerate(kinds) if k == "n" and roles[i] is None]
+    for i in numbers:
+        ints = [int(t) for t in columns[i]]
+        if len(columns[i][0]) == 4 or max(ints) > 31:
+            roles[i] = "y"
+    free = [i for i in numbers if roles[i] is None]
+    for role in ("m", "d"):
+        if role in roles:
+            continue
+        fits = [i for i in free if max(int(t) for t in columns[i]) <= (12 if role == "m" else 31)
+                and min(int(t) for t in columns[i]) >= 1]
+        if not fits:
+            return None, set()
+        # A year printed first puts the month before the day; otherwise the day comes first.
+        pick = fits[0] if role == "m" and roles[:1] == ["y"] else fits[-1] if role == "m" else fits[0]
+        roles[pick] = role
+        free.remove(pick)
+    if free or "d" not in roles or "m" not in roles or roles.count("y") > 1:
+        return None, set()
+    return roles, languages
+
+
+def _languages(col: list) -> set:
+    """The languages in which every word of ``col`` names a month (all of them, tokens
+    being ambiguous across languages, so the pattern covers each language's months)."""
+    common = None
+    for token in set(col):
+        langs = {lang for lang, _ in month_of(token)}
+        common = langs if common is None else common & langs
+        if not common:
+            return set()
+    return common or set()
+
+
+def _part(role: str, col: list, languages: set) -> str:
+    if role == "mark":
+        return "(?:%s)" % "|".join(sorted({re.escape(t) for t in col}))
+    if role == "m" and languages:
+        return month_pattern(languages)
+    if role == "w":
+        return r"[^\W\d_]+\.?" if len({t.lower() for t in col}) > 1 else re.escape(col[0])
+    lo, hi = min(len(t) for t in col), max(len(t) for t in col)
+    if role in ("d", "m") and lo == 1:
+        hi = 2
+    return r"\d{%d}" % lo if lo == hi else r"\d{%d,%d}" % (lo, hi)
+
+
+def _sep(seen: list, edge: bool) -> str:
+    """A separator as seen: spaces of any width, marks as printed; an edge's may be absent."""
+    alts = []
+    for s in sorted(set(seen)):
+        marks = r"\s*".join(re.escape(c) for c in s.strip())
+        alts.append(r"\s*" + marks + r"\s*" if marks else r"\s*")
+    alts = list(dict.fromkeys(alts))
+    if edge:
+        alts = [a for a in alts if a != r"\s*"]
+        return "(?:%s)?" % "|".join(alts) if alts else ""
+    return alts[0] if len(alts) == 1 else "(?:%s)" % "|".join(alts)
+
+
+@functools.lru_cache(maxsize=64)
+def _month_alternatives(language: str) -> tuple:
+    out = []
+    for names in months.forms()[language]:
+        for name in names:
+            head, tail = name[:3], name[3:]
+            optional = ""
+            for ch in reversed(tail):  # any prefix of three letters or more
+                optional = "(?:%s%s)?" % (re.escape(ch), optional)
+            out.append(re.escape(head) + optional)
+    return tuple(out)
+
+
+def month_pattern(languages) -> str:
+    """Any month of ``languages``, full or abbreviated, with or without a dot."""
+    alts = sorted({a for lang in sorted(languages) for a in _month_alternatives(lang)},
+                  key=lambda a: (-len(a), a))
+    return "(?:%s)\\.?" % "|".join(alts)
+
+
+def order_keys(values: list, notation: dict) -> list | None:
+    """``(year, month, day)`` of each date printed in ``notation`` (year 0 when none is
+    printed), or None when one does not read."""
+    out = []
+    for text in values:
+        kinds, parts, _ = _shape(text)
+        if len(parts) != len(notation["roles"]):
+            return None
+        got = {}
+        for role, part in zip(notation["roles"], parts):
+            if role == "m" and not part[0].isdigit():
+                numbers = {n for lang, n in month_of(part) if lang in notation["languages"]}
+                if len(numbers) != 1:
+                    return None
+                got["m"] = numbers.pop()
+            elif role in ("d", "m", "y"):
+                got[role] = int(part)
+        out.append((got.get("y", 0), got["m"], got["d"]))
+    return out
+
+
+def in_order(keys: list) -> bool:
+    """Dates that run forward (or backward) through the column, a year's turn allowed."""
+    if len(keys) < 2:
+        return False
+    seq = [(y, m, d) for y, m, d in keys]
+    if all(k[0] == 0 for k in seq):  # no year printed: December may be followed by January
+        turns = [i for i in range(1, len(seq)) if seq[i] < seq[i - 1]]
+        return len(turns) <= 1 or all(b <= a for a, b in zip(seq, seq[1:]))
+    return all(a <= b for a, b in zip(seq, seq[1:])) or all(b <= a for a, b in zip(seq, seq[1:]))
+
+
+@functools.lru_cache(maxsize=1)
+def _search():
+    """Date-like runs of any notation: a month word of any language beside numbers, CJK
+    marks, or three numbers with the year first."""
+    month = month_pattern(months.MONTHS)
+    sep = r"[ .\-/,]*"
+    shapes = (r"\d{2,4}\s*[年년]\s*\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]?",
+              r"\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]",
+              r"\d{1,2}%s%s(?:%s\d{4}|%s\d{2}(?!\d))?" % (sep, month, sep, sep),
+              r"%s%s\d{1,2}(?:%s\d{4})?" % (month, sep, sep),
+              r"\d{4}[./-]\d{1,2}[./-]\d{1,2}")
+    return re.compile(r"(?<![\w/.-])(?:%s)(?![\w/-])" % "|".join(shapes), re.IGNORECASE)
+
+
+def from_lines(lines: list, has_money) -> str | None:
+    """Without a key: the date notation of the lines' dates, from the column's own tokens.
+
+    The date-like runs that open the most lines with money share a shape; they are a date
+    column when they run in order, and where a month word reads in several languages the
+    languages in which they run in order are kept. None when no such column is found.
+    """
+    found = []
+    for line in lines:
+        text = " ".join(w[0] for w in line)
+        m = _search().search(text)
+        if m and has_money(line):
+            found.append(m.group(0).strip())
+    groups: dict = {}
+    for text in found:
+        groups.setdefault(_shape(text)[0], []).append(text)
+    if not groups:
+        return None
+    values = max(groups.values(), key=len)
+    notation = induce(values)
+    if notation is None or len(values) < 2:
+        return None
+    if not notation["languages"]:
+        keys = order_keys(values, notation)
+        return notation["pattern"] if keys and in_order(keys) else None
+    fits = [lang for lang in notation["languages"]
+            if in_order(order_keys(values, dict(notation, languages=[lang])) or [])]
+    return _with_languages(notation, fits) if fits else None
+
+
+def _with_languages(notation: dict, languages: list) -> str:
+    return notation["pattern"].replace(month_pattern(notation["languages"]),
+                                       month_pattern(languages))
