@@ -92,12 +92,14 @@ class GeneratorTest(unittest.TestCase):
                      "narrow_cells", "totals_row", "credit_first"):
             self.assertEqual(seen[name], {True, False}, name)
 
-    def test_every_word_of_the_sample_tables_is_in_the_pdf_text_layer(self):
+    def test_every_word_of_the_sample_tables_is_in_the_pdf_text_layer_on_its_page_count(self):
         self.assertEqual(len(FOLDERS), COUNT)
         for folder in FOLDERS:
             for which in "ab":
                 with self.subTest(layout=os.path.basename(folder), statement=which):
                     self.assertEqual(check.short(folder, which), [])
+                    planned, made = check.pages_made(folder, which)
+                    self.assertEqual(made, planned, "a page overflowed onto the next")
 
 
 class WriterOnTheSampleTest(unittest.TestCase):

@@ -214,6 +214,39 @@ def breakdown(results: list) -> list:
     return lines
 
 
+def _failed(r: dict, mode: str) -> bool:
+    if mode == "supervised":
+        return not r["supervised"]
+    if mode == "reused":  # reuse is only asked of a layout its key was learned on
+        return r["supervised"] and not r["reused"]
+    return not all(s == "passed" and ok for _, s, ok, _ in r["unsupervised"])
+
+
+def causes(results: list, mode: str, top: int = 8) -> list:
+    """Axis values that explain the failures of ``mode``, greedily: the value whose layouts
+    fail most often (every one of them, when some value has at least two such layouts),
+    then the same among the layouts without it, and so on; each with one layout to draw
+    again. A pattern to look at, not a proof of cause: values drawn together share it."""
+    rows = [({f"{n}={_axis(lay, p)}" for n, p in AXES}, lay["id"], _failed(r, mode))
+            for lay, r in results]
+    lines = []
+    while len(lines) < top and any(bad for _, _, bad in rows):
+        total, failed = collections.Counter(), collections.Counter()
+        for values, _, bad in rows:
+            total.update(values)
+            failed.update(values if bad else ())
+        pick = [v for v in total if total[v] >= 2 and failed[v] == total[v]] or \
+            [v for v in total if total[v] >= 3] or list(total)
+        value = max(pick, key=lambda v: (failed[v] / total[v], failed[v]))
+        example = next(i for values, i, bad in rows if bad and value in values)
+        lines.append(f"{mode}: {value} fails {failed[value]}/{total[value]} (e.g. {example})")
+        rows = [row for row in rows if value not in row[0]]
+    left = [i for _, i, bad in rows if bad]
+    if left:
+        lines.append(f"{mode}: not explained by one value: {', '.join(left[:6])}")
+    return lines
+
+
 def run() -> list:
     env_seed = os.environ.get("DUA_LAYOUTS_SEED")
     seed = int(env_seed) if env_seed else secrets.randbelow(10 ** 6)
@@ -228,6 +261,8 @@ def run() -> list:
     root = tempfile.mkdtemp(prefix="dua-layouts-")
     try:
         results = score_all(draw(seed, count, root, producers))
+        with open(os.path.join(root, "results.json"), "w", encoding="utf-8") as fh:
+            json.dump([[lay["id"], r] for lay, r in results], fh, indent=1)
     finally:
         if not os.environ.get("DUA_LAYOUTS_KEEP"):
             shutil.rmtree(root, ignore_errors=True)
@@ -238,6 +273,9 @@ def run() -> list:
     if os.environ.get("DUA_LAYOUTS_BREAKDOWN", "1") != "0":
         for line in breakdown(results):
             print("   | " + line)
+    for mode in ("supervised", "reused", "unsupervised"):
+        for line in causes(results, mode):
+            print("   > " + line)
     t = tally(results)
     n, s = t["layouts"], t["statements"]
     sys.stdout.flush()
