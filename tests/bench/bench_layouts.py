@@ -28,7 +28,7 @@ AXES = (("producer", ("producer",)), ("amounts", ("columns", "amounts")),
         ("balance", ("effective", "balance")), ("month", ("date", "month")),
         ("cjk", ("date", "cjk")), ("date_order", ("date", "order")),
         ("date_sep", ("date", "sep")), ("year", ("date", "year")),
-        ("abbr", ("date", "abbr")), ("case", ("date", "case")), ("grouping", ("grouping",)),
+        ("month_names", ("effective", "month_names")), ("grouping", ("grouping",)),
         ("sign", ("effective", "sign")), ("date_once_per_day", ("date_once_per_day",)),
         ("balance_last_of_day", ("effective", "balance_last_of_day")),
         ("description", ("description",)), ("narrow_cells", ("effective", "narrow_cells")),
@@ -223,10 +223,10 @@ def _failed(r: dict, mode: str) -> bool:
 
 
 def causes(results: list, mode: str, top: int = 8) -> list:
-    """Axis values that explain the failures of ``mode``, greedily: the value whose layouts
-    fail most often (every one of them, when some value has at least two such layouts),
-    then the same among the layouts without it, and so on; each with one layout to draw
-    again. A pattern to look at, not a proof of cause: values drawn together share it."""
+    """Axis values that tell the failures of ``mode`` apart, greedily: the value (on at
+    least three layouts) whose layouts fail most often against those without it, then the
+    same among the layouts without it, and so on; each with one layout to draw again. A
+    pattern to look at, not a proof of cause: values drawn together share it."""
     rows = [({f"{n}={_axis(lay, p)}" for n, p in AXES}, lay["id"], _failed(r, mode))
             for lay, r in results]
     lines = []
@@ -235,15 +235,24 @@ def causes(results: list, mode: str, top: int = 8) -> list:
         for values, _, bad in rows:
             total.update(values)
             failed.update(values if bad else ())
-        pick = [v for v in total if total[v] >= 2 and failed[v] == total[v]] or \
-            [v for v in total if total[v] >= 3] or list(total)
-        value = max(pick, key=lambda v: (failed[v] / total[v], failed[v]))
+        all_bad, n = sum(bad for _, _, bad in rows), len(rows)
+
+        def lift(v):
+            rest = n - total[v]
+            return failed[v] / total[v] - ((all_bad - failed[v]) / rest if rest else 0)
+        pick = [v for v in total if total[v] >= 3 and failed[v]] or [v for v in total
+                                                                       if failed[v]]
+        value = max(pick, key=lambda v: (lift(v), failed[v]))
+        if lift(value) <= 0:
+            break
         example = next(i for values, i, bad in rows if bad and value in values)
-        lines.append(f"{mode}: {value} fails {failed[value]}/{total[value]} (e.g. {example})")
+        lines.append(f"{mode}: {value} fails {failed[value]}/{total[value]}, the rest "
+                     f"{all_bad - failed[value]}/{n - total[value]} (e.g. {example})")
         rows = [row for row in rows if value not in row[0]]
     left = [i for _, i, bad in rows if bad]
     if left:
-        lines.append(f"{mode}: not explained by one value: {', '.join(left[:6])}")
+        lines.append(f"{mode}: {len(left)} failures not told apart by one value, e.g. "
+                     f"{', '.join(left[:4])}")
     return lines
 
 
