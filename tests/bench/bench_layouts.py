@@ -240,8 +240,11 @@ def causes(results: list, mode: str, top: int = 8) -> list:
         def lift(v):
             rest = n - total[v]
             return failed[v] / total[v] - ((all_bad - failed[v]) / rest if rest else 0)
-        pick = [v for v in total if total[v] >= 3 and failed[v]] or [v for v in total
-                                                                       if failed[v]]
+        # a value on every layout left tells nothing apart
+        pick = [v for v in total if 3 <= total[v] < n and failed[v]] or \
+            [v for v in total if total[v] < n and failed[v]]
+        if not pick:
+            break
         value = max(pick, key=lambda v: (lift(v), failed[v]))
         if lift(value) <= 0:
             break
