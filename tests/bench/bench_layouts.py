@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import collections
 import concurrent.futures
+import glob
 import json
 import os
 import secrets
@@ -259,7 +260,33 @@ def causes(results: list, mode: str, top: int = 8) -> list:
     return lines
 
 
-def run() -> list:
+def _given(paths: list) -> list:
+    """Layout folders (with layout.json) at or one level under ``paths``."""
+    found = []
+    for path in paths:
+        here = os.path.join(path, "layout.json")
+        found += [path] if os.path.exists(here) else sorted(
+            os.path.dirname(p) for p in glob.glob(os.path.join(path, "*", "layout.json")))
+    return found
+
+
+def report(results: list) -> list:
+    """Prints the failures, the breakdown and the causes; returns the figures."""
+    for line in failure_lines(results):
+        print("   " + line)
+    if os.environ.get("DUA_LAYOUTS_BREAKDOWN", "1") != "0":
+        for line in breakdown(results):
+            print("   | " + line)
+    for mode in ("supervised", "reused", "unsupervised"):
+        for line in causes(results, mode):
+            print("   > " + line)
+    sys.stdout.flush()
+    return figures(tally(results))
+
+
+def run(paths: list | None = None) -> list:
+    if paths:  # layouts drawn before (python -m fixtures.space ...): scored, not drawn
+        return report(score_all(_given(paths)))
     env_seed = os.environ.get("DUA_LAYOUTS_SEED")
     seed = int(env_seed) if env_seed else secrets.randbelow(10 ** 6)
     count = int(os.environ.get("DUA_LAYOUTS_N", "30"))
@@ -280,17 +307,11 @@ def run() -> list:
             shutil.rmtree(root, ignore_errors=True)
         else:
             print(f"   layouts kept in {root}")
-    for line in failure_lines(results):
-        print("   " + line)
-    if os.environ.get("DUA_LAYOUTS_BREAKDOWN", "1") != "0":
-        for line in breakdown(results):
-            print("   | " + line)
-    for mode in ("supervised", "reused", "unsupervised"):
-        for line in causes(results, mode):
-            print("   > " + line)
-    t = tally(results)
+    return report(results)
+
+
+def figures(t: dict) -> list:
     n, s = t["layouts"], t["statements"]
-    sys.stdout.flush()
     return [
         Figure("supervised exact", t["supervised"], n, unit="layouts", floor_name="of",
                higher_is_better=True, target=">= 99%"),
