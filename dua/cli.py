@@ -18,6 +18,7 @@ COMMANDS = {
     "parse": ("write, run and verify a parser for a bank statement", "parse"),
     "run": ("reuse a generated parser on more statements (no agent, no LLM)", "run"),
     "extract": ("turn a PDF into typed elements (headings, tables, …)", "extract"),
+    "ocr": ("write a scanned PDF again with a text layer (tesseract)", "ocr"),
     "serve": ("run the Error Handler as an HTTP service", "serve"),
     "handle": ("run the Error Handler once on an error payload", "handle"),
 }

@@ -55,6 +55,9 @@ def add_arguments(p) -> None:
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
     add_read_options(p)
+    from .ocr import add_ocr_options
+
+    add_ocr_options(p)
     p.add_argument("--checkpoint", metavar="FILE",
                    help="save the run's state to FILE (a file: --resume reads it) after every step")
     p.add_argument("--resume", action="store_true",
@@ -135,7 +138,9 @@ def run(args, settings) -> int:
     from ..errors import VerificationError
     from ..review import options as review_options
     from ..statements.agent import AGENT_ID, resume_agent, run_agent
+    from . import ocr
 
+    scanned = None
     started = time.perf_counter()
     on_event, on_progress = _progress(args)
     review_options.check(args, (args.pdf, args.expected), (args.out,))
@@ -151,9 +156,14 @@ def run(args, settings) -> int:
     else:
         pdf, bank, expected = resolve_inputs(args)
         check_destinations(args, pdf, bank, expected)
-        state = run_agent(pdf, bank, expected=expected, max_retries=args.max_retries,
-                          checkpoint=args.checkpoint, **common)
+        with ocr.searchable_copy(args, pdf, ocr.progress_printer("parse", args.quiet)) as (
+                read, scanned):
+            state = run_agent(read, bank, expected=expected, max_retries=args.max_retries,
+                              checkpoint=args.checkpoint, **common)
+        state = ocr.verdict(state, pdf, scanned)
     report = summary(state, time.perf_counter() - started)
+    if scanned:
+        report["ocr"] = ocr.report(scanned, state)
     if state.feedback:  # the handler's answer that ended the run (its budget or our cap)
         report["feedback"] = state.feedback
     elif state.final_status != "passed":  # unverified: ran, but nothing could prove it
