@@ -11,7 +11,7 @@ import json
 import os
 import sys
 
-from ..errors import UsageError
+from ..errors import NoTextLayerError, UsageError
 
 DESCRIPTION = (
     "Write a scanned PDF again with an invisible text layer where tesseract saw each word (as "
@@ -92,16 +92,128 @@ def searchable_copy(args, path: str, progress=None):
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def report(answer: dict | None, state=None) -> dict | None:
+class Copies:
+    """The searchable copies of a batch's scans: where each PDF is read from, and what OCR did."""
+
+    def __init__(self, folder: str | None) -> None:
+        self.folder, self.read, self.answers = folder, {}, {}
+
+    def path(self, pdf: str) -> str:
+        return self.read.get(pdf, pdf)
+
+    def outputs(self, pdfs: list, out: str | None, out_dir: str | None) -> dict | None:
+        """The batch's ``outputs``: each copy's CSV named after its original, as without OCR."""
+        from ..batch import output_paths  # lazy: keeps dua --help fast
+        from ..outputs import STDOUT
+
+        if out:
+            return {self.path(pdfs[0]): out} if out != STDOUT else None
+        return {self.path(p): csv for p, csv in output_paths(pdfs, out_dir or ".").items()}
+
+    def restore(self, result) -> None:
+        """Each result told of its original PDF again (the copies go when the run ends)."""
+        back = {copy: pdf for pdf, copy in self.read.items()}
+        for r in result.results:
+            r.pdf_path = back.get(r.pdf_path, r.pdf_path)
+
+    def annotate(self, report: dict) -> None:
+        for entry in report.get("files", []):
+            if entry["pdf_path"] in self.answers:
+                entry["ocr"] = report_of(self.answers[entry["pdf_path"]])
+
+
+@contextlib.contextmanager
+def searchable_copies(args, pdfs: list, command: str = "run"):
+    """``Copies`` of a batch's PDFs: each scan's searchable copy; a file OCR fails on is kept as
+    it is (the batch then fails it, one file among the others), its reason on stderr."""
+    from ..errors import DuaError
+
+    if getattr(args, "ocr", "auto") == "never":
+        yield Copies(None)
+        return
+    _check(args)
+    import shutil  # lazy: keeps import dua fast
+    import tempfile
+
+    from ..cli import read_budget
+    from ..pdf import make_searchable
+
+    copies = Copies(tempfile.mkdtemp(prefix="dua-ocr-"))
+    progress = progress_printer(command, args.quiet)
+    try:
+        for i, pdf in enumerate(pdfs):
+            copy = os.path.join(copies.folder, str(i), os.path.basename(pdf) or "scan.pdf")
+            os.makedirs(os.path.dirname(copy))
+            try:
+                answer = make_searchable(pdf, copy, mode=args.ocr, lang=args.ocr_lang,
+                                         dpi=args.ocr_dpi, password=args.password,
+                                         budget=read_budget(args), on_page=progress)
+            except DuaError as exc:
+                if not isinstance(exc, NoTextLayerError) and not args.quiet:
+                    print(f"dua {command}: OCR failed on {pdf}: {exc.message}", file=sys.stderr)
+                continue
+            if answer["pages"]:
+                answer["dpi"] = args.ocr_dpi or 300
+                copies.read[pdf], copies.answers[pdf] = copy, answer
+        yield copies
+    finally:
+        shutil.rmtree(copies.folder, ignore_errors=True)
+
+
+def report_of(answer: dict | None, state=None) -> dict | None:
     """What OCR did, for a command's report: its pages, engine and language, the words it was
-    unsure of, and that descriptions are OCR text."""
+    unsure of (and, with a parse's ``state``, those near a check that failed), and that
+    descriptions are OCR text."""
     if not answer:
         return None
-    return {"pages": answer["pages"], "engine": answer.get("engine"), "lang": answer.get("lang"),
-            "dpi": answer.get("dpi"), "descriptions": OCR_NOTE,
-            "tesseract_seconds": round(answer.get("tesseract_seconds", 0.0), 3),
-            "low_confidence": [{k: w[k] for k in ("page", "text", "confidence")}
-                               for w in answer.get("words", [])]}
+    low = answer.get("words", [])
+    out = {"pages": answer["pages"], "engine": answer.get("engine"), "lang": answer.get("lang"),
+           "dpi": answer.get("dpi"), "descriptions": OCR_NOTE,
+           "tesseract_seconds": round(answer.get("tesseract_seconds", 0.0), 3),
+           "low_confidence": [{k: w[k] for k in ("page", "text", "confidence")} for w in low]}
+    if state is not None:
+        out["near_failures"] = near_failures(low, state.comparison_result or {})
+    return out
+
+
+def near_failures(low: list, result: dict) -> list:
+    """Lines naming each unsure word near a failed check: in a row the check names (or the
+    row before, whose balance it starts from), or on a word no cell accounts for."""
+    import re  # lazy: keeps import dua fast
+
+    ledger = result.get("accounting") or {}
+    rows = {r["row"]: r for r in ledger.get("rows", [])}
+    out = []
+    for check in result.get("checks", []):
+        if check.get("passed") is not False:
+            continue
+        named = {int(n) for n in re.findall(r"\brow (\d+)", check.get("detail", ""))}
+        places = [(f"row {n}", rows[m]) for n in sorted(named) for m in (n - 1, n) if m in rows]
+        for word in low:
+            where = _where(word, places, ledger.get("unaccounted", []))
+            if where:
+                out.append(f"{check['name']}: {where} `{word['text']}` read with "
+                           f"{word['confidence']:.0f}% confidence (page {word['page']})")
+    return list(dict.fromkeys(out))
+
+
+def _where(word: dict, places: list, unaccounted: list) -> str:
+    for name, row in places:
+        for cell in row.get("cells", []):
+            if cell["page"] == word["page"] and _inside(word, cell["box"]):
+                return f"{name}'s {cell['column']}"
+        if any(p["page"] == word["page"] and _inside(word, p["box"]) for p in row["parts"]):
+            return name
+    for other in unaccounted:
+        if other["page"] == word["page"] and _inside(word, other["box"]):
+            return "the unaccounted word"
+    return ""
+
+
+def _inside(word: dict, box: list) -> bool:
+    """The word's centre lies in ``box`` ([x0, top, x1, bottom], points)."""
+    x, y = (word["x0"] + word["x1"]) / 2, (word["top"] + word["bottom"]) / 2
+    return box[0] - 1 <= x <= box[2] + 1 and box[1] - 1 <= y <= box[3] + 1
 
 
 def progress_printer(command: str, quiet: bool):
@@ -137,13 +249,13 @@ def run(args, settings) -> int:
             raise UsageError(f"{args.pdf}: every page has text already; nothing to OCR",
                              hint="Pass --ocr always to read every page with tesseract anyway.")
         _replace(copy, args.out)
-    info = dict(report(answer), output_path=args.out)
+    info = dict(report_of(answer), output_path=args.out)
     if args.json:
         print(json.dumps(info, indent=2))
     elif not args.quiet:
         low = len(info["low_confidence"])
         print(f"dua ocr: {len(answer['pages'])} page(s) read by {info['engine']} ({info['lang']}, "
-              f"{info['dpi']} dpi) -> {args.out}; {low} word(s) below 60% confidence",
+              f"{info['dpi']} dpi) -> {args.out}; {low} word(s) read with less than 85% confidence",
               file=sys.stderr)
     return 0
 

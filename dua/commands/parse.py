@@ -163,7 +163,7 @@ def run(args, settings) -> int:
         state = ocr.verdict(state, pdf, scanned)
     report = summary(state, time.perf_counter() - started)
     if scanned:
-        report["ocr"] = ocr.report(scanned, state)
+        report["ocr"] = ocr.report_of(scanned, state)
     if state.feedback:  # the handler's answer that ended the run (its budget or our cap)
         report["feedback"] = state.feedback
     elif state.final_status != "passed":  # unverified: ran, but nothing could prove it
@@ -227,6 +227,12 @@ def _print_human(report: dict, out) -> None:
         mark = {True: "ok", False: "FAILED", None: "n/a"}[check["passed"]]
         detail = check["detail"].splitlines()[0] if check["detail"] else ""
         print(f"  {check['name']}: {mark} - {detail}", file=out)
+    scanned = report.get("ocr")
+    if scanned:
+        print(f"  descriptions: {scanned['descriptions']} (pages {scanned['pages']} read by "
+              f"{scanned['engine']})", file=out)
+        for line in scanned.get("near_failures", []):
+            print(f"  ocr: {line}", file=out)
     if report.get("fallback_reason"):
         print(f"dua parse: note: {report['fallback_reason']}", file=sys.stderr)
     told = any(r["step"] in ("ask", "stop") for r in report["recovery"])

@@ -16,7 +16,11 @@ from . import ocr, searchable
 
 MODES = ("auto", "always", "never")
 DEFAULT_DPI = 300  # tesseract reads print best at 300 dpi (its own advice)
-LOW_CONFIDENCE = 60.0  # below this, a word is named where a check fails near it
+LOW_CONFIDENCE = ocr.SURE  # below it a word is "unsure", and named where a check fails near it
+RULE_INCHES = 0.4  # a dark run this long is a ruling line: print's tallest letters are shorter
+RULE_THICKNESS = 0.04  # inches: a rule is thinner than this across (1 to 3 pt drawn)
+PAPER_MARGIN = 16  # grey levels below the paper at which a pixel counts as drawn (a 0.25 pt
+# hairline at 300 dpi comes out 149-249 on white, by where it falls between pixels)
 
 
 def make(request: dict, progress) -> dict:
@@ -101,13 +105,58 @@ def _read_page(doc, number: int, program: str, lang: str, request: dict) -> tupl
     finally:
         page.close()
     started = time.monotonic()
-    lines = ocr.read_image(program, image, dpi, lang, float(request.get("page_seconds", 120)))
+    lines = ocr.read_image(program, ocr.pgm(w, h, _without_rules(image, w, h, dpi), w), dpi, lang,
+                           float(request.get("page_seconds", 120)))
     seconds = time.monotonic() - started
     # kept deflated until written: a page is 8.7 MB of pixels at 300 dpi, a tenth of it so
     scan = searchable.ScanPage(width, height, zlib.compress(image[image.index(b"\n") + 1:], 6),
                                w, h, dpi, lines)
     scan.angle = searchable.skew(lines)
     return scan, seconds
+
+
+def _without_rules(image: bytes, w: int, h: int, dpi: float) -> bytes:
+    """The page's pixels with its ruling lines made white, for tesseract's eyes only (the copy
+    keeps them): tesseract reads a table's rules as letters glued to the cells' words
+    (``98,749.45}``, ``|Value Dt}Withdrawal}``) and a light grey rule as ``+`` or ``.``. A rule is
+    a run darker than the paper, longer than RULE_INCHES along a row or a column (no letter of
+    print is so tall or wide) and thinner than RULE_THICKNESS across it (a shaded band is
+    thicker: its words stay). numpy comes with pandas."""
+    import numpy  # lazy: only OCR needs it
+
+    pixels = numpy.frombuffer(image, dtype=numpy.uint8, offset=len(image) - w * h)
+    pixels = pixels.reshape(h, w)
+    # the paper is the page's commonest light: a rule is well darker than it, even a light one
+    dark = pixels < int(numpy.median(pixels)) - PAPER_MARGIN
+    length, thick = max(int(dpi * RULE_INCHES), 2), max(int(dpi * RULE_THICKNESS), 2)
+    down = _runs(dark, length)
+    down &= ~_runs(down.T, thick).T
+    across = _runs(dark.T, length).T
+    across &= ~_runs(across, thick)
+    rules = down | across
+    if not rules.any():
+        return pixels.tobytes()
+    out = pixels.copy()
+    out[rules] = 255
+    return out.tobytes()
+
+
+def _runs(dark, length: int):
+    """Where ``dark`` holds a run of at least ``length`` down a column: each window of
+    ``length`` wholly dark, spread back over the pixels it covers."""
+    import numpy  # lazy: only OCR needs it
+
+    n = dark.shape[0]
+    if n < length:
+        return numpy.zeros(dark.shape, dtype=bool)
+    total = numpy.zeros((n + 1,) + dark.shape[1:], dtype=numpy.int32)
+    numpy.cumsum(dark, axis=0, out=total[1:])
+    full = (total[length:] - total[:-length]) == length  # windows starting at 0 .. n - length
+    starts = numpy.zeros((n + length,) + dark.shape[1:], dtype=numpy.int32)
+    numpy.cumsum(full, axis=0, out=starts[length:length + len(full)])
+    starts[length + len(full):] = starts[length + len(full) - 1]
+    # a pixel at i is covered when a window starts in [i - length + 1, i]
+    return (starts[length:] - starts[:n]) > 0
 
 
 def _words(page: searchable.ScanPage, number: int) -> list:

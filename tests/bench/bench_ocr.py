@@ -5,7 +5,8 @@ real bank's statement; or the case folders named) is scanned back into a tempora
 (``fixtures.make_scans``: clean 300 dpi grey, and the rougher kinds; set ``DUA_OCR_KINDS``
 to choose), made searchable by dua (tesseract's seconds a page and dua's own part timed apart),
 then read by the built-in writer without the key and with it. Numbers and dates must be exact
-(descriptions are OCR text: their character error rate is printed instead); a statement whose
+(descriptions, references and other text are OCR text: their character error rate is
+printed instead); a statement whose
 numbers or dates are wrong must never pass. Nothing scanned is kept.
 """
 from __future__ import annotations
@@ -35,15 +36,20 @@ def cases(paths: list) -> list:
 
 
 def _text_columns(key) -> list:
-    """The key's description-like columns: text whose cells run long or hold several words."""
+    """The key's text columns (descriptions, references): neither numbers, nor dates (most
+    cells a date's shape), nor a short code beside an amount (Dr/Cr)."""
+    import re
+
     from pandas.api.types import is_numeric_dtype
 
+    date = re.compile(r"\d{1,4}[-/. ]?(\d{1,2}|[A-Za-z]{3,9})[-/. ]?\d{0,4}")
     out = []
     for column in key.columns:
-        cells = [str(v) for v in key[column].dropna()]
-        if not is_numeric_dtype(key[column]) and cells and (
-                statistics.median(len(c) for c in cells) > 12
-                or statistics.mean(len(c.split()) for c in cells) > 2):
+        cells = [str(v).strip() for v in key[column].dropna()]
+        if is_numeric_dtype(key[column]) or not cells:
+            continue
+        dates = sum(1 for c in cells if len(c) <= 12 and date.fullmatch(c))
+        if dates < 0.9 * len(cells) and statistics.median(len(c) for c in cells) > 3:
             out.append(column)
     return out
 
