@@ -11,7 +11,8 @@ import os
 import time
 import zlib
 
-from ..errors import CorruptPDFError, EncryptedPDFError, MissingDependencyError, NoTextLayerError
+from ..errors import (CorruptPDFError, DocumentError, EncryptedPDFError, MissingDependencyError,
+                      NoTextLayerError)
 from . import ocr, searchable
 
 MODES = ("auto", "always", "never")
@@ -25,7 +26,8 @@ PAPER_MARGIN = 16  # grey levels below the paper at which a pixel counts as draw
 
 def make(request: dict, progress) -> dict:
     """Write ``request["out"]``, the searchable copy of ``request["path"]``; the answer says
-    which pages were read by OCR (none: no copy was written) and what tesseract saw there.
+    which pages were read by OCR (none: no copy was written, pdfium could not open the file or
+    tesseract found no word) and what tesseract saw there.
 
     ``progress(n, of)`` is called before each page's OCR.
 
@@ -34,7 +36,10 @@ def make(request: dict, progress) -> dict:
         OCRFailedError, UsageError (a language tesseract lacks), DocumentError
     """
     path, mode = request["path"], request.get("mode", "auto")
-    doc = _open(path, request.get("password"))
+    try:
+        doc = _open(path, request.get("password"))
+    except DocumentError:  # the reader that follows says so, in its own words
+        return {"count": 0, "pages": [], "words": [], "tesseract_seconds": 0.0}
     try:
         todo = [n for n in range(1, len(doc) + 1) if mode == "always" or not _has_text(doc, n)]
         answer = {"count": len(doc), "pages": todo, "words": [], "tesseract_seconds": 0.0}
@@ -54,6 +59,9 @@ def make(request: dict, progress) -> dict:
             answer["tesseract_seconds"] += seconds
             answer["words"].extend(_words(page, number))
             scanned.append(page)
+        if not any(line.words for page in scanned for line in page.lines):
+            answer["blank"], answer["pages"] = todo, []  # nothing to read: no copy either
+            return answer
         _write(request["out"], path, doc, todo, scanned)
         return answer
     finally:
