@@ -103,6 +103,31 @@ class WriterTest(unittest.TestCase):
         self.assertAlmostEqual(a["top"], b["top"], delta=0.5)
 
 
+class DatesCheckTest(unittest.TestCase):
+    """A scan's dates, which no balance checks: each a calendar day, the first column in order."""
+
+    def check(self, **columns):
+        import pandas as pd
+
+        from dua.commands.ocr import dates_check
+
+        return dates_check(pd.DataFrame(columns))
+
+    def test_a_day_no_calendar_has_fails_naming_its_row(self):
+        got = self.check(Date=["01-09-2024", "11-09-2024", "41-09-2024"], Amount=[1.0, 2.0, 3.0])
+        self.assertFalse(got["passed"])
+        self.assertIn("row 2's Date '41-09-2024' is no calendar date", got["detail"])
+
+    def test_a_date_out_of_order_fails_and_either_order_passes(self):
+        self.assertFalse(self.check(Date=["01/09/24", "17/09/24", "11/09/24"])["passed"])
+        self.assertTrue(self.check(Date=["30 Aug 2024", "02 Aug 2024", "01 Aug 2024"])["passed"])
+        self.assertTrue(self.check(Date=["01/08/24", "02/08/24", None],
+                                   Value=["02/08/24", "01/08/24", "03/08/24"])["passed"])
+
+    def test_rows_without_dates_are_not_judged(self):
+        self.assertIsNone(self.check(Description=["rent", "salary"]))
+
+
 class WithoutTesseractTest(unittest.TestCase):
     """Where tesseract is not installed, a scan still ends in exit 3, now saying how to install it."""
 

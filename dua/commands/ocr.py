@@ -260,10 +260,78 @@ def run(args, settings) -> int:
     return 0
 
 
-def verdict(state, pdf: str, answer: dict | None):
-    """The run's state told of the original file (the copy is gone once the run ends)."""
+def verdict(state, pdf: str, answer: dict | None, out: str | None = None,
+            parsers_dir: str = "custom_parsers"):
+    """The run's state told of the original file (the copy is gone once the run ends), and,
+    for a scan, its dates put to the one check arithmetic cannot make: a misread digit of a
+    date ("41-09-2024") breaks no balance. A date that is no calendar day, or out of the
+    order of the others, fails the run, and its rows go to the partial CSV."""
     if not answer:
         return state
     import dataclasses  # lazy: keeps import dua fast
 
-    return dataclasses.replace(state, pdf_path=pdf)
+    state = dataclasses.replace(state, pdf_path=pdf)
+    if state.final_status != "passed" or state.generated_df is None:
+        return state
+    check = dates_check(state.generated_df)
+    if check is None:
+        return state
+    result = dict(state.comparison_result)
+    result["checks"] = list(result.get("checks") or []) + [check]
+    if check["passed"]:
+        return dataclasses.replace(state, comparison_result=result)
+    result["status"] = "failed"
+    return dataclasses.replace(state, comparison_result=result, final_status="failed",
+                               output_csv_path=_to_partial(state, out, parsers_dir))
+
+
+def _to_partial(state, out: str | None, parsers_dir: str) -> str | None:
+    from ..outputs import FILE, kind  # lazy: keeps dua --help fast
+    from ..statements.agent import result_path
+
+    written = state.output_csv_path
+    if not written or kind(written) != FILE:  # a pipe or stdout has its rows already
+        return written
+    partial = result_path(out, parsers_dir, state.target_bank, partial=True)
+    os.replace(written, partial)
+    return partial
+
+
+def dates_check(frame) -> dict | None:
+    """``ocr_dates``: every date cell a calendar day, the first date column in order (either
+    way); None when the rows hold no date column."""
+    import datetime  # lazy: keeps import dua fast
+    import re
+
+    from ..statements.dates import DATE_PATTERNS, order_keys
+
+    shape = re.compile("|".join(f"(?:{p})" for p in DATE_PATTERNS), re.IGNORECASE)
+    first = None
+    for column in frame.columns:
+        cells = [(i, str(v).strip()) for i, v in enumerate(frame[column].tolist())
+                 if isinstance(v, str) and v.strip()]
+        if not cells or not all(shape.fullmatch(c) for _, c in cells):
+            continue
+        keys = order_keys([c for _, c in cells])
+        for (i, cell), key in zip(cells, keys or []):
+            try:
+                datetime.date(key[0] if key[0] > 0 else 2000, key[1], key[2])
+            except ValueError:
+                return _dates_failed(f"row {i}'s {column} {cell!r} is no calendar date")
+        if first is None and keys:
+            first = (column, cells, keys)
+    if first is None:
+        return None
+    column, cells, keys = first
+    up = next((n for n in range(1, len(keys)) if keys[n] < keys[n - 1]), None)
+    down = next((n for n in range(1, len(keys)) if keys[n] > keys[n - 1]), None)
+    if up is not None and down is not None:
+        i, cell = cells[max(up, down)]
+        return _dates_failed(f"row {i}'s {column} {cell!r} breaks the order of the dates")
+    return {"name": "ocr_dates", "passed": True,
+            "detail": f"every date is a calendar day; {column!r} in order"}
+
+
+def _dates_failed(detail: str) -> dict:
+    return {"name": "ocr_dates", "passed": False,
+            "detail": detail + " (read by OCR: a digit misread?)"}

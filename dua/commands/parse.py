@@ -160,7 +160,7 @@ def run(args, settings) -> int:
                 read, scanned):
             state = run_agent(read, bank, expected=expected, max_retries=args.max_retries,
                               checkpoint=args.checkpoint, **common)
-        state = ocr.verdict(state, pdf, scanned)
+        state = ocr.verdict(state, pdf, scanned, args.out, args.parsers_dir)
     report = summary(state, time.perf_counter() - started)
     if scanned:
         report["ocr"] = ocr.report_of(scanned, state)

@@ -25,12 +25,14 @@ KINDS = tuple(k for k in os.environ.get("DUA_OCR_KINDS", "clean,skew,dpi200,jpeg
 
 
 def cases(paths: list) -> list:
-    """``(name, pdf, key)``: statement B of a made-up layout (c..), every statement of a real one."""
+    """``(name, pdf, key)``: statement B of a corpus's made-up layout (c..), every statement of a
+    real bank's, both statements of a fixture layout folder."""
     out = []
     for folder in _folders(paths):
         name = os.path.basename(folder)
         found = statements(folder)
-        chosen = [s for s in found if s[0] == "b"] if name.startswith("c") else found
+        made_up = os.path.exists(os.path.join(folder, "case.json")) and name[:1] == "c"
+        chosen = [s for s in found if s[0] == "b"] if made_up else found
         out += [(f"{name}:{tag}", pdf, key) for tag, pdf, key in chosen or found[:1]]
     return out
 
@@ -81,6 +83,7 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
     import pandas as pd
 
     from dua import pdf as reader
+    from dua.commands.ocr import dates_check
     from dua.statements import analysis, dataframe, verify, writer
     from fixtures.make_scans import scan
 
@@ -96,8 +99,12 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
     key = pd.read_csv(key_path)
     try:
         draft = writer.BuiltinWriter(pages, analysis.analyze_pages(pages), apart=apart).write()
+        frame = dataframe.build_frame(pages, draft.settings)
         out["status"] = draft.in_process["status"]
-        out["right"], out["cer"] = judge(dataframe.build_frame(pages, draft.settings), key)
+        dates = dates_check(frame) if out["status"] == "passed" else None
+        if dates and not dates["passed"]:  # as dua parse judges a scan (commands.ocr.verdict)
+            out["status"] = "failed"
+        out["right"], out["cer"] = judge(frame, key)
     except LookupError:
         out["status"], out["right"], out["cer"] = "no table", False, None
     try:
