@@ -124,6 +124,22 @@ class DatesCheckTest(unittest.TestCase):
         self.assertTrue(self.check(Date=["01/08/24", "02/08/24", None],
                                    Value=["02/08/24", "01/08/24", "03/08/24"])["passed"])
 
+    def test_a_page_printing_the_rows_dates_that_no_row_came_from_fails(self):
+        import pandas as pd
+
+        from dua.commands.ocr import pages_check
+
+        frame = pd.DataFrame({"Date": ["01-Jan-2026", "02-Jan-2026"], "Amount": [1.0, 2.0]})
+        dated = [f"{d:02d}-Feb-2026" for d in range(1, 6)]
+        answer = {"pages": [1, 2], "texts": {"1": ["01-Jan-2026", "02-Jan-2026"],
+                                             "2": ["Balance"] + dated}}
+        got = pages_check(frame, {"accounting": {"pages": [1]}}, answer)
+        self.assertFalse(got["passed"])
+        self.assertIn("page 2 prints 5 dates", got["detail"])
+        self.assertTrue(pages_check(frame, {"accounting": {"pages": [1, 2]}}, answer)["passed"])
+        answer["texts"]["2"] = dated[:2]  # a summary's period, not rows
+        self.assertTrue(pages_check(frame, {"accounting": {"pages": [1]}}, answer)["passed"])
+
     def test_rows_without_dates_are_not_judged(self):
         self.assertIsNone(self.check(Description=["rent", "salary"]))
 

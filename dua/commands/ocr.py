@@ -24,6 +24,8 @@ EXAMPLES = """\
 """
 OCR_NOTE = "OCR, not checked letter by letter"
 MIN_DPI, MAX_DPI = 100, 600
+# a page printing this many dates of the rows' shape holds rows (a summary prints two or so)
+PAGE_DATES = 5
 
 
 def add_arguments(p) -> None:
@@ -263,9 +265,10 @@ def run(args, settings) -> int:
 def verdict(state, pdf: str, answer: dict | None, out: str | None = None,
             parsers_dir: str = "custom_parsers"):
     """The run's state told of the original file (the copy is gone once the run ends), and,
-    for a scan, its dates put to the one check arithmetic cannot make: a misread digit of a
-    date ("41-09-2024") breaks no balance. A date that is no calendar day, or out of the
-    order of the others, fails the run, and its rows go to the partial CSV."""
+    for a scan, put to two checks arithmetic cannot make: its dates (a misread digit of a date,
+    "41-09-2024", breaks no balance) and its pages (a page whose heading OCR garbled is no table
+    page to the ledger, and its rows go unseen). Either failing fails the run, and its rows go
+    to the partial CSV."""
     if not answer:
         return state
     import dataclasses  # lazy: keeps import dua fast
@@ -273,12 +276,13 @@ def verdict(state, pdf: str, answer: dict | None, out: str | None = None,
     state = dataclasses.replace(state, pdf_path=pdf)
     if state.final_status != "passed" or state.generated_df is None:
         return state
-    check = dates_check(state.generated_df)
-    if check is None:
+    checks = [c for c in (dates_check(state.generated_df),
+                          pages_check(state.generated_df, state.comparison_result, answer)) if c]
+    if not checks:
         return state
     result = dict(state.comparison_result)
-    result["checks"] = list(result.get("checks") or []) + [check]
-    if check["passed"]:
+    result["checks"] = list(result.get("checks") or []) + checks
+    if all(c["passed"] for c in checks):
         return dataclasses.replace(state, comparison_result=result)
     result["status"] = "failed"
     return dataclasses.replace(state, comparison_result=result, final_status="failed",
@@ -330,6 +334,32 @@ def dates_check(frame) -> dict | None:
         return _dates_failed(f"row {i}'s {column} {cell!r} breaks the order of the dates")
     return {"name": "ocr_dates", "passed": True,
             "detail": f"every date is a calendar day; {column!r} in order"}
+
+
+def pages_check(frame, result: dict, answer: dict) -> dict | None:
+    """``ocr_pages``: each OCR'd page that prints PAGE_DATES or more dates shaped as the rows'
+    dates is a page rows were read from (the ledger's pages); None without such dates."""
+    import re  # lazy: keeps import dua fast
+
+    from ..statements.dates import DATE_PATTERNS
+
+    shapes = set()
+    for column in frame.columns:
+        for value in frame[column].tolist():
+            if isinstance(value, str):
+                shapes.update(p for p in DATE_PATTERNS if re.fullmatch(p, value.strip(), re.I))
+    if not shapes:
+        return None
+    shape = re.compile("|".join(f"(?:{p})" for p in shapes), re.IGNORECASE)
+    covered = set((result.get("accounting") or {}).get("pages") or [])
+    for page in answer.get("pages", []):
+        dated = sum(1 for t in answer.get("texts", {}).get(str(page), []) if shape.fullmatch(t))
+        if dated >= PAGE_DATES and page not in covered:
+            return {"name": "ocr_pages", "passed": False,
+                    "detail": f"page {page} prints {dated} dates shaped as the rows' dates, "
+                              f"yet no row was read from it (read by OCR: its heading misread?)"}
+    return {"name": "ocr_pages", "passed": True,
+            "detail": "every OCR'd page printing the rows' dates is a page rows were read from"}
 
 
 def _dates_failed(detail: str) -> dict:

@@ -42,7 +42,8 @@ def make(request: dict, progress) -> dict:
         return {"count": 0, "pages": [], "words": [], "tesseract_seconds": 0.0}
     try:
         todo = [n for n in range(1, len(doc) + 1) if mode == "always" or not _has_text(doc, n)]
-        answer = {"count": len(doc), "pages": todo, "words": [], "tesseract_seconds": 0.0}
+        answer = {"count": len(doc), "pages": todo, "words": [], "texts": {},
+                  "tesseract_seconds": 0.0}
         if not todo:
             return answer
         program = ocr.find()
@@ -58,6 +59,7 @@ def make(request: dict, progress) -> dict:
             page, seconds = _read_page(doc, number, program, lang, request)
             answer["tesseract_seconds"] += seconds
             answer["words"].extend(_words(page, number))
+            answer["texts"][str(number)] = [w.text for line in page.lines for w in line.words]
             scanned.append(page)
         if not any(line.words for page in scanned for line in page.lines):
             answer["blank"], answer["pages"] = todo, []  # nothing to read: no copy either

@@ -83,7 +83,7 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
     import pandas as pd
 
     from dua import pdf as reader
-    from dua.commands.ocr import dates_check
+    from dua.commands.ocr import dates_check, pages_check
     from dua.statements import analysis, dataframe, verify, writer
     from fixtures.make_scans import scan
 
@@ -101,9 +101,10 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
         draft = writer.BuiltinWriter(pages, analysis.analyze_pages(pages), apart=apart).write()
         frame = dataframe.build_frame(pages, draft.settings)
         out["status"] = draft.in_process["status"]
-        dates = dates_check(frame) if out["status"] == "passed" else None
-        if dates and not dates["passed"]:  # as dua parse judges a scan (commands.ocr.verdict)
-            out["status"] = "failed"
+        if out["status"] == "passed":  # as dua parse judges a scan (commands.ocr.verdict)
+            checks = (dates_check(frame), pages_check(frame, draft.in_process, answer))
+            if any(c and not c["passed"] for c in checks):
+                out["status"] = "failed"
         out["right"], out["cer"] = judge(frame, key)
     except LookupError:
         out["status"], out["right"], out["cer"] = "no table", False, None
