@@ -51,16 +51,7 @@ def make(request: dict, progress) -> dict:
             raise NoTextLayerError(
                 f"{path} has no text layer on {_pages(todo, len(doc))}, and tesseract (which "
                 f"would read it) is not installed", path=path, pages=todo)
-        lang = ocr.choose_language(program, request.get("lang"))
-        answer.update(engine=ocr.version(program), lang=lang)
-        scanned = []
-        for i, number in enumerate(todo, 1):
-            progress(i, len(todo))
-            page, seconds = _read_page(doc, number, program, lang, request)
-            answer["tesseract_seconds"] += seconds
-            answer["words"].extend(_words(page, number))
-            answer["texts"][str(number)] = [w.text for line in page.lines for w in line.words]
-            scanned.append(page)
+        scanned = _read_pages(doc, todo, program, request, progress, answer)
         if not any(line.words for page in scanned for line in page.lines):
             answer["blank"], answer["pages"] = todo, []  # nothing to read: no copy either
             return answer
@@ -68,6 +59,22 @@ def make(request: dict, progress) -> dict:
         return answer
     finally:
         doc.close()
+
+
+def _read_pages(doc, todo: list, program: str, request: dict, progress, answer: dict) -> list:
+    """Each page of ``todo`` read by tesseract (``searchable.ScanPage``), ``answer`` told what
+    it saw: the unsure words, every word's text, tesseract's seconds."""
+    lang = ocr.choose_language(program, request.get("lang"))
+    answer.update(engine=ocr.version(program), lang=lang)
+    scanned = []
+    for i, number in enumerate(todo, 1):
+        progress(i, len(todo))
+        page, seconds = _read_page(doc, number, program, lang, request)
+        answer["tesseract_seconds"] += seconds
+        answer["words"].extend(_words(page, number))
+        answer["texts"][str(number)] = [w.text for line in page.lines for w in line.words]
+        scanned.append(page)
+    return scanned
 
 
 def _open(path: str, password: str | None):
