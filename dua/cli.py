@@ -19,6 +19,7 @@ COMMANDS = {
     "run": ("reuse a generated parser on more statements (no agent, no LLM)", "run"),
     "check": ("check rows from anywhere against the statement they came from", "check"),
     "extract": ("turn a PDF into typed elements (headings, tables, …)", "extract"),
+    "ocr": ("write a scanned PDF again with a text layer (tesseract)", "ocr"),
     "serve": ("run the Error Handler as an HTTP service", "serve"),
     "handle": ("run the Error Handler once on an error payload", "handle"),
 }

@@ -44,6 +44,7 @@
     │   ├── EncryptedPDFError (PermissionError)
     │   ├── CorruptPDFError (ValueError)
     │   ├── NoTextLayerError (ValueError)
+    │   ├── OCRFailedError                    tesseract failed on a scanned page
     │   ├── NoPagesError (ValueError)         a valid PDF whose page tree is empty
     │   ├── PDFReadTimeoutError (TimeoutError)  not read within --read-timeout
     │   └── PDFMemoryLimitError (MemoryError)   reading it needed more memory than allowed
@@ -536,7 +537,19 @@ class NoTextLayerError(DocumentError, ValueError):
     """The PDF has no text layer (it is a scanned image)."""
 
     error_code = "NO_TEXT_LAYER"
-    hint = "Run OCR first (for example: ocrmypdf in.pdf out.pdf) and pass the OCR'd file."
+    hint = ("dua reads scans with tesseract once it is on PATH (and --ocr is not never): "
+            "Debian/Ubuntu: sudo apt-get install tesseract-ocr; Fedora: sudo dnf install "
+            "tesseract; macOS: brew install tesseract; Windows: winget install "
+            "UB-Mannheim.TesseractOCR; or OCR it elsewhere (ocrmypdf in.pdf out.pdf) and pass "
+            "that file.")
+
+
+class OCRFailedError(DocumentError):
+    """Tesseract could not read a scanned page (it failed, or took longer than allowed)."""
+
+    error_code = "OCR_FAILED"
+    hint = ("Try --ocr-dpi 200 (faster) or a longer --read-timeout; run `dua ocr SCAN.pdf "
+            "--out COPY.pdf --debug` to see tesseract's own message.")
 
 
 class NoPagesError(DocumentError, ValueError):

@@ -96,7 +96,8 @@ class CliParseTest(unittest.TestCase):
         self.assertGreater(len(pd.read_csv(report["output_path"])), 3)
 
     def test_image_only_pdf_exits_3_with_the_no_text_layer_message(self):
-        done = self.parse(shared_sample("sbi_scanned", "statement.pdf"), "--bank", "sbi")
+        done = self.parse(shared_sample("sbi_scanned", "statement.pdf"), "--bank", "sbi",
+                          "--ocr", "never")  # with OCR (tesseract), see tests.test_ocr
         self.assertEqual(done.returncode, 3)
         self.assertIn("no text layer", done.stderr)
         self.assertNotIn("Traceback", done.stderr)

@@ -53,6 +53,9 @@ def add_arguments(p) -> None:
                    help="blocks per LLM call (default: 20)")
     review_options.add_arguments(p)
     cli.add_read_options(p)
+    from .ocr import add_ocr_options
+
+    add_ocr_options(p)
     cli.add_llm_options(p)
 
 
@@ -146,9 +149,15 @@ def _run(args, settings) -> int:
         provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
         llm_budget = run_budget(settings)  # one deadline for every batch, retry and wait
     progress = None if args.quiet else (lambda msg: print(f"dua extract: {msg}", file=sys.stderr))
-    result = extract(args.file, password=args.password, pages=parse_pages(args.pages),
-                     provider=provider, batch_size=args.batch_size, on_progress=progress,
-                     llm_budget=llm_budget, read_budget=budget)
+    from . import ocr
+
+    with ocr.searchable_copy(args, args.file, ocr.progress_printer("extract", args.quiet)) as (
+            read, scanned):
+        result = extract(read, password=args.password, pages=parse_pages(args.pages),
+                         provider=provider, batch_size=args.batch_size, on_progress=progress,
+                         llm_budget=llm_budget, read_budget=budget)
+    if scanned:  # the copy is gone: the result names the file the user gave
+        result["source"]["path"], result["ocr"] = args.file, ocr.report_of(scanned)
     if args.review:
         from ..review import extract_review  # lazy: only a review draws pages
 

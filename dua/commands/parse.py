@@ -59,6 +59,9 @@ def add_arguments(p) -> None:
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
     add_read_options(p)
+    from .ocr import add_ocr_options
+
+    add_ocr_options(p)
     p.add_argument("--checkpoint", metavar="FILE",
                    help="save the run's state to FILE (a file: --resume reads it) after every step")
     p.add_argument("--resume", action="store_true",
@@ -142,7 +145,9 @@ def run(args, settings) -> int:
     from ..errors import VerificationError
     from ..review import options as review_options
     from ..statements.agent import AGENT_ID, resume_agent, run_agent
+    from . import ocr
 
+    scanned = None
     started = time.perf_counter()
     on_event, on_progress = _progress(args)
     review_options.check(args, (args.pdf, args.expected), (args.out,))
@@ -158,9 +163,14 @@ def run(args, settings) -> int:
     else:
         pdf, bank, expected = resolve_inputs(args)
         check_destinations(args, pdf, bank, expected)
-        state = run_agent(pdf, bank, expected=expected, max_retries=args.max_retries,
-                          checkpoint=args.checkpoint, **common)
+        with ocr.searchable_copy(args, pdf, ocr.progress_printer("parse", args.quiet)) as (
+                read, scanned):
+            state = run_agent(read, bank, expected=expected, max_retries=args.max_retries,
+                              checkpoint=args.checkpoint, **common)
+        state = ocr.verdict(state, pdf, scanned, args.out, args.parsers_dir)
     report = summary(state, time.perf_counter() - started)
+    if scanned:
+        report["ocr"] = ocr.report_of(scanned, state)
     if state.feedback:  # the handler's answer that ended the run (its budget or our cap)
         report["feedback"] = state.feedback
     elif state.final_status != "passed":  # unverified: ran, but nothing could prove it
@@ -246,6 +256,12 @@ def _print_human(report: dict, out) -> None:
             {True: "ok", False: "FAILED", None: "not checked"}[check["passed"]]
         detail = check["detail"].splitlines()[0] if check["detail"] else ""
         print(f"  {check['name']}: {mark} - {detail}", file=out)
+    scanned = report.get("ocr")
+    if scanned:
+        print(f"  descriptions: {scanned['descriptions']} (pages {scanned['pages']} read by "
+              f"{scanned['engine']})", file=out)
+        for line in scanned.get("near_failures", []):
+            print(f"  ocr: {line}", file=out)
     if report.get("fallback_reason"):
         print(f"dua parse: note: {report['fallback_reason']}", file=sys.stderr)
     told = any(r["step"] in ("ask", "stop") for r in report["recovery"])

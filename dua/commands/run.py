@@ -54,6 +54,9 @@ def add_arguments(p) -> None:
     from ..cli import add_read_options  # lazy: cli imports this module only when needed
 
     add_read_options(p)
+    from .ocr import add_ocr_options
+
+    add_ocr_options(p)
     p.add_argument("--password", help="password of encrypted statements")
     p.add_argument("--allow-empty", action="store_true",
                    help="a statement where the parser finds no transaction counts as converted "
@@ -161,10 +164,17 @@ def run(args, settings) -> int:
         batch.no_agent(exc, pdfs[0])
         exc.feedback = feedback_for(exc, batch.AGENT_ID)
         raise
-    result = batch.run(args.parser, pdfs, out_dir=out_dir, outputs=targets, on_progress=progress,
-                       timeout=args.timeout, password=args.password, workers=args.workers,
-                       resume=not args.force, allow_empty=args.allow_empty,
-                       read_timeout=read_timeout, check_rows=args.check_rows)
+    from .ocr import searchable_copies
+
+    # scans become searchable copies first: the parser's sandbox never starts tesseract
+    with searchable_copies(args, pdfs) as copies:
+        result = batch.run(args.parser, [copies.path(p) for p in pdfs], out_dir=out_dir,
+                           outputs=copies.outputs(pdfs, args.out, out_dir) if copies.read
+                           else targets, on_progress=progress, timeout=args.timeout,
+                           password=args.password, workers=args.workers, resume=not args.force,
+                           allow_empty=args.allow_empty, read_timeout=read_timeout,
+                           check_rows=args.check_rows)
+        copies.restore(result)
     if args.out:
         _finish_out(args.out, result.results[0], args.check_rows)
     if args.quiet:  # no progress, but failures still go to stderr
@@ -186,6 +196,7 @@ def run(args, settings) -> int:
 def _report(args, result) -> dict:
     """The --json report, with the review pages when --review asks for them."""
     report = result.to_dict()
+    copies.annotate(report)
     if args.review:
         from ..review import run_reviews  # lazy: only a review draws pages
 

@@ -7,8 +7,9 @@ seconds and memory stops: the commands read through it. The word reader (``words
 ``chars``, ``content``, ``fonts`` and ``wordrule``, none importing upward) gives
 pdfplumber's words, box for box, by reading each page's content as pdfminer does, faster; a
 page it cannot read so falls back to pdfplumber with its reason. It is copied verbatim into
-generated parsers. ``render`` draws pages as images for the review page. Callers import this
-package, not its modules.
+generated parsers. ``render`` draws pages as images for the review page. ``scans`` (over
+``ocr``, tesseract, and ``searchable``, the writer) makes a scan a searchable PDF, in the
+bounded child too (``make_searchable``). Callers import this package, not its modules.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from .document import (
     read_words,
     require_text_layer,
 )
-from .bounded import ReadBudget, read_bounded, start_reading
+from .bounded import ReadBudget, make_searchable, read_bounded, start_reading
 from .render import DEFAULT_DPI, MAX_DPI, MIN_DPI, PageImage, render_pages
 from .words import read_pages
 
@@ -44,6 +45,7 @@ __all__ = (
     "Word",
     "check_file",
     "import_pdfplumber",
+    "make_searchable",
     "open_pdf",
     "plain_metadata",
     "read_bounded",

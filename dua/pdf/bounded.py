@@ -25,21 +25,26 @@ BASE_SECONDS = 30.0  # a budget left to the default: this, plus PAGE_SECONDS a p
 PAGE_SECONDS = 1.0   # up to MAX_SECONDS (measured: a 566-page manual reads in about 100 s
 MAX_SECONDS = 600.0  # on a loaded 2-core machine; a 4-page statement in under a second)
 DEFAULT_MEMORY = 2 << 30  # bytes of address space the reader may add to what it maps at start
+# OCR's budget a page: tesseract took 1.3-8 s a page here (one thread; 300 dpi), a slower
+# machine or a denser page several times that
+OCR_PAGE_SECONDS, OCR_MAX_SECONDS = 60.0, 3600.0
 
 
 @dataclasses.dataclass(frozen=True)
 class ReadBudget:
     """What reading one PDF may take: ``seconds`` of wall clock (None: BASE_SECONDS plus
-    PAGE_SECONDS for each page pdfium counts, at most MAX_SECONDS) and ``memory`` bytes."""
+    ``page_seconds`` for each page pdfium counts, at most ``max_seconds``) and ``memory`` bytes."""
 
     seconds: float | None = None
     memory: int = DEFAULT_MEMORY
+    page_seconds: float = PAGE_SECONDS
+    max_seconds: float = MAX_SECONDS
 
     def limit(self, pages: int | None) -> float:
         """The seconds allowed for a file of ``pages`` pages (None: not counted yet)."""
         if self.seconds is not None:
             return self.seconds
-        return min(BASE_SECONDS + PAGE_SECONDS * (pages or 0), MAX_SECONDS)
+        return min(BASE_SECONDS + self.page_seconds * (pages or 0), self.max_seconds)
 
 
 def read_bounded(path: str, password: str | None = None, pages=None, *,
@@ -64,6 +69,35 @@ def read_bounded(path: str, password: str | None = None, pages=None, *,
     return doc
 
 
+def make_searchable(path: str, out: str, *, mode: str = "auto", lang: str | None = None,
+                    dpi: float | None = None, password: str | None = None,
+                    budget: ReadBudget | None = None, on_page=None) -> dict:
+    """Write ``out``, ``path`` with the pages that need it read by tesseract (``scans.make``),
+    in a child within ``budget`` (by default OCR_PAGE_SECONDS a page); ``on_page(n, of)`` before
+    each page's OCR. The answer's ``pages`` lists the pages read by OCR (none: nothing written).
+
+    Raises:
+        NoTextLayerError (no tesseract), OCRFailedError, UsageError, DocumentError (any
+        subclass), PDFReadTimeoutError, PDFMemoryLimitError, UnexpectedError
+    """
+    budget = budget or ReadBudget()
+    if budget.seconds is None:
+        budget = dataclasses.replace(budget, page_seconds=OCR_PAGE_SECONDS,
+                                     max_seconds=OCR_MAX_SECONDS)
+    check_file(path)
+    request = {"path": path, "password": password, "memory": budget.memory,
+               "parent": os.getpid(),
+               "ocr": {"path": path, "out": out, "mode": mode, "lang": lang, "dpi": dpi,
+                       "password": password,  # tesseract's own stop; the budget's comes first
+                       "page_seconds": budget.seconds or budget.max_seconds}}
+    reading = Reading(request, budget, on_progress=on_page)
+    try:
+        answer = reading.collect()
+    finally:
+        reading.cancel()
+    return answer["ocr"]
+
+
 def start_reading(path: str, password: str | None = None, pages=None, *,
                   graphics: bool = False, budget: ReadBudget | None = None) -> Reading:
     """Start reading ``path`` in a child; ``Reading.document()`` waits for it.
@@ -81,10 +115,11 @@ def start_reading(path: str, password: str | None = None, pages=None, *,
 class Reading:
     """One PDF being read by a child process; ``document()`` collects it, ``cancel()`` stops it."""
 
-    def __init__(self, request: dict, budget: ReadBudget) -> None:
+    def __init__(self, request: dict, budget: ReadBudget, on_progress=None) -> None:
         from . import child  # lazy: only a reading needs the child's side
 
         self.path, self.budget, self.started = request["path"], budget, time.monotonic()
+        self.on_progress = on_progress
         self.pages: list | None = None  # the word reader's own pages, once delivered
         self.page_count: int | None = None
         self._child = child.start(request)
@@ -96,6 +131,12 @@ class Reading:
             DocumentError (any subclass), PDFReadTimeoutError, PDFMemoryLimitError,
             UnexpectedError
         """
+        answer = self.collect()
+        self.pages = answer["pages"]
+        return _document(self.path, answer)
+
+    def collect(self) -> dict:
+        """The child's answer as it sent it (see ``document``)."""
         child, self._child = self._child, None
         if child is None:
             raise ValueError("this reading was collected or cancelled already")
@@ -105,8 +146,7 @@ class Reading:
             child.stop()
         if "error" in answer:
             raise _rebuilt(answer["error"])
-        self.pages = answer["pages"]
-        return _document(self.path, answer)
+        return answer
 
     def cancel(self) -> None:
         """Stop a child whose answer nobody will collect (twice is fine)."""
@@ -119,8 +159,10 @@ class Reading:
             message = child.next_message(self.started + self.budget.limit(self.page_count))
             if message is None:  # past the budget: the child is still reading
                 raise self._timed_out(child.where())
-            if "error" in message or "pages" in message:
+            if "error" in message or "pages" in message or "ocr" in message:
                 return message
+            if "progress" in message and self.on_progress:
+                self.on_progress(*message["progress"])
             if "count" in message:
                 self.page_count = message["count"]
             if "died" in message:
@@ -199,6 +241,8 @@ _STUCK = (
     ("pdfplumber/table.py", "looking for ruled tables (far too many lines)"),
     ("pdfminer/", "parsing the file's objects with pdfminer"),
     ("pdfplumber/", "reading pages with pdfplumber"),
+    ("dua/pdf/ocr.py", "waiting for tesseract to read a scanned page"),
+    ("dua/pdf/scans.py", "drawing a scanned page for OCR with pdfium"),
     ("dua/pdf/chars.py", "reading a page's content (forms that draw each other, or far too "
                          "many objects)"),
     ("dua/pdf/content.py", "reading a page's content (forms that draw each other, or far too "

@@ -202,7 +202,7 @@ def main(fd: int, request: dict) -> int:
         count = _page_count(request["path"], request.get("password"))
         if count is not None:
             _send(fd, {"count": count})
-        answer = _read(request)
+        answer = _read(request) if "ocr" not in request else _ocr(fd, request["ocr"])
     except BaseException as exc:  # the answer is the only way out: every failure is typed
         answer = _failed(exc, request)
     if answer is None:  # the failure's objects are freed now: a short answer fits
@@ -269,6 +269,12 @@ def _read(request: dict) -> dict:
                                     "tables": [(t.bbox, t.rows) for t in p.tables]}
     return {"pages": out, "count": doc.page_count, "drawn": drawn,
             "metadata": document.plain_metadata(doc.metadata)}
+
+
+def _ocr(fd: int, request: dict) -> dict:
+    from . import scans
+
+    return {"ocr": scans.make(request, lambda n, of: _send(fd, {"progress": [n, of]}))}
 
 
 def _send(fd: int, message: dict) -> None:
