@@ -199,7 +199,35 @@ def _table_lines(pages: list, patterns: tuple = DATE_PATTERNS) -> tuple:
     if len(headings) >= 2 and len(candidates) < len(headings):
         pattern = max(set(headings), key=headings.count)
         return grouped_lines(pages, pattern), pattern
-    return candidates, None
+    return _with_same_day_rows(pages, candidates), None
+
+
+def _with_same_day_rows(pages: list, candidates: list) -> list:
+    """The dated lines and, where a statement prints a date once per day, the undated lines
+    that run on under them: the next lines, each within two lines' pitch of the one above,
+    that print money on an edge a dated line's stands on (two rows under 'Dec 30' are as
+    much the table's as the one that prints it)."""
+    if not candidates:
+        return candidates
+    pitch = 2.0 * _pitch(candidates)
+    edges = {round(w[2]) for _, ln in candidates for w in ln if engine.looks_like_amount(w[0])}
+    dated = {(i, round(ln[0][3], 1)) for i, ln in candidates}
+    out = list(candidates)
+    for index in sorted({i for i, _ in candidates}):
+        lines = engine.group_lines(pages[index], LINE_TOLERANCE)
+        for above, line in zip(lines, lines[1:]):
+            key = (index, round(line[0][3], 1))
+            if key in dated or line[0][3] - above[0][3] > pitch:
+                continue
+            if (index, round(above[0][3], 1)) not in dated:
+                continue
+            money = [w for w in line if engine.looks_like_amount(w[0])]
+            text = " ".join(w[0] for w in line)
+            if money and any(abs(round(w[2]) - x) <= 1 for w in money for x in edges) \
+                    and not any(re.search(p, text, re.IGNORECASE) for p in SKIP_PATTERNS):
+                dated.add(key)
+                out.append((index, line))
+    return sorted(out, key=lambda c: (c[0], c[1][0][3]))
 
 
 def analyze_pages(pages: list, expected=None) -> Analysis:
