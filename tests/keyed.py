@@ -13,8 +13,11 @@ import os
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.environ.get("DUA_SHARED_CORPUS") or os.path.join(os.path.dirname(REPO), "shared",
                                                              "corpus")
-FIXTURE_ROOTS = [os.path.join(REPO, "fixtures", "statements"),
-                 os.path.join(REPO, "fixtures", "wave3")]
+# The layouts written by hand (statements, wave3), then the notation cases and the sample
+# drawn from the space of layouts, whose right rows some readings still miss.
+FIXTURE_ROOTS = [os.path.join(REPO, "fixtures", name)
+                 for name in ("statements", "wave3", "notations", "space_sample")]
+SHARED_ROOTS = [os.path.join(SHARED, "statements"), os.path.join(SHARED, "real")]
 
 # The project's fixtures whose right rows cannot be verified without a key, and why.
 HONEST = {
@@ -59,7 +62,7 @@ def _corpus_cases(root: str) -> list:
 def keyed_statements(roots: list | None = None) -> list:
     """Every keyed statement under ``roots`` (default: the fixtures, then ../shared/corpus)."""
     if roots is None:
-        roots = FIXTURE_ROOTS + [os.path.join(SHARED, "statements"), os.path.join(SHARED, "real")]
+        roots = FIXTURE_ROOTS + SHARED_ROOTS
     out = []
     for root in roots:
         if glob.glob(os.path.join(root, "*", "case.json")):

@@ -15,7 +15,7 @@ from tests.bench import bench_fooling
 
 
 def sample() -> list:
-    cases = keyed.keyed_statements()
+    cases = keyed.keyed_statements(keyed.FIXTURE_ROOTS[:2] + keyed.SHARED_ROOTS)
     fixtures = sorted({c[0].split("/")[0] for c in cases if c[1].startswith(keyed.REPO)})
     chosen = set(fixtures[::4])
     out = []

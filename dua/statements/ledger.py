@@ -177,7 +177,8 @@ def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
              else "" for i, c in enumerate(cells)]
     if not any(cells):
         return reason, ""  # no money in the table's columns: the label is the reason
-    explained = money.explain(["money", item[1], cells] + item[3:], page, k)
+    explained = money.explain(["money", item[1], cells] + item[3:], page, k) \
+        or money.explain_anywhere([c for c in cells if c])
     if explained:
         return explained, ""
     said = f" (named: {reason})" if reason else ""
@@ -341,6 +342,9 @@ class _Arithmetic:
                 if col == self.balance:
                     continue
                 values = [v.get(col) or 0.0 for v in self.values]
+                # a signed column's money in and money out, each summed apart
+                self._totals |= {round(abs(sum(v for v in values if v > 0)), 2),
+                                 round(abs(sum(v for v in values if v < 0)), 2)}
                 for i in range(len(values)):
                     total = values[i]
                     for v in values[i + 1:]:
