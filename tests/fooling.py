@@ -179,8 +179,8 @@ def words_glued(key):
     return None
 
 
-def dates_swapped(key):
-    col = _kinds(key)["date"]
+def _swap_neighbours(key, col):
+    """Two neighbouring rows' cells of ``col`` swapped, where they differ."""
     if col is None:
         return None
     values = key[col].tolist()
@@ -191,6 +191,10 @@ def dates_swapped(key):
             out.at[i, col], out.at[i + 1, col] = values[i + 1], values[i]
             return out
     return None
+
+
+def dates_swapped(key):
+    return _swap_neighbours(key, _kinds(key)["date"])
 
 
 def date_tail_in_description(key):
@@ -212,17 +216,7 @@ def date_tail_in_description(key):
 
 
 def descriptions_swapped(key):
-    col = _kinds(key)["text"]
-    if col is None:
-        return None
-    values = key[col].tolist()
-    for i in range(len(values) - 1):
-        if isinstance(values[i], str) and isinstance(values[i + 1], str) \
-                and values[i] != values[i + 1]:
-            out = key.copy()
-            out.at[i, col], out.at[i + 1, col] = values[i + 1], values[i]
-            return out
-    return None
+    return _swap_neighbours(key, _kinds(key)["text"])
 
 
 def amount_in_other_column(key):
