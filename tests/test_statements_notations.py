@@ -217,6 +217,7 @@ class DateNotationTest(unittest.TestCase):
         (["1 Eki 2024", "3 Kas 2024"], [(2024, 10, 1), (2024, 11, 3)]),
         (["07/15/2024", "07/16/2024"], [(2024, 7, 15), (2024, 7, 16)]),
         (["2024.12.16"], [(2024, 12, 16)]),
+        (["15 ago 2024 10:32", "3 sep 2024 9:05"], [(2024, 8, 15), (2024, 9, 3)]),
     )
 
     def test_any_order_separator_language_and_script_is_induced_and_read(self):

@@ -14,6 +14,9 @@ import re
 from . import months
 
 _TOKEN = re.compile(r"\d+|[^\W\d_]+\.?|[^\w]+")
+# A time printed after the date ('15 ago 2024 10:32') stays in the cell, as with the usual shapes.
+_TIME = r"(?:[ T]\d{1,2}:\d{2}(?::\d{2})?(?: ?[AaPp][Mm])?)"
+_TIME_END = re.compile(_TIME + "$")
 _LETTERS = re.compile(r"[^\W\d_]")
 
 
@@ -51,7 +54,7 @@ def month_of(token: str) -> set:
 def _shape(text: str) -> tuple:
     """``(kinds, parts, seps)``: 'n' number / 'w' word per part, and the separators around."""
     kinds, parts, seps, sep = [], [], [], ""
-    for tok in _TOKEN.findall(text.strip()):
+    for tok in _TOKEN.findall(_TIME_END.sub("", text.strip())):
         if tok[0].isdigit() or _LETTERS.match(tok):
             seps.append(sep)
             kinds.append("n" if tok[0].isdigit() else "w")
@@ -84,7 +87,8 @@ def induce(values: list) -> dict | None:
     for i, kind in enumerate(kinds):
         pieces.append(_part(roles[i], columns[i], languages))
         pieces.append(_sep([s[2][i + 1] for s in shaped], i + 1 == len(kinds)))
-    return {"pattern": "".join(pieces), "roles": roles, "languages": sorted(languages)}
+    return {"pattern": "".join(pieces) + _TIME + "?", "roles": roles,
+            "languages": sorted(languages)}
 
 
 def _roles(kinds: tuple, columns: list) -> tuple:
