@@ -53,8 +53,9 @@ def working_path(parsers_dir: str, bank: str) -> str:
 def final_path(working: str, parsers_dir: str, bank: str, verdict: str) -> str:
     """Where the run's parser ends: its own name when it passed or replaced nothing that
     passed; beside a kept parser, named by its verdict, otherwise."""
-    if verdict == "passed" or working == parser_path(parsers_dir, bank):
-        return parser_path(parsers_dir, bank)
+    own = parser_path(parsers_dir, bank)
+    if verdict == "passed" or os.path.abspath(working) == os.path.abspath(own):
+        return own
     return apart_path(parsers_dir, bank, "failed" if verdict != "unverified" else "unverified")
 
 
