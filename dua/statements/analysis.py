@@ -5,6 +5,7 @@ prompt needs (headers, sample rows, raw sample text). It never opens the PDF its
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 
@@ -89,19 +90,25 @@ def continuation_lines(pages: list, candidates: list, header: list) -> list:
     return out
 
 
-def analyze_pages(pages: list, expected=None) -> Analysis:
+def analyze_pages(pages: list, expected=None, layout: Analysis | None = None) -> Analysis:
     """Guess the engine settings for these pages (words as engine tuples).
 
     With ``expected`` (the answer key) the settings its evidence teaches are learned too,
     and they stand in for the layout's guess when the layout alone finds no table.
+    ``layout``: the layout's own reading of these pages, made before (``layout_of``).
     """
-    found = _from_layout(pages)
+    found = copy.deepcopy(layout) if layout is not None else _from_layout(pages)
     if expected is not None:
         found.learned = learning.learn(pages, expected, found.settings or None)
         if not found.settings and found.learned:
             found.settings = found.learned
             found.column_headers = [c["name"] for c in found.learned["columns"]]
     return found
+
+
+def layout_of(pages: list) -> Analysis:
+    """The layout's reading alone, for several keys checked against the same pages."""
+    return _from_layout(pages)
 
 
 def _from_layout(pages: list) -> Analysis:

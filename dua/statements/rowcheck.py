@@ -17,7 +17,7 @@ from . import analysis, dataframe, engine, verify, writer
 # Settings tried beyond what the rows teach: rows a reading gives back come out at once or
 # after a few steps of the search (every keyed statement here needs fewer than this), and
 # wrong rows would otherwise spend the parse's whole budget on a match that cannot be.
-SEARCH_BUDGET = 24
+SEARCH_BUDGET = 12
 
 
 @dataclasses.dataclass
@@ -39,10 +39,12 @@ class RowsCheck:
                 "summary": self.summary, "accounting": self.accounting}
 
 
-def check(pages: list, apart: list, rows) -> RowsCheck:
+def check(pages: list, apart: list, rows, layout=None) -> RowsCheck:
     """The verdict on ``rows`` (a DataFrame in the answer-key convention) for the statement
-    whose engine words are ``pages`` (``apart``: the words set apart, with reasons)."""
-    found = analysis.analyze_pages(pages, rows)
+    whose engine words are ``pages`` (``apart``: the words set apart, with reasons);
+    ``layout``, the pages' own reading (``analysis.layout_of``) when several sets of rows
+    are checked against one statement."""
+    found = analysis.analyze_pages(pages, rows, layout)
     if not found.settings:
         return _unread(rows, "no transaction table found on the page: "
                        + analysis.explain_no_table(pages))

@@ -27,7 +27,7 @@ def statements(roots: list | None = None) -> list:
 
 def score(case: tuple) -> dict:
     """The verdicts of one statement's right rows and of each wrong version."""
-    from dua.statements import rowcheck, verify
+    from dua.statements import analysis, rowcheck, verify
     from tests import fooling
     from tests.keyed import read_statement
 
@@ -35,11 +35,12 @@ def score(case: tuple) -> dict:
     pages, apart = read_statement(pdf)
     key = verify.load_expected(key_path)
     started = time.perf_counter()
-    right = rowcheck.check(pages, apart, key)
+    layout = analysis.layout_of(pages)  # the same for every set of rows checked here
+    right = rowcheck.check(pages, apart, key, layout)
     out = {"name": name, "right": right.status, "right_ok": _exit(right.status) in ok,
            "why": right.summary[:300], "wrong": {}}
     for kind, rows in fooling.wrong_versions(key).items():
-        out["wrong"][kind] = rowcheck.check(pages, apart, rows).status
+        out["wrong"][kind] = rowcheck.check(pages, apart, rows, layout).status
     out["seconds"] = time.perf_counter() - started
     return out
 
