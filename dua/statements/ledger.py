@@ -126,8 +126,8 @@ def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings
         for k, item in enumerate(lines):
             if (page, k) in owned or low <= item[1] <= high:
                 continue
-            if item[0] == "furniture" or item[0] == "anchor":
-                continue  # named by the engine already (an anchor here is some row's)
+            if item[0] == "anchor" or (item[0] == "furniture" and item[5] in _STRUCTURAL):
+                continue  # some row's anchor, or the page's structure (a label is no proof)
             if not _row_like(item[4], settings, anywhere=item[0] in ("money", "text")):
                 continue
             reason = money.explain_anywhere([w[0] for w in item[4]])
