@@ -181,7 +181,7 @@ def run(args, settings) -> int:
         for failure in result.failed:
             print(f"dua run: {_failure_line(failure)}", file=sys.stderr)
     _print_verdicts(result)
-    report = _report(args, result)
+    report = _report(args, result, copies)
     if args.json:
         print(json.dumps(report, indent=2))
     code = result.exit_code()
@@ -193,8 +193,9 @@ def run(args, settings) -> int:
     return code
 
 
-def _report(args, result) -> dict:
-    """The --json report, with the review pages when --review asks for them."""
+def _report(args, result, copies) -> dict:
+    """The --json report (scans' searchable copies told of their PDFs), with the review
+    pages when --review asks for them."""
     report = result.to_dict()
     copies.annotate(report)
     if args.review:
