@@ -537,8 +537,8 @@ class NoTextLayerError(DocumentError, ValueError):
     """The PDF has no text layer (it is a scanned image)."""
 
     error_code = "NO_TEXT_LAYER"
-    hint = ("dua reads scans with tesseract once it is on PATH (and --ocr is not never): "
-            "Debian/Ubuntu: sudo apt-get install tesseract-ocr; Fedora: sudo dnf install "
+    hint = ("Run OCR first: dua does it with tesseract once it is on PATH (and --ocr is not "
+            "never): Debian/Ubuntu: sudo apt-get install tesseract-ocr; Fedora: sudo dnf install "
             "tesseract; macOS: brew install tesseract; Windows: winget install "
             "UB-Mannheim.TesseractOCR; or OCR it elsewhere (ocrmypdf in.pdf out.pdf) and pass "
             "that file.")

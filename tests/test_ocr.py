@@ -59,6 +59,11 @@ class HocrTest(unittest.TestCase):
         self.assertEqual([(w.text, w.confidence) for w in line.words],
                          [("Opening", 96), ("1,284.5O", 41), ("A&B", 95)])
 
+    def test_a_figure_loses_the_quotes_a_speck_became_and_words_keep_theirs(self):
+        hocr = HOCR.replace(">Opening<", ">\u201cOpening<").replace(">1,284.5O<", ">\u201c08/02/2024<")
+        (line,) = ocr.parse_hocr(hocr)
+        self.assertEqual([w.text for w in line.words][:2], ["\u201cOpening", "08/02/2024"])
+
     def test_a_box_that_runs_over_the_next_word_ends_where_it_begins(self):
         (line,) = ocr.parse_hocr(HOCR)
         self.assertEqual([(w.x0, w.x1) for w in line.words][:2], [(100, 299), (300, 500)])

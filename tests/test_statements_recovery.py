@@ -125,7 +125,8 @@ class DocumentRecoveryTest(TempDirCase):
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
             code = cli.main(["parse", shared_sample("sbi_scanned", "statement.pdf"), "--bank",
-                             "sbi", "--parsers-dir", os.path.join(self.tmp, "p"), "--json"])
+                             "sbi", "--parsers-dir", os.path.join(self.tmp, "p"), "--json",
+                             "--ocr", "never"])  # with OCR (tesseract), see tests.test_ocr
         self.assertEqual(code, 3)
         report = json.loads(out.getvalue())
         feedback = report["feedback"]

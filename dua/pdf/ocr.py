@@ -200,6 +200,17 @@ def parse_hocr(text: str) -> list:
     return [line for line in lines if line.words]
 
 
+_QUOTES = "\"'`\u2018\u2019\u201c\u201d"
+_FIGURE = re.compile(r"[-+(]?[\d][\d,./ -]*[\d)]")
+
+
+def _unquoted(text: str) -> str:
+    """A number or a date without the quotes a speck beside it became ("\u201c08/02/2024" on a
+    skewed scan): statements never quote their figures."""
+    bare = text.strip(_QUOTES)
+    return bare if bare != text and _FIGURE.fullmatch(bare) else text
+
+
 def _tidy(words: list) -> list:
     """A line's words as a reader can place them. A rule left in the image comes back as ``|``
     (alone, or glued to a word's end): no statement prints one there, so it goes. And a word's
@@ -207,7 +218,7 @@ def _tidy(words: list) -> list:
     its neighbours their own): it ends where the next begins."""
     kept = []
     for word in words:
-        text = word.text.strip("|").strip()
+        text = _unquoted(word.text.strip("|").strip())
         # a speck, a rule's end or a letter's shadow comes back as unsure punctuation ("=",
         # "+", "_" at 52-67% beside a statement's "Dr"); printed punctuation alone, as the
         # "-" of a heading, came back sure (93%)
