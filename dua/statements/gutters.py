@@ -77,3 +77,42 @@ def _edges(words: list, settings: dict) -> list:
                       if g and g[1] - g[0] > gap + _SLACK]
             out.append((c1, max(beside, key=lambda g: g[1] - g[0]) if beside else None))
     return out
+
+
+def bands(rows: list, items: list, settings: dict) -> dict:
+    """Whether the lines a row continues on stand in its columns: where a column's cells
+    start at one x on every row's first line (left-aligned), a word the reading adds to the
+    row from another line and that starts left of that edge stands outside the column (a
+    page's running header taken for the last row's wrapped description)."""
+    columns = settings["columns"]
+    starts: dict = {}
+    for row in rows:
+        for p, k in row[3]:
+            if items[p][k][0] == "anchor":
+                for c, w in _first_words(items[p][k][4], columns).items():
+                    starts.setdefault(c, []).append(w[1])
+    edges = {c: min(xs) for c, xs in starts.items()
+             if len(xs) >= _ENOUGH and max(xs) - min(xs) <= _SLACK}
+    for n, row in enumerate(rows):
+        for p, k in row[3]:
+            item = items[p][k]
+            if item[0] not in ("text", "money"):
+                continue
+            for c, w in _first_words(item[4], columns).items():
+                if c in edges and w[1] < edges[c] - _SLACK:
+                    return {"name": "lines_in_columns", "passed": False,
+                            "detail": f"row {n} takes {w[0]!r} (page {p + 1}) from a line that "
+                                      f"starts left of where {columns[c]['name']!r} starts "
+                                      f"on every row ({edges[c]:.1f} pt): that line is not "
+                                      "the row's"}
+    return {"name": "lines_in_columns", "passed": True if edges else None,
+            "detail": "the lines rows continue on start within their columns" if edges
+            else "no column's cells start at one edge on every row"}
+
+
+def _first_words(words: list, columns: list) -> dict:
+    """column -> the leftmost word a line prints in it."""
+    out: dict = {}
+    for w in sorted(words, key=lambda w: w[1]):
+        out.setdefault(engine.column_of(w, columns), w)
+    return out

@@ -294,7 +294,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                      "detail": "the accounting reads the pages with the built-in engine, and "
                                "its rows are not the rows of this result"}
     if same:
-        checks.append(gutters.check(*(extraction or engine.extract(pages, settings)), settings))
+        read = extraction or engine.extract(pages, settings)
+        checks += [gutters.check(*read, settings), gutters.bands(*read, settings)]
     if settings.get("columns") and len(frame):
         checks.append(printed.check(pages, settings, frame))
     hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
