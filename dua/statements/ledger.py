@@ -207,8 +207,8 @@ def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None
 def _region(rows: list, items: list) -> dict:
     """page -> (top, bottom, last row line) of what is accounted for. The table's extent
     is the page's, not the rows': from its column heading above the first row (or that
-    row, with no heading) to the page's end on the last page, every page between included.
-    Where the rows end is no evidence of where the table does: a row the reading lost
+    row, with no heading) to the page's end on the last page, every page between included,
+    and every page that prints the heading. Where the rows end is no evidence of where the table does: a row the reading lost
     below the last one it found would lie outside."""
     if not rows:
         return {}
@@ -223,8 +223,14 @@ def _region(rows: list, items: list) -> dict:
                and item[5] == "the table's column heading" and item[1] <= region[first][0]]
     top = max(heading) if heading else region[first][0]
     inf = float("inf")
-    return {p: (top if p == first else -inf, inf,
-                region[p][1] if p in region else -inf) for p in range(first, last + 1)}
+    out = {p: (top if p == first else -inf, inf,
+               region[p][1] if p in region else -inf) for p in range(first, last + 1)}
+    for p, lines in enumerate(items):  # a page that prints the heading is the table's too
+        tops = [item[1] for item in lines if item[0] == "furniture"
+                and item[5] == "the table's column heading"]
+        if p not in out and tops:
+            out[p] = (min(tops), inf, -inf)
+    return out
 
 
 def _rows(rows: list, items: list, settings: dict) -> list:
