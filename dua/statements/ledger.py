@@ -1,11 +1,10 @@
-"""The accounting of one statement: every word of its table pages given exactly one owner.
+"""The accounting of one statement: every word of its table given exactly one owner.
 
-Built once per statement from the engine's own items (``engine.extract``): each word
-printed on a page that holds rows, between the first transaction and the last, is in a
-row's cell, or on a line the engine names as furniture with its reason, or unaccounted.
-A line that prints money but is no row is furniture only when the statement's arithmetic
-says what it is: a balance the rows reach, or a total of the rows above it. Verification,
-the refine loop's diagnostics and the review page all read this ledger.
+Built once per statement from the engine's items (``engine.extract``): each word in the
+table's extent (``_region``) is in a row's cell, on a line named as furniture with its
+reason, or unaccounted. A line that prints money is furniture only when the rows' own
+numbers say what it is (a balance they reach, a total of them), whatever its label.
+Verification, the refine loop's diagnostics and the review page all read this ledger.
 """
 from __future__ import annotations
 
