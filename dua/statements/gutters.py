@@ -116,3 +116,32 @@ def _first_words(words: list, columns: list) -> dict:
     for w in sorted(words, key=lambda w: w[1]):
         out.setdefault(engine.column_of(w, columns), w)
     return out
+
+
+def row_edges(rows: list, items: list, settings: dict) -> tuple:
+    """``(date starts, money ends)``: the x where the rows' date cells start and where
+    their amounts end, each rounded to the point, from the rows' first lines."""
+    columns, date = settings["columns"], settings["date_column"]
+    starts, ends = set(), set()
+    for row in rows:
+        for p, k in row[3]:
+            if items[p][k][0] != "anchor":
+                continue
+            for c, w in _first_words(items[p][k][4], columns).items():
+                if c == date:
+                    starts.add(round(w[1]))
+            ends |= {round(w[2]) for w in items[p][k][4]
+                     if columns[engine.column_of(w, columns)]["kind"] == "amount"
+                     and engine.looks_like_amount(w[0], settings)}
+    return starts, ends
+
+
+def on_row_edges(words: list, edges: tuple, settings: dict) -> bool:
+    """A line that starts a word where the rows' dates start and ends an amount where
+    theirs end: a row, whether or not its date reads in the notation the rows were read
+    with (a month the reading never saw, on a page it never reached)."""
+    starts, ends = edges
+    dated = any(abs(round(w[1]) - x) <= 1 and any(ch.isdigit() for ch in w[0])
+                and not engine.looks_like_amount(w[0], settings) for w in words for x in starts)
+    return dated and any(abs(round(w[2]) - x) <= 1 and engine.looks_like_amount(w[0], settings)
+                         for w in words for x in ends)

@@ -12,7 +12,7 @@ import bisect
 import dataclasses
 import re
 
-from . import engine
+from . import engine, gutters
 
 _CENT = 0.005
 _CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
@@ -111,15 +111,16 @@ def build(pages: list, settings: dict, apart: list | None = None,
         for word, reason in (apart[page] if apart and page < len(apart) else []):
             if low <= word[3] <= high:
                 _own(ledger, page, [word], word[0], reason)
-    _loose_rows(ledger, items, region, owned, settings, money)
+    _loose_rows(ledger, items, region, owned, settings, money, rows)
     return ledger
 
 
 def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings: dict,
-                money: "_Arithmetic") -> None:
+                money: "_Arithmetic", rows: list) -> None:
     """Lines outside the table's span that print a date and money as a row does (a first
     or last transaction under another heading, a row the reading never reached): owned
     only where the arithmetic says what they are, a balance or a total of the rows."""
+    edges = gutters.row_edges(rows, items, settings)
     for page, lines in enumerate(items):
         low, high = region.get(page, (0.0, -1.0, 0.0))[:2]
         for k, item in enumerate(lines):
@@ -127,7 +128,8 @@ def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings
                 continue
             if item[0] == "anchor" or (item[0] == "furniture" and item[5] in _STRUCTURAL):
                 continue  # some row's anchor, or the page's structure (a label is no proof)
-            if not _row_like(item[4], settings, anywhere=item[0] in ("money", "text")):
+            if not (_row_like(item[4], settings, anywhere=item[0] in ("money", "text"))
+                    or gutters.on_row_edges(item[4], edges, settings)):
                 continue
             reason = money.explain_anywhere([w[0] for w in item[4]])
             if reason:
