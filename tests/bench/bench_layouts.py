@@ -48,8 +48,9 @@ def _same_values(frame, key) -> bool:
 
 def convention_only(frame, key) -> str:
     """How ``frame`` differs from ``key`` when its values are right but it keeps the label
-    printed before a value (``Ref: ``, which the key leaves out) or leaves out a column the
-    page heads but never fills (the key keeps it, NaN); '' when the values differ."""
+    printed before a value (``Ref: ``, which the key leaves out), leaves out a column the
+    page heads but never fills (the key keeps it, NaN), or leaves a date printed once a day
+    blank where the page prints none (the key carries it down); '' when the values differ."""
     from fixtures.space.statement import LABEL
 
     if frame is None or len(frame) != len(key):
@@ -60,6 +61,12 @@ def convention_only(frame, key) -> str:
         key, found = key.drop(columns=blank), ["a column empty on every row left out"]
     if frame.shape != key.shape:
         return ""
+    carried = [c for c in frame.columns if frame[c].isna().any() and str(frame[c].dtype) not in
+               ("float64", "int64") and c in key.columns and key[c].notna().all()]
+    if carried and not _same_values(frame, key):  # blank where the page prints no date
+        frame = frame.assign(**{c: frame[c].ffill() for c in carried})
+        if _same_values(frame, key):
+            found.append("a date printed once a day left blank on the day's other rows")
     if not _same_values(frame, key):
         bare = frame.apply(lambda col: col.map(
             lambda v: v[len(LABEL):] if isinstance(v, str) and v.startswith(LABEL) else v))
