@@ -25,7 +25,7 @@ def rows_check(parser_path: str, frame, pages: list | None) -> dict:
 
     try:
         result = verify.on_words([p["words"] for p in pages], settings, frame,
-                                 [p["chars"] for p in pages])
+                                 [p.get("chars") for p in pages])
     except (KeyError, IndexError, TypeError, ValueError, AttributeError) as exc:
         return _not_checked(f"the parser's SETTINGS do not fit dua's engine "
                             f"({type(exc).__name__}: {exc})")
