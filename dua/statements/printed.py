@@ -11,10 +11,10 @@ from __future__ import annotations
 _CENT = 0.005
 
 
-def check(pages: list, settings: dict, frame) -> dict:
-    """``{"name", "passed", "detail"}``: None when nothing printed outside the rows starts
-    from their opening balance."""
-    printed = _printed(pages, settings)
+def check(outside: list, settings: dict, frame) -> dict:
+    """``{"name", "passed", "detail"}`` from the amounts printed on lines that are no row
+    (``reconcile.amounts_outside_rows``): None when none starts from their opening balance."""
+    printed = [v for v in outside if v is not None]
     closing = _closing(frame, settings)
     starts = sorted(v for v in _opening(frame, settings) if _has(printed, v))
     if not starts or closing is None:
@@ -58,13 +58,6 @@ def _chain(printed: list, opening: float, reached: set) -> tuple | None:
 
 def _has(printed: list, value: float) -> bool:
     return any(abs(abs(p) - abs(value)) < _CENT for p in printed)
-
-
-def _printed(pages: list, settings: dict) -> list:
-    """Amounts printed on lines that are no row, in the rows' own notation."""
-    from .reconcile import amounts_outside_rows  # late: reconcile loads more than we need
-
-    return [v for v in amounts_outside_rows(pages, settings) if v is not None]
 
 
 def _balances(frame, settings: dict) -> list:

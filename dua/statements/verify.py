@@ -190,10 +190,10 @@ def attach_accounting(result: dict, pages: list, settings: dict, apart: list | N
     result["accounting"] = ledger.to_dict()
 
 
-def _arithmetic(frame, pages: list, settings: dict) -> dict:
-    """Running balances, else printed totals; the daily balances a summary prints, reached
-    from its opening one; and where sections sign the amounts, whether the other way round
-    adds up as well (then only the daily balances can say which is right)."""
+def _arithmetic(frame, settings: dict, printed: list) -> dict:
+    """Running balances, else the ``printed`` totals; the daily balances a summary prints,
+    reached from its opening one; and where sections sign the amounts, whether the other
+    way round adds up as well (then only the daily balances can say which is right)."""
     if not len(frame):
         return {"name": "rows_found", "passed": False, "bad_rows": 0,
                 "detail": "0 rows: the parser read no transaction from a statement whose "
@@ -203,8 +203,6 @@ def _arithmetic(frame, pages: list, settings: dict) -> dict:
         return {"name": "rows_move_money", "passed": False, "bad_rows": len(idle),
                 "detail": f"{len(idle)} row(s) print no amount, as row {idle[0]} does: "
                           "every transaction moves money"}
-    printed = reconcile_mod.amounts_outside_rows(pages, settings) if settings.get("columns") \
-        else []
     columns = settings.get("columns") or []
     date = columns[settings["date_column"]]["name"] if columns else None
 
@@ -282,7 +280,12 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     that could not be checked, or words no cell accounts for, leave it ``unverified``."""
     from . import ledger as ledger_mod
 
-    arithmetic = _arithmetic(frame, pages, settings)
+    # amounts printed on lines that are no row: read once, for the totals and the summary
+    outside = reconcile_mod.amounts_outside_rows(pages, settings) if settings.get("columns") \
+        else []
+    arithmetic = _arithmetic(frame, settings, outside)
+    if settings.get("columns") and extraction is None:  # once, for every check below
+        extraction = engine.extract(pages, settings)
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     ledger = ledger_mod.build(pages, settings, apart, extraction, reached) \
@@ -294,10 +297,9 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                      "detail": "the accounting reads the pages with the built-in engine, and "
                                "its rows are not the rows of this result"}
     if same:
-        read = extraction or engine.extract(pages, settings)
-        checks += [gutters.check(*read, settings), gutters.bands(*read, settings)]
+        checks += [gutters.check(*extraction, settings), gutters.bands(*extraction, settings)]
     if settings.get("columns") and len(frame):
-        checks.append(printed.check(pages, settings, frame))
+        checks.append(printed.check(outside, settings, frame))
     hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
     if arithmetic["passed"] is False or any(c["passed"] is False for c in checks[2:]):
         status = "failed"
