@@ -60,7 +60,7 @@ def write(path: str, pages: list) -> None:
     objects[1] = (f"<< /Type /Pages /Count {len(kids)} /Kids ["
                   + " ".join(f"{k} 0 R" for k in kids) + "] >>").encode()
     with open(path, "wb") as fh:
-        fh.write(_file(objects))
+        fh.write(pdf_file(objects))
 
 
 def _add(objects: list, body: bytes) -> int:
@@ -134,7 +134,9 @@ def _n(value: float) -> str:
     return f"{value:.4f}".rstrip("0").rstrip(".") or "0"
 
 
-def _file(objects: list) -> bytes:
+def pdf_file(objects: list) -> bytes:
+    """A whole PDF from its objects' bodies, numbered from 1 in order (1 is the catalogue),
+    with the cross-reference table and trailer; the scan fixtures are written by it too."""
     out = bytearray(b"%PDF-1.5\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
     for number, body in enumerate(objects, 1):
