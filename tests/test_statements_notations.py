@@ -35,9 +35,9 @@ def _key(pdf: str):
 
 
 def _page_values(got, key, layout: dict) -> bool:
-    """The rows as the page prints them: the key's columns that print something, in the
-    page's order, its labels kept out of the text (what a parse without the key can know)."""
-    key = key[[c for c in key.columns if key[c].notna().any()]]
+    """The rows as the page prints them: the key's columns (one the page heads and never
+    fills is kept, empty), in the page's order, its labels kept out of the text (what a
+    parse without the key can know)."""
     if layout.get("reverse_key"):
         key = key.iloc[::-1].reset_index(drop=True)
     if got.shape != key.shape:

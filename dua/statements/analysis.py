@@ -194,9 +194,12 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
         "anchor_needs_amount": True,
     }
     _signs(columns, by_col, settings)
+    settings["continuation"] = _wrap_side(pages, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
     _roles(pages, settings)
+    _once_a_day(pages, settings)
+    _labels(settings, cells)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),
                     len(candidates), len(pages), sections=_sections(pages, settings),
@@ -230,6 +233,70 @@ def _signs(columns: list, by_col: list, settings: dict) -> None:
         signs = notation.drcr_signs(cells, settings) if col["kind"] == "amount" else None
         if signs and signs != settings["drcr_signs"]:
             col["drcr_signs"] = signs
+
+
+def _labels(settings: dict, cells: list) -> None:
+    """A field's name printed before every value of a text column ('Ref:', a word ending
+    in a colon that opens nearly every cell): a label, no part of the values."""
+    for c, col in enumerate(settings["columns"]):
+        firsts = [row[c].split(" ", 1)[0] for row in cells if row[c]]
+        if col["kind"] != "text" or len(firsts) < 3:
+            continue
+        word = max(set(firsts), key=firsts.count)
+        if word.endswith(":") and not re.search(r"\d", word) and \
+                firsts.count(word) >= 0.9 * len(firsts):
+            col["labels"] = [word]
+
+
+def _once_a_day(pages: list, settings: dict) -> None:
+    """Columns of dates beside the rows' date that print a day once, on its first row:
+    their blanks are the day above (``carry_columns``). Such a column's dates change at
+    every date it prints and agree with the row's date on some rows; a value date printed
+    only where it differs from the booking date never agrees with it, and keeps its blanks."""
+    try:
+        rows = engine.extract(pages, settings)[0]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return
+    date, pattern, out = settings["date_column"], settings["date_pattern"], []
+    for c, col in enumerate(settings["columns"]):
+        cells = [row[0][c] for row in rows]
+        printed = [(i, v) for i, v in enumerate(cells) if v]
+        if c == date or col["kind"] != "text" or len(printed) < 2 or len(printed) == len(rows) \
+                or not cells[0] or not all(re.fullmatch(pattern, v, re.I) for _, v in printed):
+            continue
+        changes = all(a != b for (_, a), (_, b) in zip(printed, printed[1:]))
+        if changes and any(rows[i][0][date] == v for i, v in printed):
+            out.append(c)
+    if out:
+        settings["carry_columns"] = out
+
+
+def _wrap_side(pages: list, settings: dict) -> str:
+    """Where rows keep their wrapped lines. Between two rows a wrapped line could be
+    either's, but the table's ends tell: text just over its first row and none under its
+    last is printed above each row's anchor line."""
+    try:
+        pages_items = engine.extract(pages, dict(settings, continuation="nearest"))[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return settings["continuation"]
+    anchors = [(items, i) for items in pages_items for i, item in enumerate(items)
+               if item[0] == "anchor"]
+    if not anchors:
+        return settings["continuation"]
+    gap = settings["continuation_gap"]
+    over = _wraps_to(*anchors[0], -1, gap, settings)
+    under = _wraps_to(*anchors[-1], 1, gap, settings)
+    # Text under the last row alone is no evidence: rows centred on their date line
+    # print the same when the first row fits on one line.
+    return "above" if over and not under else settings["continuation"]
+
+
+def _wraps_to(items: list, anchor: int, step: int, gap: float, settings: dict) -> bool:
+    """Whether the line next to ``anchor`` (``step``: -1 over it, 1 under it) is text
+    that may continue a row, within a wrapped line's reach."""
+    j = anchor + step
+    return 0 <= j < len(items) and items[j][0] == "text" and \
+        abs(items[j][1] - items[anchor][1]) <= gap and engine.continues(items[j], settings)
 
 
 def _dateless_rows(pages: list, settings: dict) -> int:

@@ -115,14 +115,15 @@ def _spans_table(line: list, segments: list) -> bool:
     """Words over at least two of the table's columns, across half of its width or more.
 
     A heading row labels the columns it stands over; a letterhead or address line
-    above the table is narrower or stands over one column only.
+    above the table is narrower or stands over one column only. Over the first column and
+    the last, it spans the table however wide the last column's text runs.
     """
     if not segments:
         return False
     left, right = segments[0][0], segments[-1][1]
     hit = {i for w in line for i, (a, b) in enumerate(segments) if min(w[2], b) - max(w[1], a) > -3}
     width = max(w[2] for w in line) - min(w[1] for w in line)
-    return len(hit) >= 2 and width >= 0.5 * (right - left)
+    return len(hit) >= 2 and (width >= 0.5 * (right - left) or {0, len(segments) - 1} <= hit)
 
 
 def find_header(pages: list, first: tuple, segments: list | None = None) -> list:
@@ -303,6 +304,7 @@ def _group(segments: list, header: list, numeric: list | None = None) -> list:
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
     phrases = _split_at_rivers(_tier_phrases(header), segments)
+    phrases, empty = _heads_of_nothing(phrases, segments)
     hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
                      numeric or [False] * len(segments))
     for phrase, hit in zip(phrases, hits):
@@ -317,7 +319,27 @@ def _group(segments: list, header: list, numeric: list | None = None) -> list:
             merged[-1][2].extend(g[2])
         else:
             merged.append(g)
-    return merged
+    # a column the heading names and no row fills stands where its name stands
+    return sorted(merged + [[p[0][1], p[-1][2], [p]] for p in empty], key=lambda g: g[0])
+
+
+def _heads_of_nothing(phrases: list, segments: list) -> tuple:
+    """``(phrases, empty)``: where a heading cell stands over every segment of the rows'
+    words, a cell over none of them names an empty column (a 'Branch' never filled). Where
+    some segment has no cell over it, the cells are set off to the side of their values
+    (left-aligned names over right-aligned money) and each names the segment it is near."""
+    over = [[i for i, (s0, s1) in enumerate(segments) if min(p[-1][2], s1) - max(p[0][1], s0) > 0]
+            for p in phrases]
+    if {i for hit in over for i in hit} != set(range(len(segments))):
+        return phrases, []
+    empty = [p for p, hit in zip(phrases, over)
+             if not hit and not any(q is not p and _beside(p, q) for q in phrases)]
+    return [p for p in phrases if not any(p is e for e in empty)], empty
+
+
+def _beside(p: list, q: list) -> bool:
+    """Whether heading cells ``p`` and ``q`` share some of their width (one over the other)."""
+    return min(p[-1][2], q[-1][2]) - max(p[0][1], q[0][1]) > 0
 
 
 def _in_order(hits: list, phrases: list, segments: list, numeric: list) -> list:

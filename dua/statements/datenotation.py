@@ -125,6 +125,8 @@ def _roles(kinds: tuple, columns: list) -> tuple:
         pick = fits[0] if role == "m" and roles[:1] == ["y"] else fits[-1] if role == "m" else fits[0]
         roles[pick] = role
         free.remove(pick)
+    if len(free) == 1 and "y" not in roles and len(columns[free[0]][0]) == 2:
+        roles[free.pop()] = "y"  # a day and a month found, the number left is a short year
     if free or "d" not in roles or "m" not in roles or roles.count("y") > 1:
         return None, set()
     return roles, languages

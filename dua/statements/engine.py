@@ -135,7 +135,8 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     date = cells[settings["date_column"]]
     if not date:
         return settings.get("anchor") == "amount" and _moves(cells, settings, kinds)
-    if not re.fullmatch(settings["date_pattern"], date, re.IGNORECASE):
+    pattern = settings.get("date_head_pattern") or settings["date_pattern"]
+    if not re.fullmatch(pattern, date, re.IGNORECASE):
         return False
     return not settings.get("anchor_needs_amount", True) or _moves(cells, settings, kinds)
 
@@ -258,7 +259,7 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
     return None, float("inf")
 
 
-def _continues(item: list, settings: dict) -> bool:
+def continues(item: list, settings: dict) -> bool:
     """Whether a text line may continue a row: its words stand in the columns rows wrap in
     (learned from the answer key), or at least none in the date column, where a heading
     over a group of rows starts and a wrapped description does not, nor in a column of
@@ -270,14 +271,29 @@ def _continues(item: list, settings: dict) -> bool:
         barred = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
         if not settings.get("date_groups"):
             barred.add(date)
+        barred -= set(settings.get("wrapped_columns", ()))  # a cell wrapped in a narrow column
         return not any(column_of(w, columns) in barred for w in item[4])
     return all(column_of(w, columns) in allowed for w in item[4])
+
+
+def row_below(items: list, k: int, settings: dict) -> bool:
+    """Whether a row starts right under line ``k``: the next line that is no furniture is
+    an anchor, or, where rows print their description above it, that description."""
+    above = settings.get("continuation") == "above"
+    for item in items[k + 1:]:
+        if item[0] == "furniture":
+            continue
+        if above and item[0] == "text" and continues(item, settings):
+            continue
+        return item[0] == "anchor"
+    return False
 
 
 def _page_parts(items: list, settings: dict) -> tuple:
     """``({anchor: [item indices]}, [text items before the first anchor, left unowned])``."""
     gap = settings["continuation_gap"]
-    nearest = settings.get("continuation") == "nearest"
+    mode = settings.get("continuation", "below")  # where a row's wrapped lines stand
+    nearest = mode == "nearest"
     parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
     first = min(parts) if parts else len(items)
     leading = []
@@ -289,15 +305,19 @@ def _page_parts(items: list, settings: dict) -> tuple:
             else:
                 leading.append(i)  # a row's second line on the page after its first
             continue
-        if item[0] != "text" or not _continues(item, settings):
+        if item[0] != "text" or not continues(item, settings):
             continue
-        up, d_up = _owner(items, i, -1, gap)
-        down, d_down = _owner(items, i, 1, gap) if nearest else (None, float("inf"))
+        up, d_up = _owner(items, i, -1, gap) if mode != "above" else (None, float("inf"))
+        down, d_down = _owner(items, i, 1, gap) if mode != "below" else (None, float("inf"))
         owner = up if d_up <= d_down else down
         if owner is not None:
             parts[owner].append(i)
-        elif i < first and not nearest:
+        elif i < first and mode == "below":
             leading.append(i)
+        elif i > first and mode == "above":
+            leading.append(i)  # over a row that the page break carries to the next page
+    if mode == "above":
+        return parts, _trailing_run(items, leading)
     return parts, _leading_run(items, leading, first)
 
 
@@ -312,6 +332,20 @@ def _leading_run(items: list, leading: list, first: int) -> list:
         if i not in leading:
             break
         run.append(i)
+    return run
+
+
+def _trailing_run(items: list, trailing: list) -> list:
+    """The text lines that close a page's table after its last row and touch each other:
+    the start of a row whose date and amounts the next page prints."""
+    if not trailing:
+        return []
+    end = max(i for i, item in enumerate(items) if item[0] not in ("outside", "furniture"))
+    run = []
+    for i in range(end, -1, -1):
+        if i not in trailing:
+            break
+        run.insert(0, i)
     return run
 
 
@@ -354,25 +388,32 @@ def _extract(pages: list, settings: dict) -> tuple:
             state["outside"] = "above the table's heading"
     if settings.get("running", True):
         mark_running(items_by_page)
-    rows = []
+    rows, above, carried = [], settings.get("continuation") == "above", None
     for page, items in enumerate(items_by_page):
         parts, leading = _page_parts(items, settings)
-        if leading and rows and settings.get("carry_rows", True):
+        if leading and rows and settings.get("carry_rows", True) and not above:
             _extend(rows[-1], items, leading, page)
         for anchor in sorted(parts):
             order = sorted(parts[anchor], key=lambda k: items[k][1])
             rows.append(_row(items, order, page, items[anchor][6]))
+            if carried:  # the row's first lines, printed at the foot of the page before
+                _extend(rows[-1], *carried, first=True)
+                carried = None
+        if leading and above and settings.get("carry_rows", True):
+            carried = (items, leading, page)
     _carry_dates(rows, settings)
     return rows, items_by_page
 
 
-def _extend(row: list, items: list, leading: list, page: int) -> None:
-    for k in leading:
-        for c, text in enumerate(items[k][2]):
-            if text:
-                row[0][c] = f"{row[0][c]} {text}" if row[0][c] else text
-        row[1].append(items[k][4])
-        row[3].append((page, k))
+def _extend(row: list, items: list, lines: list, page: int, first: bool = False) -> None:
+    """``row`` continued by ``lines`` of ``page`` (``first``: they open it, from the page
+    before)."""
+    for c, cell in enumerate(row[0]):
+        more = " ".join(items[k][2][c] for k in lines if items[k][2][c])
+        row[0][c] = " ".join(t for t in ((more, cell) if first else (cell, more)) if t)
+    at = 0 if first else len(row[1])
+    row[1][at:at] = [items[k][4] for k in lines]
+    row[3][at:at] = [(page, k) for k in lines]
 
 
 def extract_rows(pages: list, settings: dict) -> list:
@@ -381,9 +422,12 @@ def extract_rows(pages: list, settings: dict) -> list:
 
 
 def _carry_dates(rows: list, settings: dict) -> None:
-    """A row printed without its date takes the date above it (one date per day layouts)."""
-    if settings.get("anchor") != "amount" or settings.get("date_fill", "carry") != "carry":
-        return
-    col, last = settings["date_column"], ""
-    for row in rows:
-        last = row[0][col] = row[0][col] or last
+    """A row printed without its date takes the date above it (one date per day layouts),
+    and so does a cell of a column of dates printed once a day (``carry_columns``)."""
+    carry = list(settings.get("carry_columns", ()))
+    if settings.get("anchor") == "amount" and settings.get("date_fill", "carry") == "carry":
+        carry.append(settings["date_column"])
+    for col in carry:
+        last = ""
+        for row in rows:
+            last = row[0][col] = row[0][col] or last

@@ -58,10 +58,14 @@ def dtype_of(series) -> str | None:
 
 def date_notation(values: list) -> dict | None:
     """The notation the key's dates share when none of the usual shapes reads them
-    ('15 ago 2024', '2024年12月16日'): it must name a month in words, mark its parts
-    (年月日) or print a year, so that a column of small numbers is no date."""
+    ('15 ago 2024', '2024年12月16日', '21-07'): it must name a month in words, mark its
+    parts (年月日), print a year, or, numbers alone, run in order through the rows as
+    days do, so that a column of small numbers is no date."""
     found = datenotation.induce(values)
     if found and (found["languages"] or {"y", "mark"} & set(found["roles"])):
+        return found
+    keys = datenotation.order_keys(values, found) if found and len(values) >= 3 else None
+    if keys and len(set(keys)) >= 3 and datenotation.in_order(keys):
         return found
     return None
 
@@ -123,10 +127,14 @@ def _match_line(page: Page, k: int, want: list, date, settings: dict, xs: dict):
     if any(cents not in amounts and cents for _, cents in want):
         return None
     if date is not None:
-        span = page.phrases(k).get(date[1])
+        span, tail = page.phrases(k).get(date[1]), []
         if span is None:
+            span, tail = _wrapped(page, k, date[1])
+        if span is None or _elsewhere(line, span, xs.get(date[0])):
             return None
         spans[date[0]] = span
+        if tail:
+            spans["tail"] = tail
         used.update(range(*span))
     for col, cents in want:
         free = [s for s in amounts.get(cents, ()) if not used.intersection(range(*s))]
@@ -142,6 +150,38 @@ def _match_line(page: Page, k: int, want: list, date, settings: dict, xs: dict):
         spans[col] = span
         used.update(range(*span))
     return spans
+
+
+def _wrapped(page: Page, k: int, text: str) -> tuple:
+    """``(span, tail words)``: ``text`` printed over line ``k`` and the next, wrapped in a
+    narrow cell ('11 June' over '2023'): its first words on line ``k``, the rest on the
+    line below, starting at the same edge. ``(None, [])`` when it is not printed so."""
+    tokens = text.split()
+    if len(tokens) < 2 or k + 1 >= len(page.lines):
+        return None, []
+    line, below = page.lines[k], page.lines[k + 1]
+    if below[0][3] - line[0][3] > 2.0 * max(w[4] - w[3] for w in line):
+        return None, []
+    for cut in range(len(tokens) - 1, 0, -1):
+        span = page.phrases(k).get(" ".join(tokens[:cut]))
+        if span is None:
+            continue
+        edge = line[span[0]][1]
+        start = next((i for i, w in enumerate(below) if abs(w[1] - edge) <= 2.0), None)
+        rest = tokens[cut:]
+        if start is not None and [w[0] for w in below[start:start + len(rest)]] == rest:
+            return span, below[start:start + len(rest)]
+    return None, []
+
+
+def _elsewhere(line: list, span: tuple, xs: list | None) -> bool:
+    """Whether the date found on the line stands a date's width or more away from where
+    the column's dates stood so far: another column printing the same day (a value date
+    on a line whose booking date is printed once, on the day's first row)."""
+    if not xs:
+        return False
+    left, right = line[span[0]][1], line[span[1] - 1][2]
+    return abs((left + right) / 2 - _median(xs)) > right - left
 
 
 def _median(values: list) -> float:
@@ -181,14 +221,17 @@ def locate(pages: list, expected, kinds: list, settings: dict) -> list:
             continue
         pos, p, k, spans, dated = hit
         cursor, line = pos + 1, pages[p].lines[k]
+        tail = spans.pop("tail", [])
         cells = {c: line[i:j] for c, (i, j) in spans.items()}
+        if tail:  # the date's last words, wrapped onto the line below
+            cells[date_col] = cells[date_col] + tail
         if date and not dated:  # the day's date printed once, as a heading over its rows
             heading = _heading_above(pages, flat, pos, date[1])
             if heading:
                 cells[date[0]] = heading
         for c, words in cells.items():
-            xs[c].append((words[0][1] + words[-1][2]) / 2)
-        found.append(Row(r, p, k, cells, dated, {k}))
+            xs[c].append((min(w[1] for w in words) + max(w[2] for w in words)) / 2)
+        found.append(Row(r, p, k, cells, dated, {k, k + 1} if tail else {k}))
     return found
 
 

@@ -215,10 +215,11 @@ def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> b
     name = str(expected.columns[c])
     settings["date_column"] = next(i for i, col in enumerate(settings["columns"])
                                    if col["name"] == name)
-    printed = [engine.join_words(r.cells[c], GLUE_GAP) for r in rows if c in r.cells]
+    printed = [_lines_text(r.cells[c]) for r in rows if c in r.cells]
     settings["date_pattern"] = date_pattern(printed)
     if settings["date_pattern"] is None:
         return False
+    _wrapped_dates(settings, rows, c)
     settings["date_groups"] = groups
     if not groups and not all(r.dated for r in rows):
         settings["anchor"] = "amount"  # the date is printed once, on the day's first row
@@ -226,6 +227,33 @@ def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> b
                     for r in rows if not r.dated)
         settings["date_fill"] = "blank" if blank else "carry"
     return True
+
+
+def _lines_text(words: list) -> str:
+    """A cell's text line by line, top to bottom (a date wrapped in a narrow cell)."""
+    lines: dict = {}
+    for w in words:
+        top = next((t for t in lines if abs(t - w[3]) <= LINE_TOLERANCE), w[3])
+        lines.setdefault(top, []).append(w)
+    return " ".join(engine.join_words(lines[t], GLUE_GAP) for t in sorted(lines))
+
+
+def _wrapped_dates(settings: dict, rows: list, c: int) -> None:
+    """Dates a narrow cell wraps ('11 June' over '2023'): a row starts at the date's first
+    line, whose words take the shape of the dates' first lines (``date_head_pattern``), and
+    the date column may continue on the row's next line (``wrapped_columns``)."""
+    heads = []
+    for r in rows:
+        words = r.cells.get(c, [])
+        if words and any(abs(w[3] - words[0][3]) > LINE_TOLERANCE for w in words):
+            heads.append(engine.join_words([w for w in words
+                                            if abs(w[3] - words[0][3]) <= LINE_TOLERANCE],
+                                           GLUE_GAP))
+    if heads:
+        head = date_pattern(heads)
+        if head:
+            settings["date_head_pattern"] = f"(?:{settings['date_pattern']})|(?:{head})"
+            settings["wrapped_columns"] = [settings["date_column"]]
 
 
 def date_pattern(printed: list) -> str | None:
@@ -317,16 +345,19 @@ def _marker(text: str, settings: dict) -> str:
 
 
 def _wraps(settings: dict, pages: list, rows: list) -> None:
-    """How far apart a row's lines stand, and whether wrapped text sits above its anchor."""
-    steps, above = [], False
+    """How far apart a row's lines stand, and whether its wrapped text sits below its
+    anchor line, above it (a description printed over its date and amounts), or both."""
+    steps, sides = [], set()
     for row in rows:
         lines = pages[row.page].lines
         tops = sorted(lines[k][0][3] for k in row.lines)
-        above = above or tops[0] < lines[row.line][0][3]
+        anchor = lines[row.line][0][3]
+        sides |= {"above" for t in tops if t < anchor} | {"below" for t in tops if t > anchor}
         steps += [b - a for a, b in zip(tops, tops[1:])]
     if steps:
         settings["continuation_gap"] = round(max(steps) * 1.25, 2)
-        settings["continuation"] = "nearest" if above else "below"
+        settings["continuation"] = sides.pop() if len(sides) == 1 else \
+            "nearest" if sides else "below"
 
 
 # --- the heading and the lines that are not rows ------------------------------------------
@@ -335,8 +366,8 @@ def _wraps(settings: dict, pages: list, rows: list) -> None:
 def _heading(settings: dict, words_by_page: list, pages: list, rows: list, ranges: dict) -> None:
     first = rows[0]
     segments = sorted((a, b) for a, b, _ in ranges.values())
-    header = find_header(words_by_page, (first.page, pages[first.page].lines[first.line]),
-                         segments)
+    top = min(first.lines | {first.line})  # a description printed above the date line
+    header = find_header(words_by_page, (first.page, pages[first.page].lines[top]), segments)
     texts = sorted({engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header})
     settings["header"] = texts
     settings["require_header"] = bool(texts)

@@ -84,6 +84,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     money = Arithmetic(rows, settings, balances)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
+    left = _rows_left(rows)
     for page, (low, high, last_row) in sorted(region.items()):
         for k, item in enumerate(items[page]):
             if not low <= item[1] <= high:
@@ -98,7 +99,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
                     ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
                                             "why": why} for w in item[4]]
                     continue
-            if not reason and item[0] == "text" and _heads_rows(items[page], k, settings):
+            if not reason and item[0] == "text" and _heads_rows(items[page], k, settings,
+                                                                left):
                 reason = _GROUP
             if not reason and item[0] in ("money", "text") and money.amounts(item):
                 reason = money.explain_anywhere([w[0] for w in item[4]])
@@ -185,13 +187,23 @@ def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
                 "are neither a balance the rows reach nor a total of the rows above it")
 
 
-def _heads_rows(items: list, k: int, settings: dict) -> bool:
+def _heads_rows(items: list, k: int, settings: dict, left: float | None) -> bool:
     """A line of words that starts where no wrapped description does (see
-    ``engine._continues``) and that the next rows stand under: a group's heading."""
-    if engine._continues(items[k], settings):
+    ``engine.continues``), at the rows' left edge, and that the next rows stand under: a
+    group's heading. A line starting anywhere else between two rows is some row's words
+    the reading left out (a description wrapped from under its date)."""
+    if engine.continues(items[k], settings):
         return False
-    nxt = next((item for item in items[k + 1:] if item[0] != "furniture"), None)
-    return nxt is not None and nxt[0] == "anchor"
+    line = items[k][4]
+    if left is None or abs(line[0][1] - left) > max(w[4] - w[3] for w in line):
+        return False
+    return engine.row_below(items, k, settings)
+
+
+def _rows_left(rows: list) -> float | None:
+    """Where the rows' lines start on the page: the left edge of the table's text."""
+    starts = [line[0][1] for row in rows for line in row[1] if line]
+    return min(starts) if starts else None
 
 
 def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None:

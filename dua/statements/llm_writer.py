@@ -62,7 +62,7 @@ def patch_schema():
         "skip_patterns_add?": [str], "parens_negative?": bool, "trailing_minus_negative?": bool,
         "dr_negative?": bool, "cr_negative?": bool, "negative_columns?": [str],
         "anchor?": String(enum=["date", "amount"]),
-        "continuation?": String(enum=["nearest", "below"]),
+        "continuation?": String(enum=["nearest", "below", "above"]),
     })
 
 

@@ -73,7 +73,44 @@ def page_words(words: list, settings: dict, spaced: bool = False) -> tuple:
                 aside.append((piece, reason))
             else:
                 kept.append(piece)
-    return kept, aside
+    return _wrapped_numbers(kept), aside
+
+
+# A number a narrow cell wraps where a space groups its thousands: '181' over '081,39'.
+_HEAD_DIGITS = re.compile(r"[-+(]?\d{1,3}")
+_TAIL_GROUPS = re.compile(r"\d{3}(?:[.,'’]\d{3})*[.,]\d{1,2}\)?-?")
+_WRAP_ALIGN = 1.5  # points: the two parts share the cell's left or right edge
+_WRAP_STEP = 1.8  # line heights: the tail on the very next line
+
+
+def _wrapped_numbers(words: list) -> list:
+    """Each number cut over two lines at a thousands group, joined into one word on its
+    first line: 1-3 digits with nothing after them, and right under them, sharing their
+    cell's edge with nothing between, a run of 3-digit groups that ends in decimals.
+    Where no number is cut so, the words are returned unchanged."""
+    heads = [i for i, w in enumerate(words) if _HEAD_DIGITS.fullmatch(w[0])]
+    if not heads:
+        return words
+    tails = [j for j, w in enumerate(words) if _TAIL_GROUPS.fullmatch(w[0])]
+    joined, gone = {}, set()
+    for i in heads:
+        u = words[i]
+        for j in tails:
+            t = words[j]
+            if j in gone or not 0 < t[3] - u[3] <= _WRAP_STEP * (u[4] - u[3]):
+                continue
+            if min(abs(t[1] - u[1]), abs(t[2] - u[2])) > _WRAP_ALIGN:
+                continue
+            if any(k not in (i, j) and w[3] > u[3] + 0.5 and w[3] < t[3] - 0.5
+                   and min(w[2], t[2], u[2]) - max(w[1], min(t[1], u[1])) > 0
+                   for k, w in enumerate(words)):
+                continue  # something printed between them: two cells, not one
+            joined[i] = (f"{u[0]} {t[0]}", min(u[1], t[1]), max(u[2], t[2]), u[3], u[4], u[5])
+            gone.add(j)
+            break
+    if not joined:
+        return words
+    return [joined.get(i, w) for i, w in enumerate(words) if i not in gone]
 
 
 def _page_size(words: list) -> float:

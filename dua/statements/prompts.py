@@ -52,7 +52,8 @@ Keys you may set (leave out every key you do not change):
 - "dr_negative": an amount marked Dr is negative; "cr_negative": one marked Cr is negative;
 - "negative_columns": [column name, ...] amount columns that print money out unsigned;
 - "anchor": "amount" when the date is printed only on a day's first row, else "date";
-- "continuation": "nearest" when wrapped text sits above and below its row, else "below"."""
+- "continuation": "above" when a row's wrapped text sits over its date line only, "nearest"
+  when above and below, else "below"."""
 _RULER_STEP = 10  # characters between the ruler's x labels
 _WIDTH = 110  # characters a rendered line may use
 

@@ -51,10 +51,9 @@ def _over_rows(pages: list, settings: dict) -> list:
     out = []
     for p, items in enumerate(items_by_page):
         for k, item in enumerate(items):
-            if item[0] != "text" or engine._continues(item, settings):
+            if item[0] != "text" or engine.continues(item, settings):
                 continue
-            nxt = next((it for it in items[k + 1:] if it[0] != "furniture"), None)
-            if nxt is not None and nxt[0] == "anchor":
+            if engine.row_below(items, k, settings):
                 out.append((p, k, engine.normalize(item[3])))
     return out
 

@@ -249,7 +249,7 @@ def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
         out += [_with(settings, glue_gap=g) for g in (0.3, 1.5, 2.5, -1.0)]
         measured = found.settings.get("continuation_gap") or 12.0
         out += [_with(settings, continuation_gap=round(measured * f, 2)) for f in (1, 0, 1.5, 2.5)]
-        out += [_with(settings, continuation=m) for m in ("nearest", "below")]
+        out += [_with(settings, continuation=m) for m in ("nearest", "below", "above")]
     if "date" in touched:
         out += [_with(settings, date_fill=f) for f in ("blank", "carry")]
         out += [_with(settings, date_pattern=p) for p in analysis.DATE_PATTERNS]
