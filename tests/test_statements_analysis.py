@@ -116,6 +116,47 @@ class DatePrintedOncePerDayTest(unittest.TestCase):
         self.assertEqual(dataframe.build_frame([page], dict(s, date_fill="blank"))["Date"].isna().sum(), 3)
 
 
+class WhatTheColumnsPrintTest(unittest.TestCase):
+    def test_a_word_ending_in_a_colon_before_every_value_is_a_label(self):
+        page = (line(50, (40, "Date"), (100, "Reference"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "01/08/2024"), (100, "Ref: A1"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "02/08/2024"), (100, "Ref: B2"), (200, "Rent"), (320, "9.00")],
+                       [(40, "03/08/2024"), (100, "Ref: C3"), (200, "Bus"), (320, "1.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["columns"][1].get("labels"), ["Ref:"])
+        self.assertEqual(dataframe.build_frame([page], s)["Reference"].tolist(), ["A1", "B2", "C3"])
+
+    def test_a_second_column_of_dates_printed_once_a_day_is_carried_down(self):
+        page = (line(50, (40, "Value"), (120, "Booked"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "01/08/2024"), (120, "01/08/2024"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "02/08/2024"), (200, "Rent"), (320, "9.00")],
+                       [(40, "03/08/2024"), (120, "03/08/2024"), (200, "Bus"), (320, "1.50")],
+                       [(40, "03/08/2024"), (200, "Tea"), (320, "2.50")]))
+        s = analysis.analyze_pages([page]).settings
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Booked"].tolist(), ["01/08/2024", "01/08/2024"] + ["03/08/2024"] * 2)
+
+    def test_a_value_date_printed_only_where_it_differs_keeps_its_blanks(self):
+        page = (line(50, (40, "Date"), (120, "Value"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "01/08/2024"), (120, "02/08/2024"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "02/08/2024"), (200, "Rent"), (320, "9.00")],
+                       [(40, "03/08/2024"), (120, "05/08/2024"), (200, "Bus"), (320, "1.50")],
+                       [(40, "04/08/2024"), (200, "Tea"), (320, "2.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(dataframe.build_frame([page], s)["Value"].isna().sum(), 2)
+
+    def test_descriptions_over_their_rows_are_read_above_when_the_first_row_shows_it(self):
+        page = (line(50, (40, "Date"), (200, "Details"), (320, "Amount"))
+                + rows([(200, "Coffee shop")], [(200, "Main Street")],
+                       [(40, "01/08/2024"), (320, "3.50")], [(200, "Rent")],
+                       [(40, "02/08/2024"), (320, "9.00")], [(200, "Bus")],
+                       [(40, "03/08/2024"), (320, "1.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["continuation"], "above")
+        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(),
+                         ["Coffee shop Main Street", "Rent", "Bus"])
+
+
 class CentredCellsTest(unittest.TestCase):
     """A ruled table whose wrapped descriptions are centred on the date line."""
 
@@ -223,6 +264,22 @@ class HeadingNamesInOrderTest(unittest.TestCase):
         columns = analysis.build_columns(segments, header, [False, False, False, True, True])
         self.assertEqual([c["name"] for c in columns],
                          ["Date", "TRANSACTION DESCRIPTION", "Amount", "Balance"])
+
+
+class EmptyColumnTest(unittest.TestCase):
+    def test_a_heading_cell_over_nothing_beside_headed_segments_names_an_empty_column(self):
+        header = [line(50, (0, "Branch"), (40, "Date"), (100, "Description"),
+                       (320, "Amount"))]
+        segments = [(40, 80), (100, 200), (310, 350)]
+        columns = analysis.build_columns(segments, header, [False, False, True])
+        self.assertEqual([c["name"] for c in columns], ["Branch", "Date", "Description", "Amount"])
+
+    def test_names_set_off_to_the_side_of_unheaded_segments_still_name_them(self):
+        # left-aligned names over right-aligned money: no segment is left for an empty column
+        header = [line(50, (40, "Date"), (100, "Description"), (262, "Out"), (322, "In"))]
+        segments = [(40, 80), (100, 200), (280, 310), (340, 370)]
+        columns = analysis.build_columns(segments, header, [False, False, True, True])
+        self.assertEqual([c["name"] for c in columns], ["Date", "Description", "Out", "In"])
 
 
 class SegmentsTest(unittest.TestCase):

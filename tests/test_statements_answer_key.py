@@ -79,6 +79,30 @@ class LocateTest(unittest.TestCase):
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
 
+    def test_a_description_printed_over_its_date_line_is_learned_as_above(self):
+        page = (line(40, (40, "Date"), (120, "Details"), (330, "Amount"))
+                + rows([(120, "Transfer to")], [(120, "J Smith")],
+                       [(40, "02/01/25"), (330, "10.00")], [(120, "Coffee")],
+                       [(40, "03/01/25"), (330, "3.50")], [(120, "Bus fare")],
+                       [(40, "04/01/25"), (330, "1.50")]))
+        key = frame([["02/01/25", "Transfer to J Smith", 10.0], ["03/01/25", "Coffee", 3.5],
+                     ["04/01/25", "Bus fare", 1.5]], ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings["continuation"], "above")
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_a_date_a_narrow_cell_wraps_is_found_over_two_lines_and_read_whole(self):
+        page = (line(40, (40, "Date"), (120, "Details"), (330, "Amount"))
+                + rows([(40, "02 June"), (120, "Rent"), (330, "10.00")], [(40, "2025")],
+                       [(40, "03 June"), (120, "Coffee"), (330, "3.50")], [(40, "2025")],
+                       [(40, "05 June"), (120, "Bus"), (330, "1.50")], [(40, "2025")]))
+        key = frame([["02 June 2025", "Rent", 10.0], ["03 June 2025", "Coffee", 3.5],
+                     ["05 June 2025", "Bus", 1.5]], ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings.get("wrapped_columns"), [0])
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+
 class LearnTest(unittest.TestCase):
     def test_amounts_before_the_date_are_learned_from_the_answer_key(self):
         found = analysis.analyze_pages([AMOUNT_FIRST], AMOUNT_FIRST_KEY)

@@ -224,6 +224,52 @@ class PageBreakTest(unittest.TestCase):
                 self.assertEqual(descriptions([page], settings()), ["Coffee", "Tea"])
 
 
+class DescriptionAboveTest(unittest.TestCase):
+    """Rows whose description is printed over their date and amounts."""
+
+    PAGE = (HEADER + line(62, (100, "Coffee shop")) + line(72, (100, "Main Street"))
+            + row(82, "01/02/24", "", "3.50") + line(94, (100, "Tea"))
+            + row(104, "02/02/24", "", "1.50"))
+
+    def test_lines_over_a_row_are_its_own_when_descriptions_stand_above(self):
+        self.assertEqual(descriptions([self.PAGE], settings(continuation="above")),
+                         ["Coffee shop Main Street", "Tea"])
+
+    def test_read_as_below_the_same_lines_go_to_the_wrong_rows(self):
+        self.assertNotEqual(descriptions([self.PAGE], settings(continuation="below")),
+                            ["Coffee shop Main Street", "Tea"])
+
+    def test_a_description_at_a_pages_foot_opens_the_next_pages_first_row(self):
+        first = HEADER + line(62, (100, "Coffee")) + row(72, "01/02/24", "", "3.50") \
+            + line(84, (100, "Tea room")) + line(94, (100, "London"))
+        second = HEADER + row(62, "02/02/24", "", "1.50")
+        self.assertEqual(descriptions([first, second], settings(continuation="above")),
+                         ["Coffee", "Tea room London"])
+
+
+class WrappedCellsTest(unittest.TestCase):
+    def test_a_date_wrapped_in_its_cell_joins_its_first_line(self):
+        s = settings(date_pattern=r"\d{2} [A-Z][a-z]+ \d{4}",
+                     date_head_pattern=r"\d{2} [A-Z][a-z]+", wrapped_columns=[0])
+        page = HEADER + row(65, "01 June", "Coffee", "3.50") + line(75, (40, "2024")) \
+            + row(90, "02 June", "Tea", "1.50") + line(100, (40, "2024"))
+        rows = engine.extract([page], s)[0]
+        self.assertEqual([r[0][0] for r in rows], ["01 June 2024", "02 June 2024"])
+
+    def test_without_the_wrap_learned_the_dates_tail_is_no_part_of_the_row(self):
+        s = settings(date_pattern=r"\d{2} [A-Z][a-z]+")
+        page = HEADER + row(65, "01 June", "Coffee", "3.50") + line(75, (40, "2024"))
+        self.assertEqual([r[0][0] for r in engine.extract([page], s)[0]], ["01 June"])
+
+    def test_a_column_of_dates_printed_once_a_day_takes_the_day_above(self):
+        s = settings(columns=settings()["columns"][:3] + [
+            {"name": "Booked", "x0": 400.0, "kind": "text"}], carry_columns=[3])
+        page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "01/02/24") \
+            + row(80, "01/02/24", "Tea", "1.50") + row(95, "02/02/24", "Cake", "2.00", "03/02/24")
+        self.assertEqual([r[0][3] for r in engine.extract([page], s)[0]],
+                         ["01/02/24", "01/02/24", "03/02/24"])
+
+
 class SectionsTest(unittest.TestCase):
     def test_a_sections_title_signs_its_rows_also_above_the_tables_heading(self):
         s = settings(sections=[["withdrawals", -1], ["deposits", 1]])

@@ -84,6 +84,12 @@ class BetweenRowsTest(unittest.TestCase):
                             settings())
         self.assertEqual(furniture(book), [(1, "JOHN SMITH", ledger._GROUP)])
 
+    def test_a_line_starting_inside_the_date_column_but_not_at_its_edge_is_no_heading(self):
+        # a description wrapped from under its date, read as no part of any row
+        book = ledger.build([HEADER + COFFEE + line(77, (60, "shop"), (100, "London")) + TEA],
+                            settings())
+        self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
+
     def test_a_line_printing_the_total_of_the_rows_above_is_a_total(self):
         page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
                 + line(89, (100, "Sum of purchases"), (320, "5.00"))

@@ -222,6 +222,7 @@ class DateNotationTest(unittest.TestCase):
         (["07/15/2024", "07/16/2024"], [(2024, 7, 15), (2024, 7, 16)]),
         (["2024.12.16"], [(2024, 12, 16)]),
         (["15 ago 2024 10:32", "3 sep 2024 9:05"], [(2024, 8, 15), (2024, 9, 3)]),
+        (["03 Авг 23", "17 Апр 25"], [(23, 8, 3), (25, 4, 17)]),  # a day, a month: the rest a year
     )
 
     def test_any_order_separator_language_and_script_is_induced_and_read(self):
@@ -231,6 +232,13 @@ class DateNotationTest(unittest.TestCase):
                 for v in values:
                     self.assertRegex(v, re.compile("^(?:%s)$" % found["pattern"], re.IGNORECASE))
                 self.assertEqual(datenotation.order_keys(values, found), meant)
+
+    def test_a_keys_numeric_days_and_months_are_dates_only_when_they_run_in_order(self):
+        from dua.statements import evidence
+
+        self.assertIsNotNone(evidence.date_notation(["21-07", "22-07", "25-07", "01-08"]))
+        self.assertIsNone(evidence.date_notation(["21-07", "03-02", "25-07", "01-03"]))
+        self.assertIsNone(evidence.date_notation(["21-07", "21-07"]))
 
     def test_the_pattern_covers_the_languages_months_not_only_the_ones_seen(self):
         found = datenotation.induce(["15 ago 2024", "3 sep 2024"])

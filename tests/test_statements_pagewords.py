@@ -80,9 +80,6 @@ class DotLeaderTest(unittest.TestCase):
         self.assertEqual(texts(kept)[-1], "AMZN.COM/BILLWA")
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class SpaceTraitTest(unittest.TestCase):
     """The gap rule cuts words only where the page gives no other sign of a word's end."""
@@ -108,3 +105,34 @@ class SpaceTraitTest(unittest.TestCase):
     def test_without_a_glyph_count_the_page_is_taken_to_print_none(self):
         pages, _ = pagewords.statement_pages([[self.WORD]], {})
         self.assertEqual([w[0] for w in pages[0]], ["AB", "CDEF"])
+
+
+class WrappedNumberTest(unittest.TestCase):
+    """Engine words ``(text, x0, x1, top, bottom, size)`` as ``page_words`` returns them."""
+
+    @staticmethod
+    def engine_word(text, x0, x1, top):
+        return (text, x0, x1, top, top + 8.0, 8.0)
+
+    def test_a_number_cut_at_its_thousands_group_is_one_word_on_its_first_line(self):
+        words = [self.engine_word("Rent", 100, 120, 50), self.engine_word("181", 300, 315, 50),
+                 self.engine_word("081,39", 290, 315, 60)]
+        joined = pagewords._wrapped_numbers(words)
+        self.assertEqual([(w[0], w[3]) for w in joined], [("Rent", 50), ("181 081,39", 50)])
+
+    def test_numbers_in_other_columns_or_lines_apart_stay_as_printed(self):
+        for tail in (self.engine_word("081,39", 200, 225, 60),  # another column's edge
+                     self.engine_word("081,39", 290, 315, 80),  # two lines down
+                     self.engine_word("81,39", 290, 315, 60)):  # no group of three
+            with self.subTest(tail=tail):
+                words = [self.engine_word("181", 300, 315, 50), tail]
+                self.assertEqual(pagewords._wrapped_numbers(words), words)
+
+    def test_a_word_printed_between_the_two_parts_keeps_them_apart(self):
+        words = [self.engine_word("181", 300, 315, 50), self.engine_word("x", 300, 305, 58),
+                 self.engine_word("081,39", 290, 315, 66)]
+        self.assertEqual(pagewords._wrapped_numbers(words), words)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -174,6 +174,21 @@ class ReconcileTest(unittest.TestCase):
                 self.assertTrue(result["passed"], result["detail"])
                 self.assertIn("the printed 1000.0 and the 3 amounts", result["detail"])
 
+    def test_a_column_of_money_no_printed_figure_sums_leaves_the_rows_unchecked(self):
+        # the credits add up to a printed total; a debit lost or misread would pass unseen
+        movements = frame(Debit=[5.0, None, 7.0], Credit=[None, 20.0, None])
+        result = reconcile.reconcile_totals(movements, [20.0, 999.0])
+        self.assertIsNone(result["passed"])
+        self.assertIn("no printed figure sums 'Debit'", result["detail"])
+        both = reconcile.reconcile_totals(movements, [20.0, 12.0])
+        self.assertTrue(both["passed"], both["detail"])
+
+    def test_one_column_alone_leads_from_no_printed_balance_to_another(self):
+        # a row lost and printed outside the rows: its amount plus the rest is the total
+        movements = frame(Debit=[5.0, None], Credit=[None, 20.0])
+        result = reconcile.reconcile_totals(movements, [12.0, 5.0, 25.0])
+        self.assertFalse(result["passed"] is True and 5.0 in result.get("explained", []))
+
     def test_movements_that_add_up_to_nothing_never_reconcile(self):
         result = reconcile.reconcile_totals(frame(Amount=[10.0, -10.0]), [0.0, 42.0])
         self.assertFalse(result["passed"])
