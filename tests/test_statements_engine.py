@@ -216,6 +216,10 @@ class PageBreakTest(unittest.TestCase):
         self.assertEqual(descriptions([self.FIRST, terms, last], settings(header_once=True)),
                          ["Coffee", "Tea"])
 
+    def test_under_the_heading_printed_again_a_page_with_no_row_continues_the_last(self):
+        rest = HEADER + line(62, (100, "shop London")) + line(90, (100, "Total"), (320, "3.50"))
+        self.assertEqual(descriptions([self.FIRST, rest], settings()), ["Coffee shop London"])
+
     def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
         for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
             with self.subTest(under=under[0][0]):

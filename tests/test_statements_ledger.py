@@ -90,6 +90,11 @@ class BetweenRowsTest(unittest.TestCase):
                             settings())
         self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
 
+    def test_text_opening_the_page_after_the_tables_last_in_a_rows_columns_is_unaccounted(self):
+        after = line(62, (100, "shop London")) + line(90, (40, "Terms"), (100, "apply"))
+        book = ledger.build([HEADER + COFFEE, after], settings())
+        self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
+
     def test_a_line_printing_the_total_of_the_rows_above_is_a_total(self):
         page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
                 + line(89, (100, "Sum of purchases"), (320, "5.00"))

@@ -21,6 +21,7 @@ SPACE_RE = re.compile(r"\s+")
 _RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
 _DIGITS = re.compile(r"\d+")
 _SIGNS = ("-", "+", "\u2212")
+_HEADING = "the table's column heading"  # the reason a heading line is no row
 
 
 def normalize(text: str) -> str:
@@ -175,7 +176,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
     text, top = join_words(line, settings["glue_gap"]), line[0][3]
     if _is_header(text, settings):
         state["in_table"] = True
-        return ["furniture", top, None, text, line, "the table's column heading"]
+        return ["furniture", top, None, text, line, _HEADING]
     norm = normalize(text)
     if norm in state["sections"]:  # above its section's heading, or inside the table
         state["sign"] = state["sections"][norm]
@@ -323,9 +324,14 @@ def _page_parts(items: list, settings: dict) -> tuple:
 
 def _leading_run(items: list, leading: list, first: int) -> list:
     """The text lines that open a page's table, before its first row and touching each
-    other: a description that began on an earlier page continues here."""
-    if not leading or first == len(items):
-        return []  # a page with no row of its own continues nothing (terms, a notice)
+    other: a description that began on an earlier page continues here. A page with no row
+    of its own continues one only under the table's heading printed again (the rest of a
+    row the page break cut); without it, it is some other text (terms, a notice)."""
+    if not leading:
+        return []
+    if first == len(items) and not any(item[0] == "furniture" and item[5] == _HEADING
+                                       for item in items):
+        return []
     start = next(i for i in range(first) if items[i][0] not in ("outside", "furniture"))
     run = []
     for i in range(start, first):

@@ -112,7 +112,30 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if low <= word[3] <= high:
                 _own(ledger, page, [word], word[0], reason)
     _loose_rows(ledger, items, region, owned, settings, money, rows)
+    _carried_over(ledger, items, region, owned, settings, rows)
     return ledger
+
+
+def _carried_over(ledger: Ledger, items: list, region: dict, owned: dict,
+                  settings: dict, rows: list) -> None:
+    """The page after the table's last: text that opens it where the last row's cells of
+    words start may be the rest of that row, which the page break carried over. No reading
+    owns it, and no label says what it is: it is named, not passed over."""
+    after = max(region) + 1 if region else len(items)
+    if after >= len(items) or after in region:
+        return
+    starts = _text_starts(rows[-1], settings["columns"]) if rows else set()
+    for k, item in enumerate(items[after]):
+        if item[0] == "furniture":
+            continue  # a running header, a page number: the page's structure
+        if (after, k) in owned or item[0] not in ("text", "outside") \
+                or not engine.continues(item, settings) \
+                or not any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
+            return
+        ledger.unaccounted += [{"page": after + 1, "box": _box([w]), "text": w[0],
+                                "why": "opens the page after the table's last, in the "
+                                       "columns a row wraps in: the rest of the last row?"}
+                               for w in item[4]]
 
 
 def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings: dict,
@@ -198,6 +221,17 @@ def _heads_rows(items: list, k: int, settings: dict, left: float | None) -> bool
     if left is None or abs(line[0][1] - left) > max(w[4] - w[3] for w in line):
         return False
     return engine.row_below(items, k, settings)
+
+
+def _text_starts(row: list, columns: list) -> set:
+    """Where each of a row's cells of words starts on the page (its leftmost word)."""
+    out: dict = {}
+    for line in row[1]:
+        for w in line:
+            c = engine.column_of(w, columns)
+            if columns[c]["kind"] == "text":
+                out[c] = min(out.get(c, w[1]), w[1])
+    return set(out.values())
 
 
 def _rows_left(rows: list) -> float | None:
