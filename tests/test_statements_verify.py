@@ -166,6 +166,15 @@ class ReconcileTest(unittest.TestCase):
         self.assertTrue(result["passed"], result["detail"])
         self.assertEqual(result["roles"], ["Balance", "'Credit' in, 'Charge' and 'Debit' out"])
 
+    def test_a_second_accounts_chain_starts_again_from_the_opening_balance_above_it(self):
+        f = frame(Amount=[-5.0, -2.0, -3.0, 10.0], Balance=[95.0, 93.0, 497.0, 507.0])
+        self.assertFalse(reconcile.reconcile(f)["passed"])
+        result = reconcile.reconcile(f, {2: [93.0, 500.0]})  # closing 93.00, opening 500.00
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertEqual(result["restarts"], [2])
+        # an amount printed there that the row does not move from is no opening balance
+        self.assertFalse(reconcile.reconcile(f, {2: [93.0, 400.0]})["passed"])
+
     def test_printed_totals_reconcile_whichever_balance_is_printed_first(self):
         movements = frame(Amount=[100.0, -30.0, -20.0])
         for printed in ([1000.0, 1050.0], [1050.0, 1000.0]):

@@ -113,8 +113,7 @@ class Arithmetic:
             return False
         near = [self.values[i].get(self.balance) for i in (above - 1, above)
                 if 0 <= i < len(self.values)]
-        if above == 0:
-            near += list(self._opening())
+        near += list(self._opening() if above == 0 else self._before(above))
         return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
 
     def _opening(self) -> set:
@@ -132,6 +131,16 @@ class Arithmetic:
                         for c, s in zip(moving, signs))
             out.add(round(self.values[printed][self.balance] - moved, 2))
         return out
+
+    def _before(self, row: int) -> set:
+        """The balance a row that prints one moves from (the opening balance of a second
+        account, printed over its first row), under each way the columns of money move it."""
+        if row >= len(self.values) or self.values[row].get(self.balance) is None:
+            return set()
+        moving = [c for c in self.columns if c != self.balance][:3]
+        return {round(self.values[row][self.balance]
+                      - sum(s * (self.values[row].get(c) or 0.0) for c, s in zip(moving, signs)), 2)
+                for signs in itertools.product((1, -1), repeat=len(moving))}
 
     def _is_total(self, value: float, above: int) -> bool:
         """The amount sums two rows or more just above the line (one row's amount printed

@@ -91,6 +91,29 @@ def induce(values: list) -> dict | None:
             "languages": sorted(languages)}
 
 
+def head_pattern(values: list) -> str | None:
+    """The shape the first lines of dates a narrow cell wraps share ('november', 'MAR 07',
+    '11 June'): each number by its width, each word a month of the languages that spell
+    them all, the separators as seen. None when they share no shape or a word names no
+    month: a first line alone is no date, so only a month or a number may stand for it."""
+    shaped = [_shape(v) for v in values if v and v.strip()]
+    if not shaped:
+        return None
+    kinds = max({s[0] for s in shaped}, key=lambda k: sum(1 for s in shaped if s[0] == k))
+    shaped = [s for s in shaped if s[0] == kinds]
+    if len(shaped) < 0.9 * len(values) or not kinds or len(kinds) > 3:
+        return None
+    pieces = [_sep([s[2][0] for s in shaped], True)]
+    for i, kind in enumerate(kinds):
+        col = [s[1][i] for s in shaped]
+        languages = _languages(col) if kind == "w" else set()
+        if kind == "w" and not languages:
+            return None
+        pieces.append(month_pattern(languages) if languages else _part("d", col, set()))
+        pieces.append(_sep([s[2][i + 1] for s in shaped], i + 1 == len(kinds)))
+    return "".join(pieces)
+
+
 def _roles(kinds: tuple, columns: list) -> tuple:
     """Each part's role: a month word or a number marked by 年月日; the rest by their ranges."""
     roles, languages = [None] * len(kinds), set()

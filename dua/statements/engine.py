@@ -308,7 +308,11 @@ def _page_parts(items: list, settings: dict) -> tuple:
             continue
         if item[0] != "text" or not continues(item, settings):
             continue
-        up, d_up = _owner(items, i, -1, gap) if mode != "above" else (None, float("inf"))
+        # a narrow cell's wrapped date goes on under its row's first line, whatever side
+        # the row's description wraps to
+        tail = mode == "above" and _in_columns(item, settings.get("wrapped_columns"), settings)
+        up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail \
+            else (None, float("inf"))
         down, d_down = _owner(items, i, 1, gap) if mode != "below" else (None, float("inf"))
         owner = up if d_up <= d_down else down
         if owner is not None:
@@ -339,6 +343,11 @@ def _leading_run(items: list, leading: list, first: int) -> list:
             break
         run.append(i)
     return run
+
+
+def _in_columns(item: list, columns, settings: dict) -> bool:
+    """Whether a word of the line stands in one of ``columns`` (indices)."""
+    return bool(columns) and any(column_of(w, settings["columns"]) in columns for w in item[4])
 
 
 def _trailing_run(items: list, trailing: list) -> list:

@@ -153,25 +153,40 @@ def _match_line(page: Page, k: int, want: list, date, settings: dict, xs: dict):
 
 
 def _wrapped(page: Page, k: int, text: str) -> tuple:
-    """``(span, tail words)``: ``text`` printed over line ``k`` and the next, wrapped in a
-    narrow cell ('11 June' over '2023'): its first words on line ``k``, the rest on the
-    line below, starting at the same edge. ``(None, [])`` when it is not printed so."""
+    """``(span, tail words)``: ``text`` printed over line ``k`` and the lines below it,
+    wrapped in a narrow cell ('11 June' over '2023', 'MAR' over '07' over '2024'): its first
+    words on line ``k``, the rest on the next lines, each starting at the same edge.
+    ``(None, [])`` when it is not printed so."""
     tokens = text.split()
     if len(tokens) < 2 or k + 1 >= len(page.lines):
         return None, []
-    line, below = page.lines[k], page.lines[k + 1]
-    if below[0][3] - line[0][3] > 2.0 * max(w[4] - w[3] for w in line):
-        return None, []
+    line = page.lines[k]
     for cut in range(len(tokens) - 1, 0, -1):
         span = page.phrases(k).get(" ".join(tokens[:cut]))
-        if span is None:
-            continue
-        edge = line[span[0]][1]
-        start = next((i for i, w in enumerate(below) if abs(w[1] - edge) <= 2.0), None)
-        rest = tokens[cut:]
-        if start is not None and [w[0] for w in below[start:start + len(rest)]] == rest:
-            return span, below[start:start + len(rest)]
+        if span is not None:
+            tail = _tail(page, k, line[span[0]][1], tokens[cut:])
+            if tail:
+                return span, tail
     return None, []
+
+
+def _tail(page: Page, k: int, edge: float, rest: list) -> list:
+    """The words spelling ``rest`` on the lines right under line ``k``, each line's run
+    starting at ``edge``; [] when they do not."""
+    out, height = [], max(w[4] - w[3] for w in page.lines[k])
+    for below in page.lines[k + 1:k + 1 + len(rest)]:
+        if below[0][3] - page.lines[k][0][3] > 2.0 * height * (1 + len(out)):
+            return []
+        start = next((i for i, w in enumerate(below) if abs(w[1] - edge) <= 2.0), None)
+        if start is None:
+            return []
+        for w in below[start:]:
+            if len(out) == len(rest) or w[0] != rest[len(out)]:
+                break
+            out.append(w)
+        if len(out) == len(rest):
+            return out
+    return []
 
 
 def _elsewhere(line: list, span: tuple, xs: list | None) -> bool:
@@ -231,7 +246,10 @@ def locate(pages: list, expected, kinds: list, settings: dict) -> list:
                 cells[date[0]] = heading
         for c, words in cells.items():
             xs[c].append((min(w[1] for w in words) + max(w[2] for w in words)) / 2)
-        found.append(Row(r, p, k, cells, dated, {k, k + 1} if tail else {k}))
+        lines = pages[p].lines
+        wrapped = {j for j in range(k + 1, min(k + 4, len(lines)))
+                   if any(x is w for w in tail for x in lines[j])}
+        found.append(Row(r, p, k, cells, dated, {k} | wrapped))
     return found
 
 

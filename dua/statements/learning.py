@@ -12,7 +12,7 @@ import collections
 import copy
 import re
 
-from . import engine, evidence, keyspec, notation, sections
+from . import datenotation, engine, evidence, keyspec, notation, sections
 from .columns import GLUE_GAP, LINE_TOLERANCE, find_header
 from .dates import match_of
 
@@ -250,7 +250,7 @@ def _wrapped_dates(settings: dict, rows: list, c: int) -> None:
                                             if abs(w[3] - words[0][3]) <= LINE_TOLERANCE],
                                            GLUE_GAP))
     if heads:
-        head = date_pattern(heads)
+        head = date_pattern(heads) or datenotation.head_pattern(heads)
         if head:
             settings["date_head_pattern"] = f"(?:{settings['date_pattern']})|(?:{head})"
             settings["wrapped_columns"] = [settings["date_column"]]

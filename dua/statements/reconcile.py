@@ -29,7 +29,9 @@ def _zero(values: list) -> list:
 
 
 def numeric_columns(frame) -> list:
-    return [c for c in frame.columns if str(frame[c].dtype) == "float64"]
+    """The columns of numbers that print some: a column the page heads and never fills
+    moves no balance."""
+    return [c for c in frame.columns if str(frame[c].dtype) == "float64" and frame[c].notna().any()]
 
 
 def drcr_column(frame):
@@ -164,27 +166,35 @@ def _fit(frame) -> tuple | None:
                 money_in, money_out = what[:-len(" out")].split(" in, ")
                 what = f"{money_out} in, {money_in} out"
             if best is None or len(bad) < len(best[0]):
-                best = (bad, bal_col, what, newest, bal, moves)
+                best = (bad, bal_col, what, newest, bal, moves, sign)
             if not bad:
                 return best
     return best
 
 
-def reconcile(frame) -> dict:
-    """Running balances: some column is the balance and the others move it, to the cent."""
+def reconcile(frame, openings: dict | None = None) -> dict:
+    """Running balances: some column is the balance and the others move it, to the cent.
+    ``openings`` holds, by row, the amounts printed between it and the row before: a chain
+    that breaks there restarts where one of them is the balance the row moves from (a
+    second account's opening balance)."""
     if len(frame) < 2:
         return {"name": "balance_reconciles", "passed": None, "detail": "fewer than two rows"}
     best = _fit(frame)
     if best is None:
         return {"name": "balance_reconciles", "passed": None,
                 "detail": "no balance column with movements to reconcile"}
-    bad, bal_col, what, newest, bal, moves = best
+    bad, bal_col, what, newest, bal, moves, sign = best
+    restarts = [i for i in bad if not newest and _restarts(i, bal, moves, sign, openings)]
+    bad = [i for i in bad if i not in restarts]
     if not bad:
         order = "newest first" if newest else "in printed order"
+        again = f"; they start again at row(s) {', '.join(map(str, restarts))} from the " \
+            "opening balance printed above" if restarts else ""
         return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
+                "restarts": restarts,
                 "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed in "
                           f"{bal_col!r} follow one from another "
-                          f"by {what} ({order})"}
+                          f"by {what} ({order}){again}"}
     i = bad[0]
     if math.isnan(bal[i]):
         detail = f"row {i} has no balance in {bal_col!r}"
@@ -193,6 +203,12 @@ def reconcile(frame) -> dict:
                   f"in {bal_col!r}")
     return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
             "detail": f"{detail} ({len(bad)} rows do not reconcile)"}
+
+
+def _restarts(i: int, bal: list, moves: list, sign: float, openings: dict | None) -> bool:
+    """Whether row ``i``'s balance follows from an amount printed right above it."""
+    return not math.isnan(bal[i]) and any(
+        abs(v + sign * moves[i] - bal[i]) < 0.005 for v in (openings or {}).get(i, ()))
 
 
 def reconcile_totals(frame, printed: list) -> dict:

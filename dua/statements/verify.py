@@ -190,7 +190,40 @@ def attach_accounting(result: dict, pages: list, settings: dict, apart: list | N
     result["accounting"] = ledger.to_dict()
 
 
-def _arithmetic(frame, settings: dict, printed: list) -> dict:
+def _with_balance(settings: dict, arithmetic: dict) -> dict:
+    """The settings with the balance column the arithmetic found, where they name none:
+    the ledger asks it what a line printing a balance is."""
+    roles, columns = arithmetic.get("roles"), settings.get("columns") or []
+    names = [c["name"] for c in columns]
+    if settings.get("balance_column") is not None or not roles or roles[0] not in names:
+        return settings
+    return dict(settings, balance_column=names.index(roles[0]))
+
+
+def _openings(extraction: tuple | None, settings: dict) -> dict:
+    """Row -> the amounts printed on the lines between it and the row before it (in the
+    table's columns of money): where a chain may start again from an opening balance."""
+    if not extraction or not settings.get("columns"):
+        return {}
+    rows, items = extraction
+    money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
+    out = {}
+    for i in range(1, len(rows)):
+        (p0, k0), (p1, k1) = rows[i - 1][3][-1], rows[i][3][0]
+        between = [items[p1][k] for k in range(k1)] if p0 != p1 else []
+        between += [items[p0][k] for k in range(k0 + 1, len(items[p0]) if p0 != p1 else k1)]
+        found = []
+        for item in between:
+            cells = item[2] or engine.split_cells(item[4], settings["columns"],
+                                                  settings["glue_gap"])
+            found += [engine.parse_amount(cells[c], settings) for c in money
+                      if c < len(cells) and cells[c]]
+        if any(v is not None for v in found):
+            out[i] = [v for v in found if v is not None]
+    return out
+
+
+def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = None) -> dict:
     """Running balances, else the ``printed`` totals; the daily balances a summary prints,
     reached from its opening one; and where sections sign the amounts, whether the other
     way round adds up as well (then only the daily balances can say which is right)."""
@@ -207,7 +240,7 @@ def _arithmetic(frame, settings: dict, printed: list) -> dict:
     date = columns[settings["date_column"]]["name"] if columns else None
 
     def check(f):
-        result = reconcile(f)
+        result = reconcile_mod.reconcile(f, openings)
         if result["passed"] is None and columns:
             result = reconcile_mod.reconcile_totals(f, printed)
         if result["passed"] is not False and not result.get("roles"):
@@ -283,15 +316,18 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     # amounts printed on lines that are no row: read once, for the totals and the summary
     outside = reconcile_mod.amounts_outside_rows(pages, settings) if settings.get("columns") \
         else []
-    arithmetic = _arithmetic(frame, settings, outside)
     if settings.get("columns") and extraction is None:  # once, for every check below
         extraction = engine.extract(pages, settings)
+    same = extraction is not None and _same_rows(frame, pages, settings, extraction)
+    arithmetic = _arithmetic(frame, settings, outside,
+                             _openings(extraction, settings) if same else None)
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
+    settings = _with_balance(settings, arithmetic)
     ledger = ledger_mod.build(pages, settings, apart, extraction, reached) \
         if settings.get("columns") else None
     checks = [arithmetic, accounting(ledger)]
-    same = ledger is not None and _same_rows(frame, pages, settings, extraction)
+    same = ledger is not None and same
     if ledger is not None and not same:
         checks[1] = {"name": "words_accounted", "passed": None,
                      "detail": "the accounting reads the pages with the built-in engine, and "
