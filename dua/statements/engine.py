@@ -336,7 +336,11 @@ def _leading_run(items: list, leading: list, first: int) -> list:
     if first == len(items) and not any(item[0] == "furniture" and item[5] == _HEADING
                                        for item in items):
         return []
-    start = next(i for i in range(first) if items[i][0] not in ("outside", "furniture"))
+    # the first wrapped line, under nothing but the page's furniture and text no row
+    # continues (a running header the page prints in its own place)
+    start = min(leading)
+    if any(items[i][0] not in ("outside", "furniture", "text") for i in range(start)):
+        return []
     run = []
     for i in range(start, first):
         if i not in leading:

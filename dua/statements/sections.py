@@ -65,9 +65,10 @@ def guess(pages: list, settings: dict) -> list:
     return [[t, 1] for t in found] if len(found) >= 2 else []
 
 
-def of_lines(pages: list, settings: dict) -> dict:
-    """``(page, line) -> title`` of the section each line of the document stands in."""
-    starts = titles(pages, settings)
+def of_lines(pages: list, settings: dict, starts: list | None = None) -> dict:
+    """``(page, line) -> title`` of the section each line of the document stands in
+    (``starts``: the titles' ``(page, line, title)``, found here when not given)."""
+    starts = titles(pages, settings) if starts is None else starts
     out, current, i = {}, None, 0
     for p, words in enumerate(pages):
         for k in range(len(engine.group_lines(words, LINE_TOLERANCE))):
