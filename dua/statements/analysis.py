@@ -212,7 +212,9 @@ def _roles(pages: list, settings: dict) -> None:
     from . import reconcile  # lazy: pandas loads with the first frame
 
     try:
-        result = reconcile.reconcile(dataframe.build_frame(pages, settings))
+        extraction = engine.extract(pages, settings)
+        result = reconcile.reconcile(dataframe.frame_of(extraction[0], settings),
+                                     reconcile.openings(extraction, settings))
     except (KeyError, ValueError, TypeError, IndexError):
         result = {"passed": None}
     names = [c["name"] for c in settings["columns"]]

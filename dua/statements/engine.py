@@ -294,7 +294,6 @@ def _page_parts(items: list, settings: dict) -> tuple:
     """``({anchor: [item indices]}, [text items before the first anchor, left unowned])``."""
     gap = settings["continuation_gap"]
     mode = settings.get("continuation", "below")  # where a row's wrapped lines stand
-    nearest = mode == "nearest"
     parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
     first = min(parts) if parts else len(items)
     leading = []

@@ -49,6 +49,24 @@ def blank_columns(expected, ranges: dict) -> list:
     return out
 
 
+def carried(rows: list, expected, settings: dict, kinds: list) -> None:
+    """Columns the key fills on rows where the page prints nothing, each time with the
+    value of the row above (a booking date printed on a day's first row only): the output
+    carries them down too (``carry_columns``)."""
+    names = [c["name"] for c in settings["columns"]]
+    out = list(settings.get("carry_columns", []))
+    for c, name in enumerate(expected.columns):
+        if str(name) not in names or kinds[c] != "text":
+            continue
+        blank = [r for r in rows if r.index and c not in r.cells]
+        if blank and all(evidence.value(expected.iloc[r.index, c]) is not None and
+                         evidence.value(expected.iloc[r.index, c])
+                         == evidence.value(expected.iloc[r.index - 1, c]) for r in blank):
+            out.append(names.index(str(name)))
+    if out:
+        settings["carry_columns"] = sorted(set(out))
+
+
 def labels(pages: list, rows: list, expected, columns: list) -> None:
     """Words printed in a text column's band on a row's lines beside (nearly) every value,
     that no cell of the key holds ('Ref:', 'Details'): the column's labels, dropped from

@@ -68,6 +68,7 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     keyspec.specify(settings, pages, rows, expected, ranges, backwards)
     if not _dates(settings, rows, expected, kinds, groups):
         return None  # the key's dates share no notation the page prints
+    keyspec.carried(rows, expected, settings, kinds)
     _signs(settings, rows, expected, kinds)
     _balance(settings, expected)
     _wraps(settings, pages, rows)

@@ -330,3 +330,26 @@ def amounts_outside_rows(pages: list, settings: dict) -> list:
                         if value is not None:
                             found.append(value)
     return found
+
+
+def openings(extraction: tuple | None, settings: dict) -> dict:
+    """Row -> the amounts printed on the lines between it and the row before it (in the
+    table's columns of money): where a chain may start again from an opening balance."""
+    if not extraction or not settings.get("columns"):
+        return {}
+    rows, items = extraction
+    money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
+    out = {}
+    for i in range(1, len(rows)):
+        (p0, k0), (p1, k1) = rows[i - 1][3][-1], rows[i][3][0]
+        between = [items[p1][k] for k in range(k1)] if p0 != p1 else []
+        between += [items[p0][k] for k in range(k0 + 1, len(items[p0]) if p0 != p1 else k1)]
+        found = []
+        for item in between:
+            cells = item[2] or engine.split_cells(item[4], settings["columns"],
+                                                  settings["glue_gap"])
+            found += [engine.parse_amount(cells[c], settings) for c in money
+                      if c < len(cells) and cells[c]]
+        if any(v is not None for v in found):
+            out[i] = [v for v in found if v is not None]
+    return out

@@ -200,29 +200,6 @@ def _with_balance(settings: dict, arithmetic: dict) -> dict:
     return dict(settings, balance_column=names.index(roles[0]))
 
 
-def _openings(extraction: tuple | None, settings: dict) -> dict:
-    """Row -> the amounts printed on the lines between it and the row before it (in the
-    table's columns of money): where a chain may start again from an opening balance."""
-    if not extraction or not settings.get("columns"):
-        return {}
-    rows, items = extraction
-    money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
-    out = {}
-    for i in range(1, len(rows)):
-        (p0, k0), (p1, k1) = rows[i - 1][3][-1], rows[i][3][0]
-        between = [items[p1][k] for k in range(k1)] if p0 != p1 else []
-        between += [items[p0][k] for k in range(k0 + 1, len(items[p0]) if p0 != p1 else k1)]
-        found = []
-        for item in between:
-            cells = item[2] or engine.split_cells(item[4], settings["columns"],
-                                                  settings["glue_gap"])
-            found += [engine.parse_amount(cells[c], settings) for c in money
-                      if c < len(cells) and cells[c]]
-        if any(v is not None for v in found):
-            out[i] = [v for v in found if v is not None]
-    return out
-
-
 def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = None) -> dict:
     """Running balances, else the ``printed`` totals; the daily balances a summary prints,
     reached from its opening one; and where sections sign the amounts, whether the other
@@ -320,7 +297,7 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
         extraction = engine.extract(pages, settings)
     same = extraction is not None and _same_rows(frame, pages, settings, extraction)
     arithmetic = _arithmetic(frame, settings, outside,
-                             _openings(extraction, settings) if same else None)
+                             reconcile_mod.openings(extraction, settings) if same else None)
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     settings = _with_balance(settings, arithmetic)

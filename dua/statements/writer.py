@@ -8,7 +8,6 @@ only the candidate it believes correct is emitted as code.
 from __future__ import annotations
 
 import abc
-import ast
 import copy
 import dataclasses
 import difflib
