@@ -95,7 +95,7 @@ class CoverageTest(unittest.TestCase):
         for path in PDFS:
             with self.subTest(os.path.basename(path)):
                 result = extract(path)
-                doc = read_document(path)
+                doc = read_document(path, word_rule="reading")
                 words = sorted(w.text for p in doc.pages for w in p.words)
                 self.assertEqual(sorted(w for e in result["elements"] for w in element_words(e)), words)
 
@@ -180,7 +180,7 @@ class CoverageTest(unittest.TestCase):
         # The project's own reports leave the rules sure of every block (nothing is asked);
         # a real producer's report leaves some short lines to the model.
         for path in PDFS + [UNSURE]:
-            doc = read_document(path)
+            doc = read_document(path, word_rule="reading")  # the words extract reads
             for mode in ("chaos", "all_broken", "down"):
                 with self.subTest(os.path.basename(path), mode=mode):
                     if mode == "down":
