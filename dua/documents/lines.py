@@ -41,6 +41,15 @@ class Segment:
     def size(self) -> float:
         return max(w.size for w in self.words)
 
+    @property
+    def body(self) -> tuple:
+        """``(top, bottom)`` of most of the line's characters: a raised or lowered glyph
+        (TeX's lowered E, a footnote's mark) does not move the line, as it moves its box."""
+        spans = collections.Counter()
+        for w in self.words:
+            spans[(round(w.top, 1), round(w.bottom, 1))] += len(w.text)
+        return spans.most_common(1)[0][0]
+
     def line(self) -> Line:
         fonts = collections.Counter()
         sizes = collections.Counter()
