@@ -141,6 +141,24 @@ class RuleClassifierTest(unittest.TestCase):
         self.assertEqual([k for k, _ in rule_types(blocks)],
                          ["header", "header", "page_number", "page_number", "paragraph", "paragraph"])
 
+    def test_bare_numbers_that_count_with_the_pages_are_page_numbers_wherever_they_stand(self):
+        # set at 88% of the page's height, above the margin band a footer lives in
+        blocks = [block("a", self.BODY, 300), block("b", "7", 700, x0=300),
+                  block("c", self.BODY, 300, page=2), block("d", "8", 700, x0=300, page=2)]
+        self.assertEqual([k for k, _ in rule_types(blocks)],
+                         ["paragraph", "page_number", "paragraph", "page_number"])
+
+    def test_a_bare_number_that_does_not_count_with_the_pages_is_no_page_number(self):
+        blocks = [block("a", self.BODY, 300), block("b", "7", 700, x0=300),
+                  block("c", self.BODY, 300, page=2), block("d", "3", 700, x0=300, page=2)]
+        self.assertEqual([k for k, _ in rule_types(blocks)], ["paragraph"] * 4)
+
+    def test_roman_front_matter_numbers_count_apart_from_arabic_ones(self):
+        from dua.documents.rules import folio_value
+
+        self.assertEqual([folio_value(t) for t in ("xiv", "IV", "- 12 -", "Iv", "vim")],
+                         [("roman", 14), ("roman", 4), ("arabic", 12), None, None])
+
     def test_list_items_split_at_markers_on_the_left_edge(self):
         lines = [Line("\u2022 First item", (72, 100, 200, 110)),
                  Line("continues here", (86, 113, 200, 123)),

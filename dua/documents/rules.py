@@ -40,6 +40,7 @@ class Profile:
         self.heading_sizes = [s for s in bigger if _used_by_short_blocks(blocks, s)]
         self.repeated = _repeated_lines(blocks)
         self.row_mates = _row_mates(blocks)
+        self.folios = _folios(blocks)
 
     def level(self, size: float) -> int:
         """1 for the largest heading size, then 2, 3…; body-size bold text comes last."""
@@ -56,6 +57,52 @@ class Profile:
         if block.bbox[1] >= height * (1 - _MARGIN_BAND):
             return "bottom"
         return ""
+
+
+def _folios(blocks: list) -> set:
+    """Ids of the bare numbers standing first or last on their page that count with the
+    pages: the printed number less the page's is the same on two pages or more (a page
+    number, wherever the margins put it; "3" alone in a list is none)."""
+    by_page = collections.defaultdict(list)
+    for b in blocks:
+        if b.lines and b.metadata.get("source_block_type", "text") == "text":
+            by_page[b.page_number].append(b)
+    offsets = collections.defaultdict(set)  # (numerals, printed - page number) -> pages
+    found = []
+    for page, mine in by_page.items():
+        for b in _edge_blocks(mine):
+            folio = folio_value(" ".join(b.text.split()))
+            if folio is not None:
+                key = (folio[0], folio[1] - page)
+                offsets[key].add(page)
+                found.append((b.id, key))
+    return {ident for ident, key in found if len(offsets[key]) >= 2}
+
+
+def _edge_blocks(page: list) -> list:
+    """The blocks with no other text block above them, or none below."""
+    return [b for b in page if not any(o.bbox[3] <= b.bbox[1] for o in page) or
+            not any(o.bbox[1] >= b.bbox[3] for o in page)]
+
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def folio_value(text: str) -> tuple | None:
+    """``(numerals, number)`` a page's folio prints: "12" and "- 12 -" arabic, "xiv" roman
+    (front matter, counted apart); None for any other text."""
+    text = text.strip("-\u2013\u2014 []()")
+    if text.isdigit() and len(text) <= 4:
+        return "arabic", int(text)
+    lower = text.lower()
+    if not lower or len(lower) > 7 or any(ch not in _ROMAN for ch in lower) or \
+            text not in (lower, text.upper()):
+        return None
+    total = 0
+    for ch, nxt in zip(lower, lower[1:] + " "):
+        value = _ROMAN[ch]
+        total += -value if nxt in _ROMAN and _ROMAN[nxt] > value else value
+    return "roman", total
 
 
 def _used_by_short_blocks(blocks: list, size: float) -> bool:
@@ -128,7 +175,7 @@ def rule_type(block: Block, profile: Profile) -> tuple:
         return "paragraph", None  # unreachable today: every text block has a line
     text = " ".join(block.text.split())
     band = profile.band(block)
-    if band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
+    if block.id in profile.folios or band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
         return "page_number", None
     repeated = block.id in profile.repeated
     if CAPTION.match(text) and not repeated:  # a caption may sit low, in the footer band
