@@ -1,8 +1,9 @@
 """The built-in rule classifier, and the element builders every classifier shares.
 
-Heading levels come from font-size statistics and weight, list items from bullets and
-numbering, headers and footers from lines repeated at one place across pages, page
-numbers and captions from their patterns. ``build_element`` turns a block and a type
+Heading levels come from the document's numbering, then its font sizes and weight
+(``levels``), list items from bullets and numbering, headers and footers from lines
+repeated at one place across pages, page numbers from bare numbers that count with the
+pages, captions from their patterns. ``build_element`` turns a block and a type
 into an element whose text is the block's own words, so no classifier can drop one.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ import collections
 import re
 
 from ..schemas import Block
+from .levels import SECTION_NUMBER, HeadingLevels
 
 MARKER = re.compile(r"^(?:[\u2022\u25e6\u25aa\u2023\u00b7\u2013\u2014*\-]|\(?\d{1,3}[.)]|"
                     r"\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$")
@@ -41,6 +43,9 @@ class Profile:
         self.repeated = _repeated_lines(blocks)
         self.row_mates = _row_mates(blocks)
         self.folios = _folios(blocks)
+        self.levels = HeadingLevels([(" ".join(b.text.split()), b.lines[0].size) for b in blocks
+                                     if b.lines and b.metadata.get("source_block_type", "text")
+                                     == "text" and stands_as_heading(b, self)], self.level)
 
     def level(self, size: float) -> int:
         """1 for the largest heading size, then 2, 3…; body-size bold text comes last."""
@@ -183,30 +188,20 @@ def rule_type(block: Block, profile: Profile) -> tuple:
     if band and (repeated or block.lines[0].size < profile.body_size - 0.5):
         return ("header" if band == "top" else "footer"), None
     first = block.lines[0]
-    mates = profile.row_mates.get(block.id, [])
-    # A heading stands alone on its row, or beside one other heading (two columns); three
-    # bold words on a row are column headers, and "TOTAL  702.10" is a label and its value.
-    if looks_like_heading(block, profile) and len(mates) <= 1 and \
-            all(looks_like_heading(m, profile) for m in mates):
-        return "heading", _numbered_level(text, first.size, profile) or profile.level(first.size)
+    if stands_as_heading(block, profile):
+        return "heading", profile.levels.level(text, first.size)
     if (MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1) or \
             GLUED_MARKER.match(first.text):
         return "list", None
     return "paragraph", None
 
 
-SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
-
-
-def _numbered_level(text: str, size: float, profile: Profile) -> int | None:
-    """"2.3 Results" is one level below "2 Methods" whatever their fonts: the depth of the
-    number, under a title when a larger heading size is in use (a report's own title)."""
-    m = SECTION_NUMBER.match(text)
-    if not m:
-        return None
-    depth = m.group(1).count(".") + 1
-    titled = any(s > size + 0.5 for s in profile.heading_sizes)
-    return min(depth + (1 if titled else 0), 6)
+def stands_as_heading(block: Block, profile: Profile) -> bool:
+    """A heading stands alone on its row, or beside one other heading (two columns); three
+    bold words on a row are column headers, and "TOTAL  702.10" is a label and its value."""
+    mates = profile.row_mates.get(block.id, [])
+    return looks_like_heading(block, profile) and len(mates) <= 1 and \
+        all(looks_like_heading(m, profile) for m in mates)
 
 
 def looks_like_heading(block: Block, profile: Profile) -> bool:
