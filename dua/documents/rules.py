@@ -259,21 +259,75 @@ def _labels_over_figures(rows: list) -> bool:
 
 
 def list_items(block: Block) -> list:
-    """Items start at lines opening with a marker at the list's left edge."""
+    """Items start at lines opening with a marker at the list's left edge; a marker set in
+    further starts an item nested under the one before, ``level`` 2, 3… by how far in its
+    edge stands (where it opens a list of its own: a bullet, "1.", "a)", or the marker
+    after the last nested one; a line of the item that happens to open with "3." does not)."""
     left = min(ln.bbox[0] for ln in block.lines)
-    items = []
+    items: list = []
+    edges = [left]  # the edges items start at, outermost first
     for line in block.lines:
         words = line.text.split()
         glued = bool(GLUED_MARKER.match(words[0]))
-        starts = (MARKER.match(words[0]) or glued) and abs(line.bbox[0] - left) <= 2.0
-        if starts or not items:
+        marked = bool(MARKER.match(words[0]) or glued)
+        x = line.bbox[0]
+        level = 1 if abs(x - left) <= 2.0 else _nested_level(edges, x, words[0], items) \
+            if marked and len(words) > 1 and items and x > left else 0
+        if (marked and level) or not items:
             # A glued marker stays in its word: the element keeps the page's words as printed.
-            starts = starts and not glued
-            marker = words[0] if starts else ""
-            items.append({"marker": marker, "text": " ".join(words[1:] if starts else words)})
+            starts = marked and not glued
+            item = {"marker": words[0] if starts else "",
+                    "text": " ".join(words[1:] if starts else words)}
+            if level > 1:
+                item["level"] = level
+            items.append(item)
         else:
             items[-1]["text"] = f"{items[-1]['text']} {line.text}".strip()
     return items
+
+
+def _nested_level(edges: list, x: float, marker: str, items: list) -> int:
+    """The level of a marker set in to ``x`` (0: no item starts there)."""
+    for i, edge in enumerate(edges):
+        if abs(x - edge) <= 2.0:
+            level = i + 1
+            break
+    else:
+        if x < edges[-1]:
+            return 0  # between two edges: a line of the item, not a marker
+        edges.append(x)
+        level = len(edges)
+    before = next((it["marker"] for it in reversed(items) if it.get("level", 1) == level), None)
+    opens = any(n == 1 for _, n in marker_readings(marker)) or \
+        marker_readings(marker) == [("\u2022", 0)]
+    return level if (before is None and opens) or (before and follows(before, marker)) else 0
+
+
+def marker_readings(marker: str) -> list:
+    """What a list marker counts: ``[(kind, n)]``, ("1", 3) for "3." or "(3)", ("a", 2) for
+    "b)", ("i", 4) for "iv."; "i)" reads both as a letter and a roman one; a bullet is
+    ("•", 0); [] for no marker."""
+    if not MARKER.match(marker):
+        return []
+    core = marker.strip("().")
+    if core.isdigit():
+        return [("1", int(core))]
+    out = []
+    if len(core) == 1 and core.isalpha():
+        out.append(("a", ord(core.lower()) - ord("a") + 1))
+    folio = folio_value(core) if core and set(core.lower()) <= set("ivx") else None
+    if folio is not None:
+        out.append(("i", folio[1]))
+    return out or [("\u2022", 0)]
+
+
+def follows(before: str, after: str) -> bool:
+    """Whether the marker ``after`` comes next after ``before`` in one list (the same
+    bullet again, or the next number, letter or roman numeral)."""
+    if marker_readings(before) == [("\u2022", 0)]:
+        return before == after
+    return any(k == j and m == n + 1 for k, n in marker_readings(before)
+               for j, m in marker_readings(after))
 
 
 def classify_with_rules(blocks: list, profile: Profile) -> list:
