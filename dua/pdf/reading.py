@@ -58,7 +58,9 @@ def _advances_down(run: list) -> bool:
 
 
 def _cut(words: list, line: list, upright: bool, across: bool) -> None:
-    """Words of one line: a drawn space ends one, and so does a word space's gap."""
+    """Words of one line: a drawn space ends one, and so does a word space's gap: the gap
+    between two boxes along the line against the larger glyph's size (its height on a line
+    across the page, its width on one up or down it)."""
     least = _letter_spacing(line) if across else 0.0
     word: list = []
     last = None
@@ -68,9 +70,21 @@ def _cut(words: list, line: list, upright: bool, across: bool) -> None:
                 _add_word(words, word)
                 word = []
             continue
-        if word and _starts_word(last, c, upright, across, least):
-            _add_word(words, word)
-            word = []
+        if word:
+            if across:  # inline: this runs once a glyph
+                gap = c[1] - last[2]
+                if gap < 0.0 and last[1] - c[2] > gap:
+                    gap = last[1] - c[2]
+                limit = WORD_GAP * (c[6] if c[6] > last[6] else last[6])
+                starts = gap > (limit if limit > least else least) or \
+                    abs(c[3] - last[3]) > ACROSS or \
+                    (upright and c[6] != last[6] and _script(last, c))
+            else:
+                gap = max(c[3] - last[4], last[3] - c[4])
+                starts = gap > WORD_GAP * max(c[2] - c[1], last[2] - last[1])
+            if starts:
+                _add_word(words, word)
+                word = []
         word.append(c)
         last = c
     if word:
@@ -80,28 +94,19 @@ def _cut(words: list, line: list, upright: bool, across: bool) -> None:
 def _letter_spacing(line: list) -> float:
     """The least gap a word space can be on a line whose letters all stand apart (spaced
     out, as a title in capitals is): twice the narrowest gap between them; 0.0 on a line
-    whose letters touch somewhere, as set text's do."""
+    where two letters stand closer than a word space, as set text's do."""
+    if len(line) < TRACKED:
+        return 0.0
     glyphs = [c for c in line if not c[0].isspace()]
     if len(glyphs) < TRACKED:
         return 0.0
-    gaps = [b[1] - a[2] for a, b in zip(glyphs, glyphs[1:])]
-    size = max(c[6] for c in glyphs)
-    narrowest = min(gaps)
-    return SPACED * narrowest if narrowest > WORD_GAP * size else 0.0
-
-
-def _starts_word(last: list, c: list, upright: bool, across: bool, least: float) -> bool:
-    """Whether ``c`` stands a word space from ``last``: the gap between their boxes along
-    the line against the size of the larger (a glyph's height on a line across the page,
-    its width on one up or down it)."""
-    if across:
-        gap, size = max(c[1] - last[2], last[1] - c[2]), max(c[6], last[6])
-        if abs(c[3] - last[3]) > ACROSS:
-            return True
-    else:
-        gap = max(c[3] - last[4], last[3] - c[4])
-        size = max(c[2] - c[1], last[2] - last[1])
-    return gap > max(WORD_GAP * size, least) or (upright and _script(last, c))
+    narrowest = None
+    for a, b in zip(glyphs, glyphs[1:]):
+        gap = b[1] - a[2]
+        if gap <= WORD_GAP * (a[6] if a[6] > b[6] else b[6]):
+            return 0.0  # two letters touch: set text (most lines end here, at once)
+        narrowest = gap if narrowest is None or gap < narrowest else narrowest
+    return SPACED * narrowest
 
 
 def _script(last: list, c: list) -> bool:
@@ -116,6 +121,8 @@ def _script(last: list, c: list) -> bool:
 def _accented(line: list) -> list:
     """The line with each accent drawn apart over a letter composed with it ("e" and "´"
     as "é"), where Unicode has the composed letter; an accent standing alone stays."""
+    if _COMBINING.keys().isdisjoint([c[0] for c in line]):
+        return line  # no accent drawn apart (nearly every line)
     out: list = []
     for c in line:
         prev = out[-1] if out else None
