@@ -101,7 +101,7 @@ class CoverageTest(unittest.TestCase):
 
     def test_a_dropped_word_is_a_coverage_error_naming_the_page(self):
         path = os.path.join(DOCS, "report.pdf")
-        doc, elements = read_document(path), extract(path)["elements"]
+        doc, elements = read_document(path, word_rule="reading"), extract(path)["elements"]
         elements[2] = dict(elements[2], text=elements[2]["text"].rsplit(" ", 1)[0])
         with self.assertRaises(CoverageError) as cm:
             check_coverage(doc, elements)
@@ -110,7 +110,7 @@ class CoverageTest(unittest.TestCase):
 
     def test_a_doubled_word_is_a_coverage_error(self):
         path = os.path.join(DOCS, "tables.pdf")
-        doc, elements = read_document(path), extract(path)["elements"]
+        doc, elements = read_document(path, word_rule="reading"), extract(path)["elements"]
         elements.append(dict(elements[0]))
         with self.assertRaises(CoverageError):
             check_coverage(doc, elements)
@@ -149,7 +149,8 @@ class CoverageTest(unittest.TestCase):
         elements = extract(path)["elements"]
         elements[0] = dict(elements[0], level="one")
         with self.assertRaises(UnexpectedError) as cm:
-            assemble(DocumentState(path, document=read_document(path), elements=elements), None)
+            assemble(DocumentState(path, document=read_document(path, word_rule="reading"),
+                                  elements=elements), None)
         self.assertIn("elements[0].level", str(cm.exception))
         self.assertEqual(cm.exception.exit_code, 4)
 
