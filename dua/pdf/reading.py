@@ -14,7 +14,7 @@ import unicodedata
 from itertools import groupby
 from operator import itemgetter
 
-from .wordrule import _add_word, _lines
+from .wordrule import _LIGATURES, _lines, _usual_size
 
 # A gap wider than this share of the glyphs' size is a word space. Typefaces put no more
 # between the letters of a word (kerns and italic corrections stay under 0.05 em); the
@@ -89,6 +89,23 @@ def _cut(words: list, line: list, upright: bool, across: bool) -> None:
         last = c
     if word:
         _add_word(words, word)
+
+
+def _add_word(words: list, chars: list) -> None:
+    """The word of ``chars`` as ``wordrule._add_word`` makes it, less what only statements
+    read (where its glyphs stand apart, its text in the order drawn): no runs, no stream."""
+    if len(chars) == 1:
+        c = chars[0]
+        words.append((_LIGATURES.get(c[0], c[0]), c[1], c[2], c[3], c[4], c[5],
+                      round(c[6], 2), (), ""))
+        return
+    texts, x0, x1, top, bottom, _, sizes, _, _ = zip(*chars)
+    text = "".join(texts)
+    if not text.isascii():
+        text = "".join([_LIGATURES.get(t, t) for t in texts])
+    size = sizes[0] if sizes.count(sizes[0]) == len(sizes) else _usual_size(sizes)
+    words.append((text, min(x0), max(x1), min(top), max(bottom), chars[0][5],
+                  round(float(size), 2), (), ""))
 
 
 def _letter_spacing(line: list) -> float:
