@@ -25,11 +25,11 @@ WORD_GAP = 0.1
 # A glyph set at a size this many times another's, and standing off its baseline by more
 # than SHIFT of the larger size, is a superscript or subscript: a word of its own.
 SIZE_STEP = 1.1
+SHIFT = 0.15
 # A line of at least TRACKED glyphs that all stand apart is spaced out: a gap is a word
 # space there when it is SPACED times the narrowest.
 TRACKED = 6
 SPACED = 2.0
-SHIFT = 0.15
 ACROSS = 3.0  # points: a glyph further across the line than this starts a word (pdfplumber's)
 
 
