@@ -264,6 +264,13 @@ class MarkdownTest(unittest.TestCase):
         self.assertEqual(md.splitlines(), ["- item", "- item", "2. item", "- (a) item",
                                            "- (1) item", "- iv) item", "- b. item"])
 
+    def test_a_nested_item_is_set_in_under_the_one_before(self):
+        items = [{"marker": "1.", "text": "one"}, {"marker": "a)", "text": "way", "level": 2},
+                 {"marker": "\u2022", "text": "deeper", "level": 3}, {"marker": "2.", "text": "two"}]
+        md = render({"type": "list", "items": items, "bbox": [0, 0, 1, 1], "page_number": 1,
+                     "block_ids": ["p1-b1"]})
+        self.assertEqual(md.splitlines(), ["1. one", "    - a) way", "        - deeper", "2. two"])
+
     def test_unclassified_block_stays_as_text_under_a_comment_naming_the_error(self):
         element = {"id": "p1-b2", "type": "unclassified_text_block", "text": "# kept words",
                    "bbox": [0, 0, 1, 1], "page_number": 1, "lines": [], "metadata": {},
