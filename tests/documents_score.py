@@ -35,15 +35,24 @@ def corpus(holdout: bool | None = None) -> list:
 
 
 def truth_words(pdf_path: str) -> list:
-    """``[(page, text, box, truth id)]`` of the PDF's words, read from glyph colours."""
+    """``[(page, text, box, truth id)]`` of the PDF's words, each tied to its truth element
+    by its glyphs' colour. Words are cut as ``dua extract`` cuts them (``dua.pdf.reading``):
+    a word the truth's pdfplumber words glue ("Annualenergy") is two words of two elements."""
     import pdfplumber
 
-    from fixtures.documents_real.truth import FURNITURE, page_words
+    from dua.pdf.reading import reading_words
+    from fixtures.documents_real.truth import FURNITURE, ident_of
 
     out = []
     with pdfplumber.open(pdf_path) as pdf:
         for page in pdf.pages:
-            for text, x0, top, x1, bottom, ident, _ in page_words(page):
+            # the colour's id stands in the font's place: a word keeps its first glyph's
+            chars = [[c["text"], c["x0"], c["x1"], c["top"], c["bottom"],
+                      ident_of(c.get("non_stroking_color")), c["size"], c["upright"], i]
+                     for i, c in enumerate(page.chars)]
+            for text, x0, x1, top, bottom, ident, *_ in reading_words(chars):
+                if not text.strip():
+                    continue
                 key = f"{ident}@{page.page_number}" if ident in FURNITURE else ident
                 out.append((page.page_number, text, (x0, top, x1, bottom), key))
     return out

@@ -182,6 +182,25 @@ class LayoutRulesTest(unittest.TestCase):
         blocks = self.blocks(words)
         self.assertEqual([len(b.lines) for b in blocks], [2, 1])
 
+    def test_a_lowered_letter_does_not_cut_a_paragraph_after_its_line(self):
+        # TeX's logo lowers its E: the line's box reaches below the next line's top
+        from dua.pdf import Word
+
+        first = justified(72, 100, 450)
+        first[5] = Word("E", first[5].x0, first[5].x1, 102.2, 112.2, "Times-Roman", 10.0)
+        words = first + justified(72, 111, 450) + words_of(72, 122, "end of it.")
+        self.assertEqual([len(b.lines) for b in self.blocks(words)], [3])
+
+    def test_a_sentence_running_on_into_a_line_set_mostly_in_code_stays_one_paragraph(self):
+        words = justified(72, 100, 450) + words_of(72, 112, "users of dvipdfmx --help", size=9.2,
+                                                     font="Courier")
+        self.assertEqual([len(b.lines) for b in self.blocks(words)], [2])
+
+    def test_a_short_heading_over_lower_case_text_is_still_its_own_block(self):
+        words = words_of(72, 100, "1.1 xdvipdfmx", size=11.0, font="Times-Bold")
+        words += words_of(72, 113, "xdvipdfmx is an extended version of dvipdfmx and more")
+        self.assertEqual([len(b.lines) for b in self.blocks(words)], [1, 1])
+
     def test_flush_right_roman_markers_stay_one_list(self):
         words = words_of(69, 100, "i) one item") + words_of(66.5, 114, "ii) two item")
         words += words_of(64, 128, "iii) three item")

@@ -141,6 +141,24 @@ class RuleClassifierTest(unittest.TestCase):
         self.assertEqual([k for k, _ in rule_types(blocks)],
                          ["header", "header", "page_number", "page_number", "paragraph", "paragraph"])
 
+    def test_bare_numbers_that_count_with_the_pages_are_page_numbers_wherever_they_stand(self):
+        # set at 88% of the page's height, above the margin band a footer lives in
+        blocks = [block("a", self.BODY, 300), block("b", "7", 700, x0=300),
+                  block("c", self.BODY, 300, page=2), block("d", "8", 700, x0=300, page=2)]
+        self.assertEqual([k for k, _ in rule_types(blocks)],
+                         ["paragraph", "page_number", "paragraph", "page_number"])
+
+    def test_a_bare_number_that_does_not_count_with_the_pages_is_no_page_number(self):
+        blocks = [block("a", self.BODY, 300), block("b", "7", 700, x0=300),
+                  block("c", self.BODY, 300, page=2), block("d", "3", 700, x0=300, page=2)]
+        self.assertEqual([k for k, _ in rule_types(blocks)], ["paragraph"] * 4)
+
+    def test_roman_front_matter_numbers_count_apart_from_arabic_ones(self):
+        from dua.documents.rules import folio_value
+
+        self.assertEqual([folio_value(t) for t in ("xiv", "IV", "- 12 -", "Iv", "vim")],
+                         [("roman", 14), ("roman", 4), ("arabic", 12), None, None])
+
     def test_list_items_split_at_markers_on_the_left_edge(self):
         lines = [Line("\u2022 First item", (72, 100, 200, 110)),
                  Line("continues here", (86, 113, 200, 123)),
@@ -149,6 +167,35 @@ class RuleClassifierTest(unittest.TestCase):
                   {"source_block_type": "text"})
         self.assertEqual(list_items(b), [{"marker": "\u2022", "text": "First item continues here"},
                                          {"marker": "\u2022", "text": "Second"}])
+
+    def test_markers_set_in_start_items_nested_under_the_one_before(self):
+        lines = [Line("1. First item", (72, 100, 300, 110)),
+                 Line("a) one way", (90, 113, 300, 123)),
+                 Line("b) another way that runs on", (90, 126, 300, 136)),
+                 Line("onto a second line", (104, 139, 300, 149)),
+                 Line("2. Second item", (72, 152, 300, 162))]
+        b = Block("x", 1, (72, 100, 300, 162), lines, "\n".join(ln.text for ln in lines),
+                  {"source_block_type": "text"})
+        self.assertEqual(list_items(b), [
+            {"marker": "1.", "text": "First item"},
+            {"marker": "a)", "text": "one way", "level": 2},
+            {"marker": "b)", "text": "another way that runs on onto a second line", "level": 2},
+            {"marker": "2.", "text": "Second item"}])
+
+    def test_a_line_of_an_item_opening_with_a_number_is_no_nested_item(self):
+        lines = [Line("1. The budget grew by", (72, 100, 300, 110)),
+                 Line("3. per cent this year", (86, 113, 300, 123))]
+        b = Block("x", 1, (72, 100, 300, 123), lines, "\n".join(ln.text for ln in lines),
+                  {"source_block_type": "text"})
+        self.assertEqual(list_items(b), [{"marker": "1.", "text": "The budget grew by 3. per cent this year"}])
+
+    def test_list_markers_read_as_numbers_letters_or_roman_numerals(self):
+        from dua.documents.rules import follows, marker_readings
+
+        self.assertEqual(marker_readings("(3)"), [("1", 3)])
+        self.assertEqual(marker_readings("i)"), [("a", 9), ("i", 1)])
+        self.assertTrue(follows("h)", "i)") and follows("i)", "ii)") and follows("\u2022", "\u2022"))
+        self.assertFalse(follows("2.", "4.") or follows("\u2022", "1."))
 
     def test_a_table_row_of_labels_over_figures_is_its_header_even_in_body_font(self):
         def table(rows):

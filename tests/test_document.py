@@ -95,13 +95,13 @@ class CoverageTest(unittest.TestCase):
         for path in PDFS:
             with self.subTest(os.path.basename(path)):
                 result = extract(path)
-                doc = read_document(path)
+                doc = read_document(path, word_rule="reading")
                 words = sorted(w.text for p in doc.pages for w in p.words)
                 self.assertEqual(sorted(w for e in result["elements"] for w in element_words(e)), words)
 
     def test_a_dropped_word_is_a_coverage_error_naming_the_page(self):
         path = os.path.join(DOCS, "report.pdf")
-        doc, elements = read_document(path), extract(path)["elements"]
+        doc, elements = read_document(path, word_rule="reading"), extract(path)["elements"]
         elements[2] = dict(elements[2], text=elements[2]["text"].rsplit(" ", 1)[0])
         with self.assertRaises(CoverageError) as cm:
             check_coverage(doc, elements)
@@ -110,7 +110,7 @@ class CoverageTest(unittest.TestCase):
 
     def test_a_doubled_word_is_a_coverage_error(self):
         path = os.path.join(DOCS, "tables.pdf")
-        doc, elements = read_document(path), extract(path)["elements"]
+        doc, elements = read_document(path, word_rule="reading"), extract(path)["elements"]
         elements.append(dict(elements[0]))
         with self.assertRaises(CoverageError):
             check_coverage(doc, elements)
@@ -149,7 +149,8 @@ class CoverageTest(unittest.TestCase):
         elements = extract(path)["elements"]
         elements[0] = dict(elements[0], level="one")
         with self.assertRaises(UnexpectedError) as cm:
-            assemble(DocumentState(path, document=read_document(path), elements=elements), None)
+            assemble(DocumentState(path, document=read_document(path, word_rule="reading"),
+                                  elements=elements), None)
         self.assertIn("elements[0].level", str(cm.exception))
         self.assertEqual(cm.exception.exit_code, 4)
 
@@ -180,7 +181,7 @@ class CoverageTest(unittest.TestCase):
         # The project's own reports leave the rules sure of every block (nothing is asked);
         # a real producer's report leaves some short lines to the model.
         for path in PDFS + [UNSURE]:
-            doc = read_document(path)
+            doc = read_document(path, word_rule="reading")  # the words extract reads
             for mode in ("chaos", "all_broken", "down"):
                 with self.subTest(os.path.basename(path), mode=mode):
                     if mode == "down":
@@ -262,6 +263,13 @@ class MarkdownTest(unittest.TestCase):
                      "block_ids": ["p1-b1"]})
         self.assertEqual(md.splitlines(), ["- item", "- item", "2. item", "- (a) item",
                                            "- (1) item", "- iv) item", "- b. item"])
+
+    def test_a_nested_item_is_set_in_under_the_one_before(self):
+        items = [{"marker": "1.", "text": "one"}, {"marker": "a)", "text": "way", "level": 2},
+                 {"marker": "\u2022", "text": "deeper", "level": 3}, {"marker": "2.", "text": "two"}]
+        md = render({"type": "list", "items": items, "bbox": [0, 0, 1, 1], "page_number": 1,
+                     "block_ids": ["p1-b1"]})
+        self.assertEqual(md.splitlines(), ["1. one", "    - a) way", "        - deeper", "2. two"])
 
     def test_unclassified_block_stays_as_text_under_a_comment_naming_the_error(self):
         element = {"id": "p1-b2", "type": "unclassified_text_block", "text": "# kept words",

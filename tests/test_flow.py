@@ -54,5 +54,46 @@ class FlowTest(unittest.TestCase):
         self.assertEqual(len(join_continued([dict(ea), ec], [a, c])), 2)
 
 
+def numbered(b: Block, *markers: str) -> dict:
+    return {"type": "list", "items": [{"marker": m, "text": "w w"} for m in markers],
+            "bbox": list(b.bbox), "page_number": b.page_number, "block_ids": [b.id]}
+
+
+class ListFlowTest(unittest.TestCase):
+    """btxdoc's numbered list: items holding paragraphs and displays set in past the markers."""
+
+    def test_a_numbered_list_around_its_items_paragraphs_is_one_list(self):
+        a = block("p2-b1", 2, (147, 250, 478, 339), [(147, 478)] * 3)
+        p1 = block("p2-b2", 2, (160, 354, 478, 380), [(160, 478), (160, 300)])
+        p2 = block("p3-b1", 3, (181, 138, 458, 150), [(181, 458)])
+        b = block("p3-b2", 3, (147, 622, 478, 646), [(147, 478), (160, 478)])
+        els = [numbered(a, "1.", "2."), paragraph(p1), paragraph(p2), numbered(b, "3.")]
+        (el,) = join_continued(els, [a, p1, p2, b])
+        self.assertEqual([i["marker"] for i in el["items"]], ["1.", "2.", "3."])
+        self.assertEqual(len(el["items"][1]["text"].split()), 2 + 10 + 5)  # both paragraphs
+        self.assertEqual([p["page_number"] for p in el["continued"]], [3])  # one part grown
+
+    def test_a_paragraph_at_the_lists_edge_ends_it_and_the_next_list_starts_anew(self):
+        a = block("p1-b1", 1, (147, 250, 478, 339), [(147, 478)] * 3)
+        p = block("p1-b2", 1, (135, 354, 478, 380), [(135, 478), (135, 300)])
+        b = block("p1-b3", 1, (147, 400, 478, 420), [(147, 478)])
+        els = [numbered(a, "1.", "2."), paragraph(p), numbered(b, "3.")]
+        self.assertEqual([e["type"] for e in join_continued(els, [a, p, b])],
+                         ["list", "paragraph", "list"])
+
+    def test_the_next_columns_paragraph_is_no_paragraph_of_the_last_item(self):
+        a = block("p1-b1", 1, (67, 580, 286, 661), [(67, 286)] * 3)
+        p = block("p1-b2", 1, (320, 72, 543, 98), [(320, 543), (320, 400)])
+        els = [numbered(a, "\u2022", "\u2022"), paragraph(p)]
+        self.assertEqual(len(join_continued(els, [a, p])), 2)
+
+    def test_a_list_after_an_items_paragraph_that_does_not_count_on_is_another_list(self):
+        a = block("p1-b1", 1, (147, 250, 478, 339), [(147, 478)] * 3)
+        p = block("p1-b2", 1, (160, 354, 478, 380), [(160, 478), (160, 300)])
+        b = block("p1-b3", 1, (147, 400, 478, 420), [(147, 478)])
+        els = [numbered(a, "1.", "2."), paragraph(p), numbered(b, "1.")]
+        self.assertEqual(len(join_continued(els, [a, p, b])), 2)
+
+
 if __name__ == "__main__":
     unittest.main()

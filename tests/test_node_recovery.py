@@ -43,7 +43,7 @@ class ExtractRecoveryTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.rules = rules_by_block(REPORT)
-        cls.document = read_document(REPORT)
+        cls.document = read_document(REPORT, word_rule="reading")  # the words extract reads
 
     def setUp(self):
         self.waits, self.progress = [], []

@@ -106,19 +106,37 @@ def _group(ordered: list) -> list:
 
 
 def _breaks(prev: Segment, seg: Segment, block: list) -> bool:
-    if seg.flow != prev.flow or seg.top < prev.bottom - 1:  # other column, or same row
+    (top, _), (_, bottom) = seg.body, prev.body
+    if seg.flow != prev.flow or top < bottom - 1:  # other column, or same row
         return True
     a, b = prev.line(), seg.line()
     size = max(a.size, b.size)
-    if abs(a.size - b.size) > 0.6 or _style(a.font) != _style(b.font):
-        return True
-    if seg.top - prev.bottom > 0.6 * size:
-        return True
     left, right = min(s.x0 for s in block), max(s.x1 for s in block)
+    if abs(a.size - b.size) > 0.6 or _style(a.font) != _style(b.font):
+        if not _sentence_runs_on(a, b, right, top - bottom):
+            return True
+    if top - bottom > 0.6 * size:
+        return True
     if seg.x1 < left or seg.x0 > right:
         return True
     return _wider_pitch(seg, block, size) or _leaves_list(seg, block) or \
         _indented_start(prev, seg, left, right, size)
+
+
+# Sizes further apart than this share of the larger are a heading's and its text's, even
+# where a sentence seems to run on from one to the other.
+_RUN_ON_SIZE = 0.2
+
+
+def _sentence_runs_on(a, b, right: float, gap: float) -> bool:
+    """A sentence that goes on from a line that runs to the block's right edge into a line
+    starting in lower case, at the usual leading: one paragraph, whatever font or size most
+    of either line is set in (a line of code words, or of emphasis, inside a paragraph)."""
+    size = max(a.size, b.size)
+    text = a.text.rstrip()
+    return (abs(a.size - b.size) <= _RUN_ON_SIZE * size and gap <= 0.6 * size
+            and b.text[:1].islower() and not text.endswith((".", "!", "?", ":"))
+            and a.bbox[2] >= max(right, b.bbox[2]) - size)
 
 
 _PITCH_STEP = 0.3  # of the size: more leading than the block's own lines is a paragraph's space
@@ -129,8 +147,8 @@ def _wider_pitch(seg: Segment, block: list, size: float) -> bool:
     space a typesetter puts between paragraphs (or list items) even when it is small."""
     if len(block) < 2:
         return False
-    pitch = min(b.top - a.top for a, b in zip(block, block[1:]))
-    return seg.top - block[-1].top > pitch + _PITCH_STEP * size
+    pitch = min(b.body[0] - a.body[0] for a, b in zip(block, block[1:]))
+    return seg.body[0] - block[-1].body[0] > pitch + _PITCH_STEP * size
 
 
 def _leaves_list(seg: Segment, block: list) -> bool:

@@ -218,8 +218,9 @@ def _within(seg, box) -> bool:
 def _alone(seg, words: list) -> bool:
     """No word of the page continues the run on its row (it is not the start of a prose line)."""
     taken = set(map(id, seg.words))
-    return not any(id(w) not in taken and abs(w.top - seg.top) < 2 and
-                   (0 <= w.x0 - seg.x1 < 12 or 0 <= seg.x0 - w.x1 < 12) for w in words)
+    top, x0, x1 = seg.top, seg.x0, seg.x1  # once, not once a word of the page
+    return not any(id(w) not in taken and abs(w.top - top) < 2 and
+                   (0 <= w.x0 - x1 < 12 or 0 <= x0 - w.x1 < 12) for w in words)
 
 
 def figure_block(box, words: list) -> Block:

@@ -1,6 +1,7 @@
 """Elements that run on: a paragraph cut by a column or page break, a list cut by one, or
-split into runs of items by the spacing between them, and a table cut by one (its parts
-keep its edges) become one element again.
+split into runs of items by the spacing between them or by paragraphs of an item set in
+past its markers, and a table cut by one (its parts keep its edges) become one element
+again.
 
 A paragraph runs on when its last line is full (a paragraph's last line is short unless
 the column ended it) and the next body element, at the top of the next column or page,
@@ -10,6 +11,7 @@ page, box and word count, so every word is still counted where it is printed.
 from __future__ import annotations
 
 from ..schemas import Block
+from .rules import follows
 
 _FURNITURE = ("header", "footer", "page_number")
 _FULL = 0.8  # a last line wider than this share of its block's width is full
@@ -20,17 +22,45 @@ def join_continued(elements: list, blocks: list) -> list:
     by_id = {b.id: b for b in blocks}
     out: list = []
     last_body = None  # index in out of the last body element
+    held = False  # the last body element is a list that took a paragraph into its last item
     for el in elements:
         if el["type"] in _FURNITURE:
             out.append(el)
             continue
         prev = out[last_body] if last_body is not None else None
-        if prev is not None and _runs_on(prev, el, by_id):
+        if prev is not None and prev["type"] == "list" and _in_item(prev, el, by_id):
+            _append(prev, el)
+            held = True
+            continue
+        if prev is not None and (_runs_on(prev, el, by_id) or
+                                 held and _list_goes_on(prev, el, by_id)):
             _append(prev, el)
             continue
         out.append(el)
-        last_body = len(out) - 1
+        last_body, held = len(out) - 1, False
     return out
+
+
+def _in_item(a: dict, b: dict, by_id: dict) -> bool:
+    """A paragraph set in past a list's markers belongs to the list's last item (a second
+    paragraph of it, a display of code): the list goes on around it."""
+    if b["type"] != "paragraph":
+        return False
+    size = _size(by_id[a["block_ids"][0]])
+    box = a["bbox"]  # the markers' edge; within the list's column (the next is no indent)
+    return box[0] + 0.5 * size <= b["bbox"][0] < box[2] - size
+
+
+def _list_goes_on(a: dict, b: dict, by_id: dict) -> bool:
+    """A list after paragraphs its last item held goes on when its first marker comes next
+    after that item's ("3." after "2.", another bullet) at the same edge."""
+    if b["type"] != "list" or not b["items"] or not a["items"]:
+        return False
+    size = _size(by_id[a["block_ids"][0]])
+    if abs(b["bbox"][0] - a["bbox"][0]) > 0.5 * size:
+        return False
+    last = [i for i in a["items"] if i.get("level", 1) == 1][-1]
+    return follows(last.get("marker", ""), b["items"][0].get("marker", ""))
 
 
 def _runs_on(a: dict, b: dict, by_id: dict) -> bool:
@@ -103,7 +133,9 @@ def _append(a: dict, b: dict) -> None:
     else:
         a.setdefault("continued", []).append(
             {"page_number": b["page_number"], "bbox": list(b["bbox"]), "words": _words(b)})
-    if a["type"] == "list":
+    if a["type"] == "list" and b["type"] == "paragraph":  # a paragraph of the last item
+        a["items"][-1] = dict(a["items"][-1], text=f"{a['items'][-1]['text']} {b['text']}")
+    elif a["type"] == "list":
         a["items"] = a["items"] + b["items"]
     elif a["type"] == "table":
         # The later part's first row is a row of the table, even when it looked like a header.

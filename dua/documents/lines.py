@@ -20,6 +20,9 @@ class Segment:
 
     words: list
     flow: str = "full"
+    # what ``body`` and ``line`` worked out, kept with the word count it was worked out for:
+    # grouping asks each line for them again and again (a block's pitch, every pair)
+    _memo: dict = dataclasses.field(default_factory=dict, repr=False, compare=False)
 
     @property
     def x0(self) -> float:
@@ -41,7 +44,25 @@ class Segment:
     def size(self) -> float:
         return max(w.size for w in self.words)
 
+    @property
+    def body(self) -> tuple:
+        """``(top, bottom)`` of most of the line's characters: a raised or lowered glyph
+        (TeX's lowered E, a footnote's mark) does not move the line, as it moves its box."""
+        memo = self._memo.get("body")
+        if memo is None or memo[0] != len(self.words):
+            spans = collections.Counter()
+            for w in self.words:
+                spans[(round(w.top, 1), round(w.bottom, 1))] += len(w.text)
+            memo = self._memo["body"] = (len(self.words), spans.most_common(1)[0][0])
+        return memo[1]
+
     def line(self) -> Line:
+        memo = self._memo.get("line")
+        if memo is None or memo[0] != len(self.words):
+            memo = self._memo["line"] = (len(self.words), self._line())
+        return memo[1]
+
+    def _line(self) -> Line:
         fonts = collections.Counter()
         sizes = collections.Counter()
         for w in self.words:

@@ -50,12 +50,13 @@ def _list(e: dict) -> str:
     lines = []
     for item in e["items"]:
         marker, text = item.get("marker", ""), " ".join(item["text"].split())
+        indent = "    " * (int(item.get("level", 1)) - 1)  # a nested item: four spaces a level
         if _NUMBERED.match(marker + " "):
-            lines.append(f"{marker[:-1]}. {text}")
+            lines.append(f"{indent}{marker[:-1]}. {text}")
         elif marker and not _BULLET.match(marker):
-            lines.append(f"- {marker} {text}")  # a., (a), (1), iv): Markdown has no such list
+            lines.append(f"{indent}- {marker} {text}")  # a., (a), (1), iv): Markdown has none
         else:
-            lines.append(f"- {text}")
+            lines.append(f"{indent}- {text}")
     return "\n".join(lines)
 
 

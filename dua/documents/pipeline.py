@@ -58,8 +58,9 @@ def load(state: DocumentState, ctx: Context) -> dict:
         if ctx.on_progress:
             ctx.on_progress(f"page {n}/{total} read")
 
+    # words as a reader sees them, not pdfplumber's: the statements' parsers keep those
     doc = read_bounded(state.path, state.password, state.page_numbers, graphics=True,
-                       budget=state.read_budget, on_page=on_page)
+                       budget=state.read_budget, on_page=on_page, word_rule="reading")
     if not doc.pages:  # the file has pages (else NoPagesError): none of those asked for
         raise UsageError(f"--pages selects no page of {state.path}: it has "
                          f"{doc.page_count} page{'s' if doc.page_count != 1 else ''}",

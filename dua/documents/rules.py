@@ -1,8 +1,9 @@
 """The built-in rule classifier, and the element builders every classifier shares.
 
-Heading levels come from font-size statistics and weight, list items from bullets and
-numbering, headers and footers from lines repeated at one place across pages, page
-numbers and captions from their patterns. ``build_element`` turns a block and a type
+Heading levels come from the document's numbering, then its font sizes and weight
+(``levels``), list items from bullets and numbering, headers and footers from lines
+repeated at one place across pages, page numbers from bare numbers that count with the
+pages, captions from their patterns. ``build_element`` turns a block and a type
 into an element whose text is the block's own words, so no classifier can drop one.
 """
 from __future__ import annotations
@@ -11,6 +12,7 @@ import collections
 import re
 
 from ..schemas import Block
+from .levels import SECTION_NUMBER, HeadingLevels
 
 MARKER = re.compile(r"^(?:[\u2022\u25e6\u25aa\u2023\u00b7\u2013\u2014*\-]|\(?\d{1,3}[.)]|"
                     r"\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$")
@@ -40,6 +42,10 @@ class Profile:
         self.heading_sizes = [s for s in bigger if _used_by_short_blocks(blocks, s)]
         self.repeated = _repeated_lines(blocks)
         self.row_mates = _row_mates(blocks)
+        self.folios = _folios(blocks)
+        self.levels = HeadingLevels([(" ".join(b.text.split()), b.lines[0].size) for b in blocks
+                                     if b.lines and b.metadata.get("source_block_type", "text")
+                                     == "text" and stands_as_heading(b, self)], self.level)
 
     def level(self, size: float) -> int:
         """1 for the largest heading size, then 2, 3…; body-size bold text comes last."""
@@ -56,6 +62,52 @@ class Profile:
         if block.bbox[1] >= height * (1 - _MARGIN_BAND):
             return "bottom"
         return ""
+
+
+def _folios(blocks: list) -> set:
+    """Ids of the bare numbers standing first or last on their page that count with the
+    pages: the printed number less the page's is the same on two pages or more (a page
+    number, wherever the margins put it; "3" alone in a list is none)."""
+    by_page = collections.defaultdict(list)
+    for b in blocks:
+        if b.lines and b.metadata.get("source_block_type", "text") == "text":
+            by_page[b.page_number].append(b)
+    offsets = collections.defaultdict(set)  # (numerals, printed - page number) -> pages
+    found = []
+    for page, mine in by_page.items():
+        for b in _edge_blocks(mine):
+            folio = folio_value(" ".join(b.text.split()))
+            if folio is not None:
+                key = (folio[0], folio[1] - page)
+                offsets[key].add(page)
+                found.append((b.id, key))
+    return {ident for ident, key in found if len(offsets[key]) >= 2}
+
+
+def _edge_blocks(page: list) -> list:
+    """The blocks with no other text block above them, or none below."""
+    return [b for b in page if not any(o.bbox[3] <= b.bbox[1] for o in page) or
+            not any(o.bbox[1] >= b.bbox[3] for o in page)]
+
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100}
+
+
+def folio_value(text: str) -> tuple | None:
+    """``(numerals, number)`` a page's folio prints: "12" and "- 12 -" arabic, "xiv" roman
+    (front matter, counted apart); None for any other text."""
+    text = text.strip("-\u2013\u2014 []()")
+    if text.isdigit() and len(text) <= 4:
+        return "arabic", int(text)
+    lower = text.lower()
+    if not lower or len(lower) > 7 or any(ch not in _ROMAN for ch in lower) or \
+            text not in (lower, text.upper()):
+        return None
+    total = 0
+    for ch, nxt in zip(lower, lower[1:] + " "):
+        value = _ROMAN[ch]
+        total += -value if nxt in _ROMAN and _ROMAN[nxt] > value else value
+    return "roman", total
 
 
 def _used_by_short_blocks(blocks: list, size: float) -> bool:
@@ -128,7 +180,7 @@ def rule_type(block: Block, profile: Profile) -> tuple:
         return "paragraph", None  # unreachable today: every text block has a line
     text = " ".join(block.text.split())
     band = profile.band(block)
-    if band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
+    if block.id in profile.folios or band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
         return "page_number", None
     repeated = block.id in profile.repeated
     if CAPTION.match(text) and not repeated:  # a caption may sit low, in the footer band
@@ -136,30 +188,20 @@ def rule_type(block: Block, profile: Profile) -> tuple:
     if band and (repeated or block.lines[0].size < profile.body_size - 0.5):
         return ("header" if band == "top" else "footer"), None
     first = block.lines[0]
-    mates = profile.row_mates.get(block.id, [])
-    # A heading stands alone on its row, or beside one other heading (two columns); three
-    # bold words on a row are column headers, and "TOTAL  702.10" is a label and its value.
-    if looks_like_heading(block, profile) and len(mates) <= 1 and \
-            all(looks_like_heading(m, profile) for m in mates):
-        return "heading", _numbered_level(text, first.size, profile) or profile.level(first.size)
+    if stands_as_heading(block, profile):
+        return "heading", profile.levels.level(text, first.size)
     if (MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1) or \
             GLUED_MARKER.match(first.text):
         return "list", None
     return "paragraph", None
 
 
-SECTION_NUMBER = re.compile(r"^(\d{1,2}(?:\.\d{1,2}){0,4})\.?\s+\S")
-
-
-def _numbered_level(text: str, size: float, profile: Profile) -> int | None:
-    """"2.3 Results" is one level below "2 Methods" whatever their fonts: the depth of the
-    number, under a title when a larger heading size is in use (a report's own title)."""
-    m = SECTION_NUMBER.match(text)
-    if not m:
-        return None
-    depth = m.group(1).count(".") + 1
-    titled = any(s > size + 0.5 for s in profile.heading_sizes)
-    return min(depth + (1 if titled else 0), 6)
+def stands_as_heading(block: Block, profile: Profile) -> bool:
+    """A heading stands alone on its row, or beside one other heading (two columns); three
+    bold words on a row are column headers, and "TOTAL  702.10" is a label and its value."""
+    mates = profile.row_mates.get(block.id, [])
+    return looks_like_heading(block, profile) and len(mates) <= 1 and \
+        all(looks_like_heading(m, profile) for m in mates)
 
 
 def looks_like_heading(block: Block, profile: Profile) -> bool:
@@ -217,21 +259,75 @@ def _labels_over_figures(rows: list) -> bool:
 
 
 def list_items(block: Block) -> list:
-    """Items start at lines opening with a marker at the list's left edge."""
+    """Items start at lines opening with a marker at the list's left edge; a marker set in
+    further starts an item nested under the one before, ``level`` 2, 3… by how far in its
+    edge stands (where it opens a list of its own: a bullet, "1.", "a)", or the marker
+    after the last nested one; a line of the item that happens to open with "3." does not)."""
     left = min(ln.bbox[0] for ln in block.lines)
-    items = []
+    items: list = []
+    edges = [left]  # the edges items start at, outermost first
     for line in block.lines:
         words = line.text.split()
         glued = bool(GLUED_MARKER.match(words[0]))
-        starts = (MARKER.match(words[0]) or glued) and abs(line.bbox[0] - left) <= 2.0
-        if starts or not items:
+        marked = bool(MARKER.match(words[0]) or glued)
+        x = line.bbox[0]
+        level = 1 if abs(x - left) <= 2.0 else _nested_level(edges, x, words[0], items) \
+            if marked and len(words) > 1 and items and x > left else 0
+        if (marked and level) or not items:
             # A glued marker stays in its word: the element keeps the page's words as printed.
-            starts = starts and not glued
-            marker = words[0] if starts else ""
-            items.append({"marker": marker, "text": " ".join(words[1:] if starts else words)})
+            starts = marked and not glued
+            item = {"marker": words[0] if starts else "",
+                    "text": " ".join(words[1:] if starts else words)}
+            if level > 1:
+                item["level"] = level
+            items.append(item)
         else:
             items[-1]["text"] = f"{items[-1]['text']} {line.text}".strip()
     return items
+
+
+def _nested_level(edges: list, x: float, marker: str, items: list) -> int:
+    """The level of a marker set in to ``x`` (0: no item starts there)."""
+    for i, edge in enumerate(edges):
+        if abs(x - edge) <= 2.0:
+            level = i + 1
+            break
+    else:
+        if x < edges[-1]:
+            return 0  # between two edges: a line of the item, not a marker
+        edges.append(x)
+        level = len(edges)
+    before = next((it["marker"] for it in reversed(items) if it.get("level", 1) == level), None)
+    opens = any(n == 1 for _, n in marker_readings(marker)) or \
+        marker_readings(marker) == [("\u2022", 0)]
+    return level if (before is None and opens) or (before and follows(before, marker)) else 0
+
+
+def marker_readings(marker: str) -> list:
+    """What a list marker counts: ``[(kind, n)]``, ("1", 3) for "3." or "(3)", ("a", 2) for
+    "b)", ("i", 4) for "iv."; "i)" reads both as a letter and a roman one; a bullet is
+    ("•", 0); [] for no marker."""
+    if not MARKER.match(marker):
+        return []
+    core = marker.strip("().")
+    if core.isdigit():
+        return [("1", int(core))]
+    out = []
+    if len(core) == 1 and core.isalpha():
+        out.append(("a", ord(core.lower()) - ord("a") + 1))
+    folio = folio_value(core) if core and set(core.lower()) <= set("ivx") else None
+    if folio is not None:
+        out.append(("i", folio[1]))
+    return out or [("\u2022", 0)]
+
+
+def follows(before: str, after: str) -> bool:
+    """Whether the marker ``after`` comes next after ``before`` in one list (the same
+    bullet again, or the next number, letter or roman numeral)."""
+    if marker_readings(before) == [("\u2022", 0)]:
+        return before == after
+    return any(k == j and m == n + 1 for k, n in marker_readings(before)
+               for j, m in marker_readings(after))
 
 
 def classify_with_rules(blocks: list, profile: Profile) -> list:

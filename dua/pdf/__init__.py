@@ -7,7 +7,10 @@ seconds and memory stops: the commands read through it. The word reader (``words
 ``chars``, ``content``, ``fonts`` and ``wordrule``, none importing upward) gives
 pdfplumber's words, box for box, by reading each page's content as pdfminer does, faster; a
 page it cannot read so falls back to pdfplumber with its reason. It is copied verbatim into
-generated parsers. ``render`` draws pages as images for the review page. ``scans`` (over
+generated parsers. Those are the parsers' words; ``reading`` cuts the same characters into
+the words a reader sees (a gap against the glyphs' size, accents composed), which ``dua
+extract`` reads with (``word_rule="reading"``). ``render`` draws pages as images for the
+review page. ``scans`` (over
 ``ocr``, tesseract, and ``searchable``, the writer) makes a scan a searchable PDF, in the
 bounded child too (``make_searchable``). Callers import this package, not its modules.
 """

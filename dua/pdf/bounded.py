@@ -49,16 +49,18 @@ class ReadBudget:
 
 def read_bounded(path: str, password: str | None = None, pages=None, *,
                  graphics: bool = False, budget: ReadBudget | None = None,
-                 on_page=None) -> Document:
+                 on_page=None, word_rule: str = "parser") -> Document:
     """The Document ``document.read_document`` reads, read in a child within ``budget``.
 
     Without ``graphics`` the pages hold words only (no lines, images, tables, metadata).
+    ``word_rule``: "parser" (pdfplumber's words) or "reading" (``document.WORD_RULES``).
 
     Raises:
         DocumentError (any subclass), PDFReadTimeoutError, PDFMemoryLimitError,
         UnexpectedError (a bug in the reader, with where it failed)
     """
-    reading = start_reading(path, password, pages, graphics=graphics, budget=budget)
+    reading = start_reading(path, password, pages, graphics=graphics, budget=budget,
+                            word_rule=word_rule)
     try:
         doc = reading.document()
     finally:
@@ -99,7 +101,8 @@ def make_searchable(path: str, out: str, *, mode: str = "auto", lang: str | None
 
 
 def start_reading(path: str, password: str | None = None, pages=None, *,
-                  graphics: bool = False, budget: ReadBudget | None = None) -> Reading:
+                  graphics: bool = False, budget: ReadBudget | None = None,
+                  word_rule: str = "parser") -> Reading:
     """Start reading ``path`` in a child; ``Reading.document()`` waits for it.
 
     Raises:
@@ -107,7 +110,8 @@ def start_reading(path: str, password: str | None = None, pages=None, *,
     """
     check_file(path)
     request = {"path": path, "password": password, "pages": list(pages) if pages else None,
-               "graphics": graphics, "memory": (budget or ReadBudget()).memory,
+               "graphics": graphics, "word_rule": word_rule,
+               "memory": (budget or ReadBudget()).memory,
                "parent": os.getpid()}
     return Reading(request, budget or ReadBudget())
 

@@ -17,9 +17,10 @@ from .content import _Scan
 from .wordrule import _Refused, _words
 
 
-def _page(miner_page, number, fonts, drawn=None):
+def _page(miner_page, number, fonts, drawn=None, rule=None):
     """One page read as pdfplumber reads it; _Refused where it cannot be. ``drawn``, where
-    given, collects its paths and images too (see ``words._read_pages``)."""
+    given, collects its paths and images too (see ``words._read_pages``); ``rule`` cuts its
+    characters into words (None: pdfplumber's rule, ``wordrule._words``)."""
     if "MediaBox" not in miner_page.attrs:
         raise _Refused("a page without a media box")  # pdfminer guesses one, pdfplumber not
     x0, y0, x1, y1 = miner_page.mediabox
@@ -40,7 +41,7 @@ def _page(miner_page, number, fonts, drawn=None):
     if shift != (0, 0):
         _moved(text.chars, *shift)
     page = {"number": number, "width": right - left, "height": height,
-            "words": _words(text.chars), "chars": len(text.chars), "reader": "dua", "why": "",
+            "words": (rule or _words)(text.chars), "chars": len(text.chars), "reader": "dua", "why": "",
             "graphics": scan.drawn}
     if paths is not None:
         page["paths"] = paths

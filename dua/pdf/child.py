@@ -252,10 +252,11 @@ def _read(request: dict) -> dict:
     from . import document
 
     path, password, pages = request["path"], request.get("password"), request.get("pages")
+    rule = request.get("word_rule", "parser")
     if not request.get("graphics"):
-        read, count = document.read_words(path, password, pages)
+        read, count = document.read_words(path, password, pages, rule)
         return {"pages": read, "count": count}
-    doc = document.read_document(path, password, pages, with_tables=True)
+    doc = document.read_document(path, password, pages, with_tables=True, word_rule=rule)
     out, drawn = [], {}
     for p in doc.pages:
         words = [(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs, w.stream)

@@ -23,7 +23,12 @@ from ..errors import (
     NotAPDFError,
     NoTextLayerError,
 )
-from . import graphics, pagetree, words
+from . import graphics, pagetree, reading, words
+
+# The reader's two word rules, each named for whom it serves: generated parsers and the
+# statement pipeline read pdfplumber's words (their cells were learned on them); a person
+# reading a document sees the words a typesetter spaced (``dua.pdf.reading``).
+WORD_RULES = {"parser": None, "reading": reading.reading_words}
 
 
 @dataclasses.dataclass
@@ -156,28 +161,30 @@ def _raised_in(exc: BaseException, function: str) -> bool:
 
 
 def read_words(path: str, password: str | None = None,
-               pages: Sequence[int] | None = None) -> tuple:
+               pages: Sequence[int] | None = None, word_rule: str = "parser") -> tuple:
     """``(pages, count)``: the word reader's pages (``words.read_pages``) and the file's page count.
 
     A page tree pdfminer cannot walk (it finds no page) is checked with pdfium, which
     walks it on its own: pages with no character are read as blank; pages with text are a
-    damaged file, since words are measured with pdfminer's fonts.
+    damaged file, since words are measured with pdfminer's fonts. ``word_rule`` names the
+    rule words are cut by (``WORD_RULES``).
 
     Raises:
         DocumentError (any subclass), NoPagesError
     """
-    read, count, _ = _read_words(path, password, pages, None)
+    read, count, _ = _read_words(path, password, pages, None, word_rule)
     return read, count
 
 
-def _read_words(path: str, password: str | None, pages, drawing) -> tuple:
+def _read_words(path: str, password: str | None, pages, drawing, word_rule: str) -> tuple:
     """``(pages, count, what the document draws)``: ``read_words``, the reader's scan
     collecting each page's paths and images too where ``drawing`` is given
     (``words._read_pages``)."""
     check_file(path)
     with _translated(path, password):
         try:
-            read, drawn = words._read_pages(path, password, pages, drawing)
+            read, drawn = words._read_pages(path, password, pages, drawing,
+                                            WORD_RULES[word_rule])
         except ImportError as exc:
             # A missing pdfminer never gets here (the reader falls back to pdfplumber): the
             # fallback's own import failed, and the message names the module that is missing.
@@ -192,7 +199,7 @@ def _read_words(path: str, password: str | None, pages, drawing) -> tuple:
 
 
 def read_document(path: str, password: str | None = None, pages: Sequence[int] | None = None,
-                  on_page=None, with_tables: bool = False) -> Document:
+                  on_page=None, with_tables: bool = False, word_rule: str = "parser") -> Document:
     """Read every page (or the 1-based ``pages``) once into a Document.
 
     Ruling lines, images, ruled tables (with ``with_tables``) and the metadata come from
@@ -200,12 +207,12 @@ def read_document(path: str, password: str | None = None, pages: Sequence[int] |
     words of, pdfplumber reads them too, when first used (at once with ``with_tables``)
     and only if the page draws lines, shapes or images. Unbounded: a hostile file can make
     it run or allocate without end; the commands read through ``dua.pdf.bounded``, which
-    runs it in a child that a budget stops.
+    runs it in a child that a budget stops. ``word_rule`` as in ``read_words``.
 
     Raises:
         DocumentError (any subclass)
     """
-    read, count, drawn = _read_words(path, password, pages, graphics._Document)
+    read, count, drawn = _read_words(path, password, pages, graphics._Document, word_rule)
     later = _Graphics(path, password)  # the pages pdfplumber reads the graphics of
     doc = _LazyDocument(path, [_page_of(p, later, with_tables, on_page) for p in read],
                         page_count=count)

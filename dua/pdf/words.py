@@ -30,27 +30,28 @@ def read_pages(pdf_path, password=None, pages=None):
     return _read_pages(pdf_path, password, pages, None)[0]
 
 
-def _read_pages(pdf_path, password, pages, drawing):
+def _read_pages(pdf_path, password, pages, drawing, rule=None):
     """``(pages, what the document draws)``: ``drawing``, given the pdfminer document,
     makes what collects each page's paths and images (``dua.pdf.graphics``), kept in the
-    page's "paths"; the pages pdfplumber reads have none."""
+    page's "paths"; the pages pdfplumber reads have none. ``rule``, given a page's
+    characters, cuts them into words instead of pdfplumber's rule (``dua.pdf.reading``)."""
     with open(pdf_path, "rb") as fh:
         data = fh.read()
     drawn = None
     try:
-        out, todo, drawn = _own_pages(data, password, pages, drawing)
+        out, todo, drawn = _own_pages(data, password, pages, drawing, rule)
     except ImportError:
         out, todo = {}, "pdfminer is not installed"
     except _Refused as exc:  # the whole file
         out, todo = {}, str(exc)
     if isinstance(todo, str):
-        out.update(_plumber_pages(pdf_path, password, pages, todo, None))
+        out.update(_plumber_pages(pdf_path, password, pages, todo, None, rule))
     elif todo:
-        out.update(_plumber_pages(pdf_path, password, sorted(todo), "", todo))
+        out.update(_plumber_pages(pdf_path, password, sorted(todo), "", todo, rule))
     return [out[n] for n in sorted(out)], drawn
 
 
-def _own_pages(data, password, wanted, drawing):
+def _own_pages(data, password, wanted, drawing, rule):
     import io
 
     from pdfminer.pdfdocument import PDFDocument
@@ -69,7 +70,7 @@ def _own_pages(data, password, wanted, drawing):
     drawn = drawing(miner) if drawing else None
     for n in sorted(found):
         try:
-            out[n] = _page(found[n], n, fonts, drawn)
+            out[n] = _page(found[n], n, fonts, drawn, rule)
             out[n]["of"] = count
         except _Refused as exc:
             todo[n] = str(exc)
@@ -99,7 +100,7 @@ def _miner_pages(pages, miner, wanted):
     return found, n
 
 
-def _plumber_pages(pdf_path, password, wanted, why, reasons):
+def _plumber_pages(pdf_path, password, wanted, why, reasons, rule=None):
     import pdfplumber
 
     options = {"password": password} if password else {}  # else pdfplumber's own default
@@ -110,8 +111,13 @@ def _plumber_pages(pdf_path, password, wanted, why, reasons):
                 continue
             page = pdf.pages[n - 1]
             order = {id(c): i for i, c in enumerate(page.chars)}  # the order drawn
-            words = [_plumber_word(w, order) for w in
-                     page.extract_words(keep_blank_chars=False, return_chars=True)]
+            if rule is None:
+                words = [_plumber_word(w, order) for w in
+                         page.extract_words(keep_blank_chars=False, return_chars=True)]
+            else:  # the same characters as the reader's own, in the order drawn
+                words = rule([[c["text"], c["x0"], c["x1"], c["top"], c["bottom"],
+                               c.get("fontname", ""), c.get("size", 0.0), c.get("upright", True),
+                               order[id(c)]] for c in page.chars])
             out[n] = {"number": n, "of": len(pdf.pages), "width": float(page.width),
                       "height": float(page.height), "words": words, "chars": len(page.chars),
                       "reader": "pdfplumber", "why": reasons[n] if reasons else why,

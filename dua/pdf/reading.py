@@ -1,0 +1,179 @@
+"""Words as a reader sees them: the document pipeline's word rule (``dua extract``).
+
+pdfplumber's rule (``wordrule``, the one generated parsers rely on) joins glyphs less than
+3 pt apart, whatever the size: typeset text, whose word spaces TeX shrinks to 0.22 em, comes
+out as ``thestandardstyles;``. This rule measures a gap against the glyphs' own size, as a
+typesetter spaces them; it sets apart a mark raised or lowered at a smaller size (a
+footnote's number before a word), keeps an accent drawn over its letter with it, and reads
+turned text in the order it was drawn. Over the reader's characters (``chars``), standard
+library only; never copied into parsers.
+"""
+from __future__ import annotations
+
+import unicodedata
+from itertools import groupby
+from operator import itemgetter
+
+from .wordrule import _LIGATURES, _lines, _usual_size
+
+# A gap wider than this share of the glyphs' size is a word space. Typefaces put no more
+# between the letters of a word (kerns and italic corrections stay under 0.05 em); the
+# narrowest word space they set is well above it (TeX shrinks cmr10's 0.333 em space to
+# 0.222 em at most, Times' space is 0.25 em, a monospaced one a whole cell). poppler's
+# pdftotext breaks at the same tenth of the size.
+WORD_GAP = 0.1
+# A glyph set at a size this many times another's, and standing off its baseline by more
+# than SHIFT of the larger size, is a superscript or subscript: a word of its own.
+SIZE_STEP = 1.1
+SHIFT = 0.15
+# A line of at least TRACKED glyphs that all stand apart is spaced out: a gap is a word
+# space there when it is SPACED times the narrowest.
+TRACKED = 6
+SPACED = 2.0
+ACROSS = 3.0  # points: a glyph further across the line than this starts a word (pdfplumber's)
+
+
+def reading_words(chars: list) -> list:
+    """The words of a page's characters (``[text, x0, x1, top, bottom, font, size,
+    upright, place]`` in the order drawn), as ``wordrule._words`` gives them: runs of upright
+    and of turned glyphs apart, each cut into lines. An upright line is read left to right;
+    a turned one in the order it was drawn, along the axis its glyphs advance on (a page
+    turned a half or a quarter, or a font whose matrix flips its glyphs)."""
+    words: list = []
+    for upright, run in groupby(chars, itemgetter(7)):
+        run = list(run)
+        across = upright or not _advances_down(run)
+        key, order = (3, itemgetter(1)) if upright else (3 if across else 1, itemgetter(8))
+        for line in _lines(run, key):
+            line.sort(key=order)
+            _cut(words, _accented(line) if upright else line, upright, across)
+    return words
+
+
+def _advances_down(run: list) -> bool:
+    """Whether most of a turned run's glyphs stand below or above the one drawn before
+    rather than beside it: text set up or down the page."""
+    down = sum(abs(b[3] - a[3]) > abs(b[1] - a[1]) for a, b in zip(run, run[1:]))
+    return 2 * down > len(run) - 1
+
+
+def _cut(words: list, line: list, upright: bool, across: bool) -> None:
+    """Words of one line: a drawn space ends one, and so does a word space's gap: the gap
+    between two boxes along the line against the larger glyph's size (its height on a line
+    across the page, its width on one up or down it)."""
+    least = _letter_spacing(line) if across else 0.0
+    word: list = []
+    last = None
+    for c in line:
+        if c[0].isspace():
+            if word:
+                _add_word(words, word)
+                word = []
+            continue
+        if word:
+            if across:  # inline: this runs once a glyph
+                gap = c[1] - last[2]
+                if gap < 0.0 and last[1] - c[2] > gap:
+                    gap = last[1] - c[2]
+                limit = WORD_GAP * (c[6] if c[6] > last[6] else last[6])
+                starts = gap > (limit if limit > least else least) or \
+                    abs(c[3] - last[3]) > ACROSS or \
+                    (upright and c[6] != last[6] and _script(last, c))
+            else:
+                gap = max(c[3] - last[4], last[3] - c[4])
+                starts = gap > WORD_GAP * max(c[2] - c[1], last[2] - last[1])
+            if starts:
+                _add_word(words, word)
+                word = []
+        word.append(c)
+        last = c
+    if word:
+        _add_word(words, word)
+
+
+def _add_word(words: list, chars: list) -> None:
+    """The word of ``chars`` as ``wordrule._add_word`` makes it, less what only statements
+    read (where its glyphs stand apart, its text in the order drawn): no runs, no stream."""
+    if len(chars) == 1:
+        c = chars[0]
+        words.append((_LIGATURES.get(c[0], c[0]), c[1], c[2], c[3], c[4], c[5],
+                      round(c[6], 2), (), ""))
+        return
+    texts, x0, x1, top, bottom, _, sizes, _, _ = zip(*chars)
+    text = "".join(texts)
+    if not text.isascii():
+        text = "".join([_LIGATURES.get(t, t) for t in texts])
+    size = sizes[0] if sizes.count(sizes[0]) == len(sizes) else _usual_size(sizes)
+    words.append((text, min(x0), max(x1), min(top), max(bottom), chars[0][5],
+                  round(float(size), 2), (), ""))
+
+
+def _letter_spacing(line: list) -> float:
+    """The least gap a word space can be on a line whose letters all stand apart (spaced
+    out, as a title in capitals is): twice the narrowest gap between them; 0.0 on a line
+    where two letters stand closer than a word space, as set text's do."""
+    if len(line) < TRACKED:
+        return 0.0
+    glyphs = [c for c in line if not c[0].isspace()]
+    if len(glyphs) < TRACKED:
+        return 0.0
+    narrowest = None
+    for a, b in zip(glyphs, glyphs[1:]):
+        gap = b[1] - a[2]
+        if gap <= WORD_GAP * (a[6] if a[6] > b[6] else b[6]):
+            return 0.0  # two letters touch: set text (most lines end here, at once)
+        narrowest = gap if narrowest is None or gap < narrowest else narrowest
+    return SPACED * narrowest
+
+
+def _script(last: list, c: list) -> bool:
+    """A superscript or subscript: another size on another baseline, not overlapping (an
+    accent drawn over its letter overlaps it)."""
+    small, big = sorted((c[6], last[6]))
+    if small <= 0 or big < SIZE_STEP * small or c[1] < last[2] - 0.01 * big:
+        return False
+    return abs(c[4] - last[4]) > SHIFT * big
+
+
+def _accented(line: list) -> list:
+    """The line with each accent drawn apart over a letter composed with it ("e" and "´"
+    as "é"), where Unicode has the composed letter; an accent standing alone stays."""
+    if _COMBINING.keys().isdisjoint([c[0] for c in line]):
+        return line  # no accent drawn apart (nearly every line)
+    out: list = []
+    for c in line:
+        prev = out[-1] if out else None
+        if prev is not None and c[0] in _COMBINING and _over(c, prev):
+            composed = _composed(prev, c, prev)  # the accent drawn right of the letter's start
+        elif prev is not None and prev[0] in _COMBINING and _over(prev, c):
+            composed = _composed(c, prev, c)  # the accent starts left of its letter
+        else:
+            composed = None
+        if composed:
+            out[-1] = composed
+        else:
+            out.append(c)
+    return out
+
+
+def _composed(letter: list, mark: list, fields: list) -> list | None:
+    base = _DOTTED.get(letter[0], letter[0])  # TeX sets \^\i as a dotless i under the accent
+    text = unicodedata.normalize("NFC", base + _COMBINING[mark[0]])
+    if len(text) != 1:
+        return None  # no such letter: the accent stays a glyph of its own
+    return [text, min(letter[1], mark[1]), max(letter[2], mark[2]), min(letter[3], mark[3]),
+            max(letter[4], mark[4])] + fields[5:]
+
+
+def _over(mark: list, letter: list) -> bool:
+    """The accent's box stands over the letter's: most of its width within the letter's."""
+    inside = min(mark[2], letter[2]) - max(mark[1], letter[1])
+    return inside > 0.5 * (mark[2] - mark[1])
+
+
+# Spacing accents as fonts draw them, and the combining marks they stand for.
+_COMBINING = {"\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "^": "\u0302",
+              "\u02dc": "\u0303", "~": "\u0303", "\u00a8": "\u0308", "\u02d8": "\u0306",
+              "\u02c7": "\u030c", "\u02da": "\u030a", "\u00b8": "\u0327", "\u02db": "\u0328",
+              "\u02d9": "\u0307", "\u00af": "\u0304", "\u02dd": "\u030b"}
+_DOTTED = {"\u0131": "i", "\u0237": "j"}
