@@ -208,11 +208,6 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
         return {"name": "rows_found", "passed": False, "bad_rows": 0,
                 "detail": "0 rows: the parser read no transaction from a statement whose "
                           "layout shows some"}
-    idle = _rows_without_money(frame, settings)
-    if idle:
-        return {"name": "rows_move_money", "passed": False, "bad_rows": len(idle),
-                "detail": f"{len(idle)} row(s) print no amount, as row {idle[0]} does: "
-                          "every transaction moves money"}
     columns = settings.get("columns") or []
     date = columns[settings["date_column"]]["name"] if columns else None
 
@@ -225,6 +220,11 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
         return result
 
     result = check(frame)
+    idle = _rows_without_money(frame, _with_balance(settings, result))
+    if idle:  # a balance line read as a row moves nothing, and the chain still holds
+        return {"name": "rows_move_money", "passed": False, "bad_rows": len(idle),
+                "detail": f"{len(idle)} row(s) print no amount, as row {idle[0]} does: "
+                          "every transaction moves money"}
     signed = [c["name"] for c in columns if c.get("section_signed")
               and c.get("output", True) and c["name"] in frame.columns]
     if result["passed"] and signed and settings.get("sections"):
