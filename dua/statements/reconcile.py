@@ -139,8 +139,8 @@ def _days(frame) -> list | None:
 
 
 def _fit(frame) -> tuple | None:
-    """(bad rows, balance column, movements' description, newest first, balances, movements)
-    of the assignment that reconciles best. A column with holes counts only when every
+    """(bad rows, balance column, movements' description, newest first, balances, movements,
+    sign: the balance moves by sign x movement) of the assignment that reconciles best. A column with holes counts only when every
     pair of rows it prints reconciles: then it is the balance, and its holes are the fault."""
     best = None
     days = _days(frame)
@@ -157,7 +157,7 @@ def _fit(frame) -> tuple | None:
                 money_in, money_out = what[:-len(" out")].split(" in, ")
                 what = f"{money_out} in, {money_in} out"
             if best is None or len(bad) < len(best[0]):
-                best = (bad, bal_col, what, newest, bal, moves)
+                best = (bad, bal_col, what, newest, bal, moves, sign)
             if not bad:
                 return best
     return best
@@ -171,7 +171,7 @@ def reconcile(frame) -> dict:
     if best is None:
         return {"name": "balance_reconciles", "passed": None,
                 "detail": "no balance column with movements to reconcile"}
-    bad, bal_col, what, newest, bal, moves = best
+    bad, bal_col, what, newest, bal, moves, _ = best
     if not bad:
         order = "newest first" if newest else "in printed order"
         return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
@@ -186,6 +186,28 @@ def reconcile(frame) -> dict:
                   f"in {bal_col!r}")
     return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
             "detail": f"{detail} ({len(bad)} rows do not reconcile)"}
+
+
+def oriented(frame) -> tuple | None:
+    """``(balance column, what moves it, movements, bad rows)``: each row's movement signed
+    the way it moves the printed balance (a balance that grows by it: positive), under the
+    assignment of the columns that reconciles best; None when no column is a balance."""
+    if len(frame) < 2:
+        return None
+    best = _fit(frame)
+    if best is None:
+        return None
+    bad, bal_col, what, _, bal, moves, sign = best
+    if not bad:  # one column alone may reconcile where the others print only before the
+        # first balance: an assignment that moves it by every column, where one fits, wins
+        others = [c for c in numeric_columns(frame) if c != bal_col]
+        for option, values in movement_options(frame, exclude=(bal_col,)):
+            if all(repr(c) in option for c in others):
+                wrong, way, _ = _best_convention(bal, values)
+                if not wrong:
+                    what, moves, sign = option, values, way
+                    break
+    return bal_col, what, [sign * m for m in moves], len(bad)
 
 
 def reconcile_totals(frame, printed: list) -> dict:

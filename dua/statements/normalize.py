@@ -1,0 +1,274 @@
+"""One schema for every bank's rows: ISO date, description, one signed amount, balance,
+currency, account, page and row, with the statement's own columns after them.
+
+Every field comes from what the reading already knows (the parser's SETTINGS: each
+column's kind, the date column, the balance; the engine's sign notations) and from the
+statement's own evidence: the printed balances decide which way each column moves the
+money, the statement's own dates give the year a row's date leaves out, the codes it
+prints give the currency. No bank is looked up by name. The rows themselves are never
+changed: a parser's contract stays the statement's own columns.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import re
+
+from . import engine, isodates, reconcile
+from .amounts import CURRENCY_CODES  # noqa: F401  (the engine's marks; ISO codes below)
+
+SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
+
+# The words a card (or any account that is a debt) statement prints about what is owed:
+# there a purchase raises the printed balance, and is money out for the account holder.
+# Matched with the spaces taken out: a page that prints no space glyphs reads 'PaymentDue'.
+_OWED = re.compile(r"(creditlimit|minimum(?:payment|amount)|paymentdue|availablecredit|"
+                   r"totalamountdue|kreditrahmen|mindestbetrag|limitedecr[ée]dit|"
+                   r"paiementminimum)", re.IGNORECASE)
+# ISO 4217 codes in use (the data a currency is read against; a three-letter word that is
+# not one, 'AMT' or 'REF', is no currency).
+_ISO4217 = frozenset("""
+AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP
+BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP
+GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR
+KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK
+MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR
+SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH
+UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL""".split())
+# Codes that are also words printed in capitals ('ALL TRANSACTIONS', 'TOP UP'): never read
+# as a currency from running text, only from a column's heading.
+_WORDS = frozenset("ALL BAM BOB CUP MAD MOP PEN SOS TOP TRY".split())
+# Signs that name one currency wherever they are printed ('$' and '¥' name several).
+_SIGNS = {"€": "EUR", "£": "GBP", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB", "₴": "UAH",
+          "₱": "PHP", "₪": "ILS", "₦": "NGN", "฿": "THB", "zł": "PLN"}
+_CODE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
+_DRCR = re.compile(r"(?i)(dr|cr|debit|credit)\.?")
+
+
+@dataclasses.dataclass
+class Normalized:
+    """The rows in the common schema and how each field was found (``notes``)."""
+
+    frame: object  # pandas DataFrame: SCHEMA, then the statement's own columns
+    notes: dict  # field -> how it was derived, in words
+    owed: bool  # the balance is a debt (a card): a purchase is money out
+    closing_balance: float | None  # the last balance printed on a row, where one is
+
+    def to_dict(self) -> dict:
+        return {"notes": self.notes, "owed": self.owed, "closing_balance": self.closing_balance}
+
+
+def normalize(frame, words: list, settings: dict, chars: list | None = None) -> Normalized:
+    """The rows of ``frame`` (the statement's own columns, as the parser with ``settings``
+    returned them) in the common schema; ``words``: the reader's words, one list a page.
+
+    Raises:
+        ValueError: ``settings`` name no date column of ``frame``
+    """
+    import pandas as pd  # lazy: keeps import dua fast
+
+    pages, _ = engine.statement_pages(words, settings, chars)
+    rows, _ = engine.extract(pages, settings)
+    roles = _roles(frame, settings)
+    lines = _lines(pages, rows, settings)
+    moves, balance, how = _amounts(frame, roles, pages, settings)
+    owed, why_owed = _owed(lines, settings, moves)
+    if owed:
+        moves = [None if m is None else -m for m in moves]
+    # the reader's words and the engine's both: one glues what the other splits
+    printed = [" ".join(w[0] for w in line) for page in list(words) + list(pages)
+               for line in engine.group_lines(page, settings.get("line_tolerance", 3.0))]
+    dates, why_dates = isodates.iso_dates(_dates(frame, roles["date"]), printed)
+    currency, why_currency = _currency(lines, frame.columns)
+    pages_of = _pages(rows, settings, len(frame))
+    out = pd.DataFrame({
+        "date": dates,
+        "description": _texts(frame, roles["description"]),
+        "amount": pd.Series([_cents(m) for m in moves], dtype="float64"),
+        "balance": pd.Series(_floats(frame, balance), dtype="float64"),
+        "currency": [currency] * len(frame),
+        "account": [None] * len(frame),
+        "page": pd.Series(pages_of, dtype="Int64"),
+        "row": pd.Series(range(1, len(frame) + 1), dtype="int64"),
+    })
+    own = frame.reset_index(drop=True).rename(columns=lambda c: _own_name(c))
+    notes = {"date": why_dates, "amount": how + (f"; {why_owed}" if owed else ""),
+             "currency": why_currency, "description": roles["description"] or "none printed",
+             "balance": balance or "none printed"}
+    closing = next((v for v in reversed(_floats(frame, balance)) if v is not None), None)
+    return Normalized(pd.concat([out, own], axis=1), notes, owed, closing)
+
+
+def _own_name(name) -> str:
+    """A statement column keeps its name, unless the schema holds it ('Date' and 'date'
+    stay apart; a column printed as 'amount' becomes 'amount (printed)')."""
+    return f"{name} (printed)" if str(name) in SCHEMA else str(name)
+
+
+def _roles(frame, settings: dict) -> dict:
+    columns = settings["columns"] + settings.get("second_line", [])
+    kinds = {c["name"]: c["kind"] for c in columns if c.get("output", True)}
+    date = settings["columns"][settings["date_column"]]["name"]
+    if date not in frame.columns:
+        raise ValueError(f"the date column {date!r} is not among the rows' columns")
+    at = settings.get("balance_column")
+    balance = settings["columns"][at]["name"] if at is not None else None
+    drcr = reconcile.drcr_column(frame)
+    texts = [n for n, k in kinds.items() if k == "text" and n in frame.columns
+             and n not in (date, drcr) and not _mostly_dates(frame[n])]
+    amounts = [n for n, k in kinds.items() if k == "amount" and n in frame.columns]
+    return {"date": date, "balance": balance, "drcr": drcr, "amounts": amounts,
+            "description": max(texts, key=lambda n: _mean_length(frame[n]), default=None)}
+
+
+def _mostly_dates(series) -> bool:
+    from .dates import parts_of
+
+    values = [str(v) for v in series.dropna()]
+    return bool(values) and sum(parts_of(v) is not None for v in values) >= 0.8 * len(values)
+
+
+def _mean_length(series) -> float:
+    values = [len(str(v)) for v in series.dropna()]
+    return sum(values) / len(values) if values else 0.0
+
+
+def _amounts(frame, roles: dict, pages: list, settings: dict) -> tuple:
+    """``(amounts, balance column, how)``: each row's movement signed the way it moves the
+    printed balance, where one reconciles; else as the statement's notation signs it."""
+    # the date goes along: a balance printed on a day's last row only is still the balance
+    keep = roles["amounts"] + [c for c in (roles["drcr"], roles["date"]) if c]
+    sub = frame[keep].reset_index(drop=True)
+    fit = reconcile.oriented(sub) if len(roles["amounts"]) > 1 else None
+    if fit is not None and fit[3] <= len(frame) // 2:
+        bal, what, moves, bad = fit
+        checked = "every printed balance" if not bad else f"the printed balances ({bad} rows " \
+                                                            "do not reconcile)"
+        return moves, bal, f"{what}, signed by {checked} in {bal!r}"
+    moving = [c for c in roles["amounts"] if c != roles["balance"]]
+    if not moving:
+        return [None] * len(frame), roles["balance"], "no amount column"
+    options = dict(reconcile.movement_options(sub[moving + [c for c in (roles["drcr"],) if c]]))
+    if roles["drcr"]:
+        what = f"{moving[0]!r} signed by {roles['drcr']!r}"
+        return _holes(frame, moving, options[what]), roles["balance"], what
+    summed = [sum(v for v in row if v is not None) if any(v is not None for v in row) else None
+              for row in zip(*(_floats(frame, c) for c in moving))]
+    how = " plus ".join(repr(c) for c in moving) + " as the statement signs them"
+    proof = _totals(sub, moving, summed, pages, settings)
+    return summed, roles["balance"], how + (f"; {proof}" if proof else "")
+
+
+def _holes(frame, moving: list, values: list) -> list:
+    """None where a row prints no amount at all (the options read a blank as 0.0)."""
+    blank = [all(v is None for v in row) for row in zip(*(_floats(frame, c) for c in moving))]
+    return [None if b else v for b, v in zip(blank, values)]
+
+
+def _totals(sub, moving: list, summed: list, pages: list, settings: dict) -> str:
+    """What the printed totals say of the signed amounts' sum, where they say anything."""
+    import pandas as pd  # lazy: keeps import dua fast
+
+    try:
+        printed = reconcile.amounts_outside_rows(pages, settings)
+    except (KeyError, IndexError, TypeError, ValueError):
+        return ""
+    frame = pd.DataFrame({"amount": pd.Series([v or 0.0 for v in summed], dtype="float64")})
+    found = reconcile.reconcile_totals(frame, printed)
+    return found["detail"] if found.get("passed") else ""
+
+
+def _owed(lines: list, settings: dict, moves: list) -> tuple:
+    """Whether the statement's balance is a debt (a card): its notation marks the credits
+    (a lone 'CR' that lowers what is owed), or it speaks of a credit limit and a minimum
+    payment and most of its movements raise the balance (purchases)."""
+    for col in settings["columns"]:
+        signs = col.get("drcr_signs")
+        if col["kind"] == "amount" and signs and signs.get("cr") == -1 and signs.get("dr") == -1:
+            return True, f"{col['name']!r} marks credits 'CR' against what is owed: a card"
+    words = {m.group(1).lower() for text in lines
+             for m in _OWED.finditer(re.sub(r"\s+", "", text))}
+    known = [m for m in moves if m is not None and m != 0]
+    rising = sum(m > 0 for m in known)
+    if len(words) >= 2 and known and rising > len(known) / 2:
+        return True, (f"the statement prints {', '.join(sorted(words))} and most movements "
+                      "raise its balance: a card, purchases are money out")
+    return False, ""
+
+
+def _lines(pages: list, rows: list, settings: dict) -> list:
+    """The texts of the statement's lines that are no row's (its heading, period, totals)."""
+    own = {id(w) for row in rows for line in row[1] for w in line}
+    out = []
+    for words in pages:
+        for line in engine.group_lines(words, settings.get("line_tolerance", 3.0)):
+            kept = [w for w in line if id(w) not in own]
+            if kept:
+                out.append(" ".join(w[0] for w in kept))
+    return out
+
+
+def _currency(lines: list, columns) -> tuple:
+    """``(ISO 4217 code, how)``: the one currency the statement names outside its rows (a
+    code, or a sign that names one currency), its column headings first; None when it
+    names none, or several."""
+    for where, texts in (("the column headings", [str(c) for c in columns]),
+                         ("the statement's lines outside its rows", lines)):
+        found = {}
+        for text in texts:
+            for code in _CODE.findall(text):
+                if code in _ISO4217 and (code not in _WORDS or where.startswith("the column")):
+                    found[code] = found.get(code, 0) + 1
+            for sign, code in _SIGNS.items():
+                if sign in text:
+                    found[code] = found.get(code, 0) + 1
+        if len(found) == 1:
+            code = next(iter(found))
+            return code, f"{code}, printed in {where}"
+        if found:
+            return None, f"several currencies printed in {where} ({', '.join(sorted(found))})"
+    return None, "no currency printed"
+
+
+def _pages(rows: list, settings: dict, count: int) -> list:
+    """The page (from 1) each row starts on, where the engine's reading is these rows."""
+    if len(rows) != count:
+        return [None] * count
+    if settings.get("row_order") == "reversed":
+        rows = rows[::-1]
+    return [row[3][0][0] + 1 if row[3] else None for row in rows]
+
+
+def _dates(frame, column: str) -> list:
+    """Each row's printed date; a row that prints none takes the one above it (a date
+    printed once a day)."""
+    out, last = [], None
+    for v in frame[column].tolist():
+        if v is not None and not (isinstance(v, float) and math.isnan(v)) and str(v).strip():
+            last = str(v)
+        out.append(last)
+    return out
+
+
+def _texts(frame, column: str | None) -> list:
+    if column is None:
+        return [None] * len(frame)
+    return [None if v is None or (isinstance(v, float) and math.isnan(v)) else str(v)
+            for v in frame[column].tolist()]
+
+
+def _floats(frame, column: str | None) -> list:
+    if column is None or column not in frame.columns:
+        return [None] * len(frame)
+    out = []
+    for v in frame[column].tolist():
+        try:
+            f = float(v)
+        except (TypeError, ValueError):
+            f = math.nan
+        out.append(None if math.isnan(f) else f)
+    return out
+
+
+def _cents(value):
+    return None if value is None else round(value, 2)
