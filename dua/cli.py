@@ -112,6 +112,18 @@ def add_llm_options(p) -> None:
                         "10x --llm-timeout)")
 
 
+def add_row_options(p) -> None:
+    """How rows are written, shared by the commands that write them."""
+    g = p.add_argument_group("rows")
+    g.add_argument("--normalize", action="store_true",
+                   help="one schema for every bank: date (ISO 8601), description, amount (signed: "
+                   "money in positive, money out and card purchases negative), balance, currency, "
+                   "account, page, row; the statement's own columns follow")
+    g.add_argument("--format", dest="row_format", choices=("csv", "jsonl", "ofx", "qif"),
+                   default="csv", help="how the rows are written (default: csv); ofx and qif "
+                   "write normalised rows")
+
+
 def add_read_options(p) -> None:
     """The read budget, shared by the commands that read PDFs."""
     g = p.add_argument_group("reading")

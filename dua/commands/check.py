@@ -31,11 +31,15 @@ EXAMPLES = """\
 
 
 def add_arguments(p) -> None:
-    from ..cli import add_read_options  # lazy: cli imports this module only when needed
+    from ..cli import add_read_options, add_row_options  # lazy: cli imports this on use
     from ..review import options as review_options
 
     p.add_argument("pdf", metavar="STATEMENT.pdf", help="the statement the rows come from")
-    p.add_argument("rows", metavar="ROWS.csv", help="the rows to check (answer-key convention)")
+    p.add_argument("rows", metavar="ROWS.csv", help="the rows to check (answer-key convention, "
+                   "or as --normalize writes them)")
+    p.add_argument("--out", metavar="FILE", help="write the checked rows there too, as "
+                   "--normalize and --format ask ('-': on stdout, not with --json)")
+    add_row_options(p)
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     add_read_options(p)
     review_options.add_arguments(p)
@@ -49,6 +53,7 @@ def run(args, settings) -> int:
 
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
+    _check_out(args)
     rows = verify.load_expected(args.rows)  # before the reading: a bad CSV costs nothing
     if not args.quiet:
         print(f"dua check: reading {args.pdf}", file=sys.stderr, flush=True)
@@ -63,6 +68,8 @@ def run(args, settings) -> int:
         print(f"dua check: checking {len(rows)} rows on {len(pages)} page(s)", file=sys.stderr,
               flush=True)
     verdict = rowcheck.check(pages, apart, rows)
+    if args.out:
+        _write_rows(args, rows, reading.pages, verdict.settings)
     report = dict(verdict.to_dict(), pdf=args.pdf, csv=args.rows,
                   seconds=round(time.perf_counter() - started, 3))
     if args.review:
@@ -75,6 +82,35 @@ def run(args, settings) -> int:
     else:
         _print_human(report, sys.stdout, sys.stderr, args.quiet)
     return EXIT_OK if verdict.status == "passed" else EXIT_NOT_VERIFIED
+
+
+def _check_out(args) -> None:
+    """--out, before any reading: a usable destination that is not an input.
+
+    Raises:
+        UsageError
+    """
+    from .. import outputs  # lazy: keeps dua --help fast
+    from ..errors import UsageError
+
+    if args.out is None:
+        if args.normalize or args.row_format != "csv":
+            raise UsageError("--normalize and --format say how to write the rows: pass --out",
+                             hint="Pass --out FILE (or --out - for stdout).")
+        return
+    if args.out == outputs.STDOUT and args.json:
+        raise UsageError("--out - writes the rows on stdout, where --json prints the report",
+                         hint="Pass --out FILE with --json, or leave --json out.")
+    outputs.check_file(args.out, "--out")
+    outputs.check_not_an_input(args.out, "--out", (args.pdf, args.rows))
+
+
+def _write_rows(args, rows, reader_pages: list, settings: dict | None) -> None:
+    from ..outputs import write_output  # lazy: only --out needs them
+    from ..statements.normalize import rows_text
+
+    write_output(args.out, rows_text(rows, args.row_format, args.normalize, reader_pages,
+                                     settings))
 
 
 def _print_human(report: dict, out, err, quiet: bool) -> None:

@@ -37,7 +37,7 @@ EXAMPLES = """\
 
 
 def add_arguments(p) -> None:
-    from ..cli import add_llm_options, add_read_options  # lazy: cli imports this module on use
+    from ..cli import add_llm_options, add_read_options, add_row_options  # lazy: cli imports this
     from ..review import options as review_options
 
     p.add_argument("pdf", nargs="?", help="the statement PDF")
@@ -58,6 +58,7 @@ def add_arguments(p) -> None:
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
+    add_row_options(p)
     add_read_options(p)
     from .ocr import add_ocr_options
 
@@ -125,6 +126,20 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
                          (parser, "the parser file"), (partial, "the partial CSV")))
 
 
+def _render(args):
+    """The rows' text as --normalize and --format ask (None: the statement's own CSV)."""
+    if not args.normalize and args.row_format == "csv":
+        return None
+
+    def render(frame, state, ctx) -> str:
+        from ..statements.normalize import rows_text  # lazy: only these outputs need it
+
+        return rows_text(frame, args.row_format, args.normalize, ctx.words,
+                         state.writer_settings, account=state.target_bank)
+
+    return render
+
+
 def _progress(args):
     if args.quiet:
         return None, None
@@ -151,7 +166,7 @@ def run(args, settings) -> int:
     started = time.perf_counter()
     on_event, on_progress = _progress(args)
     review_options.check(args, (args.pdf, args.expected), (args.out,))
-    common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
+    common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings, render=_render(args),
                   password=args.password, timeout=args.timeout, on_event=on_event,
                   on_progress=on_progress, llm_mode=args.llm_mode, read_budget=read_budget(args))
     if args.resume:
@@ -162,6 +177,9 @@ def run(args, settings) -> int:
         bank = state.target_bank
     else:
         pdf, bank, expected = resolve_inputs(args)
+        if args.out is None and args.row_format != "csv":  # BANK_result.ofx, not .csv
+            args.out = common["out"] = os.path.join(args.parsers_dir,
+                                                    f"{bank}_result.{args.row_format}")
         check_destinations(args, pdf, bank, expected)
         with ocr.searchable_copy(args, pdf, ocr.progress_printer("parse", args.quiet)) as (
                 read, scanned):

@@ -51,8 +51,9 @@ def add_arguments(p) -> None:
                    help="files converted at once (default: one per CPU)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the parser may run on each file (default: 60)")
-    from ..cli import add_read_options  # lazy: cli imports this module only when needed
+    from ..cli import add_read_options, add_row_options  # lazy: cli imports this module on use
 
+    add_row_options(p)
     add_read_options(p)
     from .ocr import add_ocr_options
 
@@ -107,7 +108,8 @@ def _check(args, pdfs: list) -> None:
     else:
         outputs.check_folder(args.out_dir or ".", "--out-dir")
         if args.from_list:  # the PDFs and the parser are the batch's to check; the list is ours
-            planned = batch.output_paths(pdfs, args.out_dir or ".").values()
+            planned = batch.output_paths(pdfs, args.out_dir or ".",
+                                         "." + args.row_format).values()
             outputs.check_none_is_an_input(planned, "--out-dir", (args.from_list,))
     from ..sandbox import MAX_TIMEOUT, valid_timeout  # lazy: keeps dua --help fast
 
@@ -173,7 +175,8 @@ def run(args, settings) -> int:
                            else targets, on_progress=progress, timeout=args.timeout,
                            password=args.password, workers=args.workers, resume=not args.force,
                            allow_empty=args.allow_empty, read_timeout=read_timeout,
-                           check_rows=args.check_rows)
+                           check_rows=args.check_rows, row_format=args.row_format,
+                           normalize=args.normalize)
         copies.restore(result)
     if args.out:
         _finish_out(args.out, result.results[0], args.check_rows)
@@ -236,7 +239,9 @@ def _finish_out(out: str, result, checked: bool) -> None:
         target = STDOUT
         if checked and result.check_status != "passed":
             target = verdict_path(os.path.join(os.getcwd(), stem + ".csv"), result.check_status)
-        write_output(target, lambda fh: result.frame.to_csv(fh, index=False))
+        frame = result.frame  # the rows' text where --normalize or --format made it
+        write_output(target, frame if isinstance(frame, str) else
+                     (lambda fh: frame.to_csv(fh, index=False)))
         result.output_path, result.frame = target, None
     elif not result.ok or result.output_path != out:
         end_stream(out)

@@ -272,3 +272,85 @@ def _floats(frame, column: str | None) -> list:
 
 def _cents(value):
     return None if value is None else round(value, 2)
+
+
+def rows_text(frame, fmt: str, wanted: bool, reader_pages: list | None, settings: dict | None,
+              account: str = "") -> str:
+    """The rows as ``fmt`` text (``formats``), in the common schema when ``wanted`` or when
+    the format needs it; ``reader_pages``: the reader's pages (dicts with "words", "chars")
+    the rows were read from, ``settings`` the reading's (None or {}: learned from the rows).
+
+    Raises:
+        VerificationError: the rows cannot be normalised (no reading of the page finds them)
+    """
+    from . import formats
+
+    if not wanted and fmt not in formats.NORMALIZED_ONLY:
+        return formats.render(frame, fmt)
+    words = [p["words"] for p in reader_pages or []]
+    chars = [p.get("chars") for p in reader_pages or []]
+    found = normalize(frame, words, _settings(frame, words, settings, chars), chars)
+    return formats.render(found.frame, fmt, found, account)
+
+
+def _settings(frame, words: list, settings: dict | None, chars: list) -> dict:
+    """The reading's settings, or where a parser carries none (an LLM's free code) the
+    reading its rows teach, as ``dua check`` learns it."""
+    from ..errors import VerificationError
+
+    if settings and settings.get("columns"):
+        return settings
+    from . import rowcheck
+
+    pages, apart = engine.statement_pages(words, {}, chars)
+    learned = rowcheck.check(pages, apart, frame).settings if len(frame) else None
+    if not learned:
+        raise VerificationError("The rows cannot be normalised: no reading of the statement "
+                                "finds them, so which column is the date and which the "
+                                "amounts is not known",
+                                hint="Leave out --normalize and --format ofx|qif for these rows.")
+    return learned
+
+
+def normalize_statement(rows, pdf_path: str, *, password: str | None = None,
+                        settings: dict | None = None):
+    """``dua.normalize``: rows read from ``pdf_path`` (a DataFrame in the statement's own
+    columns, or the path of a CSV of them) in the common schema, as a ``Normalized``.
+
+    Raises:
+        DocumentError (the PDF), VerificationError (the rows cannot be located on it)
+    """
+    from .. import pdf
+    from . import verify
+
+    frame = verify.load_expected(rows) if isinstance(rows, str) else rows
+    reading = pdf.start_reading(pdf_path, password)
+    try:
+        reading.document()
+    finally:
+        reading.cancel()
+    words = [p["words"] for p in reading.pages]
+    chars = [p.get("chars") for p in reading.pages]
+    return normalize(frame, words, _settings(frame, words, settings, chars), chars)
+
+
+def own_columns(frame, path: str = "the CSV"):
+    """The statement's own columns of rows in either schema: rows written by --normalize
+    (the common schema, then the statement's columns) give back the columns after it.
+
+    Raises:
+        SchemaError: the common schema alone, with none of the statement's columns after it
+    """
+    from ..errors import SchemaError
+
+    names = [str(c) for c in frame.columns]
+    if names[:len(SCHEMA)] != list(SCHEMA):
+        return frame
+    if len(names) == len(SCHEMA):
+        raise SchemaError([f"{path} holds the common schema alone: an answer key or rows to "
+                           "check need the statement's own columns after it, as --normalize "
+                           "writes them"], path=path)
+    own = frame.iloc[:, len(SCHEMA):].copy()
+    own.columns = [n[:-len(" (printed)")] if n.endswith(" (printed)") and
+                   n[:-len(" (printed)")] in SCHEMA else n for n in names[len(SCHEMA):]]
+    return own
