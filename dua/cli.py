@@ -95,7 +95,10 @@ def add_common_options(p) -> None:
     g.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     g.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr (a failure, and the verdict of a non-zero exit, are "
                    "still printed)")
-    g.add_argument("--debug", action="store_true", help="show tracebacks")
+    g.add_argument("--debug", action="store_true", help="show tracebacks, and the PDF "
+                   "libraries' own warnings")
+    g.add_argument("--mkdir", action="store_true", help="create an output's missing folders "
+                   "(by default a missing folder is refused: exit 2)")
 
 
 def add_llm_options(p) -> None:
@@ -160,6 +163,18 @@ def settings_from_args(args, environ=None) -> Settings:
     )
 
 
+def check_llm(args, settings: Settings) -> None:
+    """An LLM asked for without a model is refused before any work (the provider would
+    only say so at its first call, after the PDF was read).
+
+    Raises:
+        UsageError
+    """
+    if hasattr(args, "provider") and settings.uses_llm and not settings.model:
+        raise errors.UsageError(f"--provider {settings.provider} needs a model",
+                                hint="Set --model or DUA_LLM_MODEL.")
+
+
 def _find_command(argv: Sequence[str]) -> str | None:
     for token in argv:
         if token == "--":
@@ -204,6 +219,7 @@ def _main(argv: list) -> int:
         _quiet_libraries()
     try:
         settings = settings_from_args(args)
+        check_llm(args, settings)
         return int(_command_module(args.command).run(args, settings))
     except KeyboardInterrupt:
         print("dua: interrupted", file=sys.stderr)

@@ -25,6 +25,9 @@ def convert(task) -> dict:
     """
     start = time.monotonic()
     try:
+        if not os.path.exists(task.pdf_path):  # as every command says it (exit 3)
+            raise errors.DocumentNotFoundError(f"No such file: {task.pdf_path}",
+                                               path=task.pdf_path)
         # taken before the run: a parser edited meanwhile must not vouch for this output;
         # a device or a pipe keeps nothing to resume from, so it gets no stamp (none in /dev)
         sources = source_stamp(task.parser_path, task.pdf_path) if task.output_path else None

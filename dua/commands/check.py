@@ -54,7 +54,8 @@ def run(args, settings) -> int:
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
     _check_out(args)
-    rows = verify.load_expected(args.rows)  # before the reading: a bad CSV costs nothing
+    pdf.check_file(args.pdf)  # a missing PDF is said before anything is read
+    rows = verify.load_expected(args.rows, "ROWS.csv")  # before the reading: costs nothing
     if not args.quiet:
         print(f"dua check: reading {args.pdf}", file=sys.stderr, flush=True)
     reading = pdf.start_reading(args.pdf, args.password, budget=read_budget(args))
@@ -101,6 +102,7 @@ def _check_out(args) -> None:
     if args.out == outputs.STDOUT and args.json:
         raise UsageError("--out - writes the rows on stdout, where --json prints the report",
                          hint="Pass --out FILE with --json, or leave --json out.")
+    outputs.require_folder(args.out, "--out", args.mkdir)
     outputs.check_file(args.out, "--out")
     outputs.check_not_an_input(args.out, "--out", (args.pdf, args.rows))
 

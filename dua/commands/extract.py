@@ -135,6 +135,7 @@ def _run(args, settings) -> int:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
     budget = cli.read_budget(args)
     if args.out:  # checked before the work, not after it
+        outputs.require_folder(args.out, "--out", args.mkdir)
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", [args.file])
     review_options.check(args, (args.file,), (args.out,))

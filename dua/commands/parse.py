@@ -107,9 +107,13 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
     from ..statements import provenance
     from ..statements.agent import check_bank, result_path
 
+    if expected and not os.path.isfile(expected):  # exit 2, before the PDF is read
+        raise UsageError(f"No such file: {expected} (--expected)",
+                         hint="Check the --expected path, or leave --expected out.")
     if args.out == outputs.STDOUT and args.json:
         raise UsageError("--out - writes the CSV on stdout, where --json prints the report",
                          hint="Pass --out FILE with --json, or leave --json out.")
+    outputs.require_folder(args.out, "--out", args.mkdir)
     if args.checkpoint:
         outputs.check_file(args.checkpoint, "--checkpoint", streams=False)
     if bank is None:  # --resume: the run's own paths are in its checkpoint

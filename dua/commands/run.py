@@ -89,7 +89,36 @@ def read_list(path: str) -> list:
             for line in lines if line and not line.startswith("#")]
 
 
+def _is_pdf(path: str) -> bool:
+    """A PDF by its first bytes (a parser is Python text), or by its name when unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(1024).lstrip().startswith(b"%PDF")
+    except OSError:
+        return path.lower().endswith(".pdf")
+
+
+def _check_order(args, pdfs: list) -> None:
+    """The parser first, then the PDFs: a PDF where the parser goes is a forgotten parser,
+    or the two swapped, and is named as such.
+
+    Raises:
+        UsageError
+    """
+    if not _is_pdf(args.parser):
+        return
+    parsers = [p for p in pdfs if p.endswith(".py")]
+    if parsers:
+        raise UsageError(f"the parser comes first: {args.parser} is a PDF and {parsers[0]} "
+                         "a parser", hint=f"Run: dua run {parsers[0]} {args.parser}")
+    raise UsageError(f"{args.parser} is a PDF, not a parser: dua run needs the parser that "
+                     "dua parse wrote, then the PDFs",
+                     hint=f"Run: dua run custom_parsers/BANK_parser.py {args.parser} (or write "
+                     f"one first: dua parse {args.parser} --bank BANK)")
+
+
 def _check(args, pdfs: list) -> None:
+    _check_order(args, pdfs)
     if not pdfs:
         raise UsageError("No PDF to convert", hint="Pass PDF paths or --from-list FILE.")
     if args.out and len(pdfs) != 1:
@@ -102,6 +131,8 @@ def _check(args, pdfs: list) -> None:
         raise UsageError("--out - writes the CSV on stdout, where --json prints the report",
                          hint="Pass --out FILE with --json, or leave --json out.")
     inputs = (pdfs[0], args.parser, args.from_list)
+    outputs.require_folder(args.out, "--out", args.mkdir)
+    outputs.require_folder(args.out_dir, "--out-dir", args.mkdir, folder=True)
     if args.out:
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", inputs)
