@@ -215,7 +215,7 @@ def _main(argv: list) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return errors.EXIT_USAGE
-    if getattr(args, "quiet", False):
+    if not getattr(args, "debug", False):
         _quiet_libraries()
     try:
         settings = settings_from_args(args)
@@ -234,8 +234,9 @@ def _main(argv: list) -> int:
 
 
 def _quiet_libraries() -> None:
-    """--quiet silences the PDF libraries' own warnings too (pdfminer's 'Could not get
-    FontBBox' and the like go to stderr through logging's last-resort handler)."""
+    """The PDF libraries' own warnings (pdfminer's 'Could not get FontBBox' and the like,
+    which reach stderr through logging's last-resort handler) say nothing a user can act
+    on: they are kept for --debug. The reading's child process inherits the levels."""
     import logging  # lazy: only a quiet run needs it
 
     for name in ("pdfminer", "pdfplumber", "pypdfium2"):

@@ -128,7 +128,7 @@ class ExtractCommandTest(unittest.TestCase):
 
 
 class QuietTest(unittest.TestCase):
-    def test_quiet_silences_the_pdf_libraries_warnings(self):
+    def test_the_pdf_libraries_warnings_are_heard_only_under_debug(self):
         import contextlib
         import io
         import logging
@@ -139,7 +139,7 @@ class QuietTest(unittest.TestCase):
         self.addCleanup(logger.setLevel, logger.level)
         tmp = tempfile.mkdtemp(prefix="dua-quiet-")
         self.addCleanup(shutil.rmtree, tmp, True)
-        for quiet, heard in (((), True), (("-q",), False)):
+        for quiet, heard in (((), False), (("-q",), False), (("--debug",), True)):
             logger.setLevel(logging.NOTSET)
             err = io.StringIO()
             with contextlib.redirect_stderr(err):

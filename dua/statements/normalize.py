@@ -15,7 +15,6 @@ import math
 import re
 
 from . import engine, isodates, reconcile
-from .amounts import CURRENCY_CODES  # noqa: F401  (the engine's marks; ISO codes below)
 
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
 
