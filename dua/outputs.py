@@ -90,16 +90,17 @@ def _can_create_in(folder: str) -> bool:
 
 
 def require_folder(path: str | None, what: str, mkdir: bool, folder: bool = False) -> None:
-    """The folder an output goes in (``path`` itself when ``folder``) must exist, unless
-    ``mkdir`` (the user's --mkdir) says to create it: a typo in a path must not grow a tree
-    of folders silently.
+    """The folder an output goes in must exist, unless ``mkdir`` (the user's --mkdir) says
+    to create it: a typo in a path must not grow a tree of folders silently. An output that
+    is a folder (``folder``: --out-dir) is made when missing, as it is what the user named,
+    but never the folders above it.
 
     Raises:
         UsageError
     """
     if not path or path == STDOUT or mkdir:
         return
-    where = os.path.abspath(path) if folder else os.path.dirname(os.path.abspath(path))
+    where = os.path.dirname(os.path.abspath(path))
     if not os.path.lexists(where):
         raise UsageError(f"{what} {path}: the folder {where} does not exist",
                          hint="Create it, or pass --mkdir to let dua create it.")

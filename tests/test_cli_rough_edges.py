@@ -158,10 +158,16 @@ class OutputFolderTest(Tmp):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertTrue(os.path.isfile(out))
 
-    def test_a_missing_out_dir_is_refused_too(self):
-        done = run_dua("run", self.parser, A_PDF, "--out-dir", self.path("nowhere"))
+    def test_an_out_dir_below_a_missing_folder_is_refused_too(self):
+        done = run_dua("run", self.parser, A_PDF, "--out-dir", self.path("no", "where"))
         self.assertEqual(done.returncode, 2, done.stderr)
         self.assertIn("does not exist", done.stderr)
+        self.assertFalse(os.path.exists(self.path("no")))
+
+    def test_the_out_dir_named_is_made_where_its_folder_exists(self):
+        done = run_dua("run", self.parser, A_PDF, "--out-dir", self.path("out"), "--quiet")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertTrue(os.path.isfile(self.path("out", "a.csv")))
 
 
 class CheckedBeforeReadingTest(Tmp):
