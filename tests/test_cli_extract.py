@@ -72,9 +72,12 @@ class ExtractCommandTest(unittest.TestCase):
             self.assertIn(says, proc.stderr)
             self.assertNotIn("page 1/2 read", proc.stderr)  # refused before the work
 
-    def test_out_in_a_new_folder_is_made(self):
+    def test_out_in_a_new_folder_is_made_when_mkdir_says_so(self):
         out = os.path.join(self.tmp, "new", "report.json")
-        proc = run_dua("extract", REPORT, "--out", out, "-q")
+        refused = run_dua("extract", REPORT, "--out", out, "-q")
+        self.assertEqual(refused.returncode, 2, refused.stderr)  # a typo grows no folders
+        self.assertFalse(os.path.exists(os.path.dirname(out)))
+        proc = run_dua("extract", REPORT, "--out", out, "-q", "--mkdir")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(out) as fh:
             self.assertEqual(json.load(fh)["stats"]["pages"], 2)

@@ -113,10 +113,10 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
     if args.out == outputs.STDOUT and args.json:
         raise UsageError("--out - writes the CSV on stdout, where --json prints the report",
                          hint="Pass --out FILE with --json, or leave --json out.")
-    outputs.require_folder(args.out, "--out", args.mkdir)
     if args.checkpoint:
         outputs.check_file(args.checkpoint, "--checkpoint", streams=False)
     if bank is None:  # --resume: the run's own paths are in its checkpoint
+        outputs.require_folder(args.out, "--out", args.mkdir)
         return
     outputs.check_folder(args.parsers_dir, "--parsers-dir")
     parser = provenance.parser_path(args.parsers_dir, check_bank(bank))
@@ -128,6 +128,7 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
         outputs.check_not_an_input(path, what, (pdf, expected))
     outputs.check_apart(((args.out, "--out"), (args.checkpoint, "--checkpoint"),
                          (parser, "the parser file"), (partial, "the partial CSV")))
+    outputs.require_folder(args.out, "--out", args.mkdir)
 
 
 def _render(args):
