@@ -129,6 +129,24 @@ class NormalizeCliTest(unittest.TestCase):
         self.parse(PLAIN, "--expected", key, out=out)
         self.assertTrue(pd.read_csv(out).equals(pd.read_csv(os.path.join(PLAIN, "a.csv"))))
 
+    def test_a_ledger_key_of_iso_dates_and_signed_amounts_judges_the_normalized_rows(self):
+        rows, _ = self.normalized(CARD)  # a card: the ledger's amounts are the holder's
+        ledger = os.path.join(self.tmp, "ledger.csv")
+        rows[["date", "description", "amount"]].to_csv(ledger, index=False)
+        done = run_dua("parse", os.path.join(CARD, "a.pdf"), "--bank", "ledger", "--parsers-dir",
+                       self.parsers, "--expected", ledger, "--out",
+                       os.path.join(self.tmp, "ledger_rows.csv"), "--json", "--quiet")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        self.assertEqual((report["status"], report["checks"][0]["name"]), ("passed", "ledger_key"))
+        rows.loc[2, "amount"] = -rows.loc[2, "amount"]  # one sign the other way
+        rows[["date", "amount"]].to_csv(ledger, index=False)
+        done = run_dua("parse", os.path.join(CARD, "a.pdf"), "--bank", "ledger", "--parsers-dir",
+                       self.parsers, "--expected", ledger, "--out",
+                       os.path.join(self.tmp, "ledger_rows.csv"), "--quiet")
+        self.assertEqual(done.returncode, 1, done.stderr)
+        self.assertIn("row 3: amount", done.stderr)
+
     def test_check_accepts_normalized_rows_and_writes_them_as_asked(self):
         _, rows = self.normalized()
         out = os.path.join(self.tmp, "checked.qif")

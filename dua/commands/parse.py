@@ -131,6 +131,34 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
     outputs.require_folder(args.out, "--out", args.mkdir)
 
 
+def _ledger_key(expected: str | None) -> str | None:
+    """``expected`` when it is a key in the common schema alone (see ``ledgerkey``)."""
+    if not expected:
+        return None
+    from ..statements import ledgerkey  # lazy: keeps dua --help fast
+
+    return expected if ledgerkey.is_ledger_key(expected) else None
+
+
+def _judge_by_ledger(report: dict, state, key: str, password: str | None) -> None:
+    """The key decides: the rows, normalised, must equal it (its verdict and check join
+    the report's)."""
+    from ..statements import ledgerkey
+    from ..statements.normalize import normalize_statement
+
+    if state.generated_df is None:
+        return
+    found = normalize_statement(state.generated_df, state.pdf_path, password=password,
+                                settings=state.writer_settings)
+    check = ledgerkey.judge(found, key)
+    report["checks"].insert(0, check)
+    report["status"] = "passed" if check["passed"] else "failed"
+    if check["passed"]:  # the key decides: what the page alone could not tell is moot
+        report.pop("feedback", None)
+    else:
+        report["feedback"] = {"user_message": f"the rows do not equal the key: {check['detail']}"}
+
+
 def _render(args):
     """The rows' text as --normalize and --format ask (None: the statement's own CSV)."""
     if not args.normalize and args.row_format == "csv":
@@ -182,6 +210,9 @@ def run(args, settings) -> int:
         bank = state.target_bank
     else:
         pdf, bank, expected = resolve_inputs(args)
+        ledger = _ledger_key(expected)
+        if ledger:  # it cannot teach the page's columns: the parser is learned without it
+            expected = None
         if args.out is None and args.row_format != "csv":  # BANK_result.ofx, not .csv
             args.out = common["out"] = os.path.join(args.parsers_dir,
                                                     f"{bank}_result.{args.row_format}")
@@ -201,6 +232,8 @@ def run(args, settings) -> int:
         exc = VerificationError(f"The parser for {bank} is {state.final_status}: "
                                 f"{why.splitlines()[0] if why else 'no result'}")
         report["feedback"] = feedback_for(exc, AGENT_ID)
+    if not args.resume and ledger:
+        _judge_by_ledger(report, state, ledger, args.password)
     if args.review:
         from ..review import parse_review  # lazy: only a review draws pages
 
@@ -211,7 +244,7 @@ def run(args, settings) -> int:
         print(json.dumps(report, indent=2, default=str))
     elif not args.quiet:  # with --out - stdout holds the CSV alone
         _print_human(report, sys.stderr if args.out == "-" else sys.stdout)
-    code = EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
+    code = EXIT_OK if report["status"] == "passed" else EXIT_NOT_VERIFIED
     _print_verdict(report, quiet=args.quiet and code != EXIT_OK)
     return code
 
