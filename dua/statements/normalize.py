@@ -12,37 +12,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 
-from . import engine, isodates, reconcile
+from . import engine, isodates, outside, reconcile
 
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
-
-# The words a card (or any account that is a debt) statement prints about what is owed:
-# there a purchase raises the printed balance, and is money out for the account holder.
-# Matched with the spaces taken out: a page that prints no space glyphs reads 'PaymentDue'.
-_OWED = re.compile(r"(creditlimit|minimum(?:payment|amount)|paymentdue|availablecredit|"
-                   r"totalamountdue|kreditrahmen|mindestbetrag|limitedecr[ée]dit|"
-                   r"paiementminimum)", re.IGNORECASE)
-# ISO 4217 codes in use (the data a currency is read against; a three-letter word that is
-# not one, 'AMT' or 'REF', is no currency).
-_ISO4217 = frozenset("""
-AED AFN ALL AMD ANG AOA ARS AUD AWG AZN BAM BBD BDT BGN BHD BIF BMD BND BOB BRL BSD BTN BWP
-BYN BZD CAD CDF CHF CLP CNY COP CRC CUP CVE CZK DJF DKK DOP DZD EGP ERN ETB EUR FJD FKP GBP
-GEL GHS GIP GMD GNF GTQ GYD HKD HNL HTG HUF IDR ILS INR IQD IRR ISK JMD JOD JPY KES KGS KHR
-KMF KPW KRW KWD KYD KZT LAK LBP LKR LRD LSL LYD MAD MDL MGA MKD MMK MNT MOP MRU MUR MVR MWK
-MXN MYR MZN NAD NGN NIO NOK NPR NZD OMR PAB PEN PGK PHP PKR PLN PYG QAR RON RSD RUB RWF SAR
-SBD SCR SDG SEK SGD SHP SLE SOS SRD SSP STN SYP SZL THB TJS TMT TND TOP TRY TTD TWD TZS UAH
-UGX USD UYU UZS VES VND VUV WST XAF XCD XOF XPF YER ZAR ZMW ZWL""".split())
-# Codes that are also words printed in capitals ('ALL TRANSACTIONS', 'TOP UP'): never read
-# as a currency from running text, only from a column's heading.
-_WORDS = frozenset("ALL BAM BOB CUP MAD MOP PEN SOS TOP TRY".split())
-# Signs that name one currency wherever they are printed ('$' and '¥' name several).
-_SIGNS = {"€": "EUR", "£": "GBP", "₹": "INR", "₩": "KRW", "₺": "TRY", "₽": "RUB", "₴": "UAH",
-          "₱": "PHP", "₪": "ILS", "₦": "NGN", "฿": "THB", "zł": "PLN"}
-_CODE = re.compile(r"(?<![A-Za-z])([A-Z]{3})(?![A-Za-z])")
-_DRCR = re.compile(r"(?i)(dr|cr|debit|credit)\.?")
-
 
 @dataclasses.dataclass
 class Normalized:
@@ -69,16 +42,16 @@ def normalize(frame, words: list, settings: dict, chars: list | None = None) -> 
     pages, _ = engine.statement_pages(words, settings, chars)
     rows, _ = engine.extract(pages, settings)
     roles = _roles(frame, settings)
-    lines = _lines(pages, rows, settings)
+    lines = outside.lines_outside(pages, rows, settings)
     moves, balance, how = _amounts(frame, roles, pages, settings)
-    owed, why_owed = _owed(lines, settings, moves)
+    owed, why_owed = outside.owed(lines, settings, moves)
     if owed:
         moves = [None if m is None else -m for m in moves]
     # the reader's words and the engine's both: one glues what the other splits
     printed = [" ".join(w[0] for w in line) for page in list(words) + list(pages)
                for line in engine.group_lines(page, settings.get("line_tolerance", 3.0))]
     dates, why_dates = isodates.iso_dates(_dates(frame, roles["date"]), printed)
-    currency, why_currency = _currency(lines, frame.columns)
+    currency, why_currency = outside.currency(lines, frame.columns)
     pages_of = _pages(rows, settings, len(frame))
     out = pd.DataFrame({
         "date": dates,
@@ -86,7 +59,7 @@ def normalize(frame, words: list, settings: dict, chars: list | None = None) -> 
         "amount": pd.Series([_cents(m) for m in moves], dtype="float64"),
         "balance": pd.Series(_floats(frame, balance), dtype="float64"),
         "currency": [currency] * len(frame),
-        "account": [None] * len(frame),
+        "account": outside.accounts(pages, rows, settings, len(frame)),
         "page": pd.Series(pages_of, dtype="Int64"),
         "row": pd.Series(range(1, len(frame) + 1), dtype="int64"),
     })
@@ -175,58 +148,6 @@ def _totals(sub, moving: list, summed: list, pages: list, settings: dict) -> str
     frame = pd.DataFrame({"amount": pd.Series([v or 0.0 for v in summed], dtype="float64")})
     found = reconcile.reconcile_totals(frame, printed)
     return found["detail"] if found.get("passed") else ""
-
-
-def _owed(lines: list, settings: dict, moves: list) -> tuple:
-    """Whether the statement's balance is a debt (a card): its notation marks the credits
-    (a lone 'CR' that lowers what is owed), or it speaks of a credit limit and a minimum
-    payment and most of its movements raise the balance (purchases)."""
-    for col in settings["columns"]:
-        signs = col.get("drcr_signs")
-        if col["kind"] == "amount" and signs and signs.get("cr") == -1 and signs.get("dr") == -1:
-            return True, f"{col['name']!r} marks credits 'CR' against what is owed: a card"
-    words = {m.group(1).lower() for text in lines
-             for m in _OWED.finditer(re.sub(r"\s+", "", text))}
-    known = [m for m in moves if m is not None and m != 0]
-    rising = sum(m > 0 for m in known)
-    if len(words) >= 2 and known and rising > len(known) / 2:
-        return True, (f"the statement prints {', '.join(sorted(words))} and most movements "
-                      "raise its balance: a card, purchases are money out")
-    return False, ""
-
-
-def _lines(pages: list, rows: list, settings: dict) -> list:
-    """The texts of the statement's lines that are no row's (its heading, period, totals)."""
-    own = {id(w) for row in rows for line in row[1] for w in line}
-    out = []
-    for words in pages:
-        for line in engine.group_lines(words, settings.get("line_tolerance", 3.0)):
-            kept = [w for w in line if id(w) not in own]
-            if kept:
-                out.append(" ".join(w[0] for w in kept))
-    return out
-
-
-def _currency(lines: list, columns) -> tuple:
-    """``(ISO 4217 code, how)``: the one currency the statement names outside its rows (a
-    code, or a sign that names one currency), its column headings first; None when it
-    names none, or several."""
-    for where, texts in (("the column headings", [str(c) for c in columns]),
-                         ("the statement's lines outside its rows", lines)):
-        found = {}
-        for text in texts:
-            for code in _CODE.findall(text):
-                if code in _ISO4217 and (code not in _WORDS or where.startswith("the column")):
-                    found[code] = found.get(code, 0) + 1
-            for sign, code in _SIGNS.items():
-                if sign in text:
-                    found[code] = found.get(code, 0) + 1
-        if len(found) == 1:
-            code = next(iter(found))
-            return code, f"{code}, printed in {where}"
-        if found:
-            return None, f"several currencies printed in {where} ({', '.join(sorted(found))})"
-    return None, "no currency printed"
 
 
 def _pages(rows: list, settings: dict, count: int) -> list:
