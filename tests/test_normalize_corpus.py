@@ -49,6 +49,28 @@ def corpus_statements() -> list:
     return out
 
 
+def key_days(key) -> list:
+    """The key's first date column as (year or None, month, day), its day-first question
+    settled as the rows settle it (a number over 12)."""
+    from dua.statements.dates import parts_of
+    from dua.statements.isodates import day_first
+
+    column = next(c for c in key.columns if not pd.api.types.is_numeric_dtype(key[c])
+                  and all(parts_of(str(v)) for v in key[c].dropna()))
+    values = [str(v) for v in key[column]]
+    first, out = day_first(values), []
+    for year, a, b, month_first in map(parts_of, values):
+        day_is_a = first if month_first is None else not month_first
+        day, month = (int(a), int(b)) if day_is_a else (int(b), int(a))
+        out.append((year or None, month, day))
+    return out
+
+
+def _days(dates) -> list:
+    """ISO dates as key_days gives them, the year kept only where the key prints one."""
+    return [tuple(int(p) for p in str(d).split("-")) for d in dates]
+
+
 def key_movements(key, balance) -> list:
     """Each key row's movement, unsigned: its amounts other than the balance, summed (a
     charge beside a debit moves the balance by both)."""
@@ -93,6 +115,9 @@ class NormalizedCorpusTest(unittest.TestCase):
                 key = pd.read_csv(key_path)
                 self.assertEqual(len(rows), len(key), "one row per transaction")
                 self.assertTrue(all(_ISO.match(str(d)) for d in rows["date"]), rows["date"])
+                printed = key_days(key)
+                self.assertEqual([(y if k[0] else None, m, d) for (y, m, d), k
+                                  in zip(_days(rows["date"]), printed)], printed)
                 balance = rows["balance"].tolist()
                 self.assertEqual([round(abs(a), 2) for a in rows["amount"]],
                                  key_movements(key, balance))
