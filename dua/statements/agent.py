@@ -194,7 +194,8 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
                 updates.get("comparison_result", state.comparison_result)), state.writer)
     if frame is not None and (final != "failed" or len(frame)):
         out = result_path(ctx.out_path, ctx.parsers_dir, state.target_bank, final == "failed")
-        write_output(out, ctx.render(frame, state, ctx) if ctx.render else frame.to_csv(index=False))
+        write_output(out, ctx.render(frame, state, ctx) if ctx.render
+                     else frame.to_csv(index=False))
         updates["output_csv_path"] = out
     if final == "failed":  # a pipe at --out gets its end (nothing), not a reader left waiting
         end_stream(ctx.out_path)
@@ -304,8 +305,7 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
               parsers_dir: str = "custom_parsers", settings=None, max_retries: int = 3,
               password: str | None = None, timeout: float = 60.0, on_event=None,
               checkpoint: str | None = None, make_writer=None, llm_mode: str = "code",
-              on_progress=None, sleep=time.sleep, read_budget=None,
-              render=None) -> StatementState:
+              on_progress=None, sleep=time.sleep, read_budget=None, render=None) -> StatementState:
     """Run the whole workflow and return the final state (``render``: see AgentContext).
 
     ``on_progress(line)`` hears the Error Handler's decisions; ``sleep`` waits its delays
