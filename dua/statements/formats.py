@@ -73,9 +73,9 @@ def fitids(frame) -> list:
 
 def ofx(normalized, account: str = "") -> str:
     """OFX 2.2 (XML): one STMTTRN a row, and LEDGERBAL: the closing balance where the rows
-    print one, else the rows' net movement (OFX requires a LEDGERBAL; a statement that
-    prints no running balance gives no other figure the rows prove). A card statement is
-    a credit card statement, its balance owed negative."""
+    print one or the statement's printed figures prove one, else the rows' net movement
+    (OFX requires a LEDGERBAL). A card statement is a credit card statement, its balance
+    owed negative."""
     rows = records(normalized.frame)
     dates = [r["date"] for r in rows if r["date"]]
     first, last = (min(dates), max(dates)) if dates else ("1970-01-01", "1970-01-01")

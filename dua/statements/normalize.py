@@ -24,7 +24,7 @@ class Normalized:
     frame: object  # pandas DataFrame: SCHEMA, then the statement's own columns
     notes: dict  # field -> how it was derived, in words
     owed: bool  # the balance is a debt (a card): a purchase is money out
-    closing_balance: float | None  # the last balance printed on a row, where one is
+    closing_balance: float | None  # the last balance on a row, or one the figures prove
 
     def to_dict(self) -> dict:
         return {"notes": self.notes, "owed": self.owed, "closing_balance": self.closing_balance}
@@ -43,7 +43,7 @@ def normalize(frame, words: list, settings: dict, chars: list | None = None) -> 
     rows, _ = engine.extract(pages, settings)
     roles = _roles(frame, settings)
     lines = outside.lines_outside(pages, rows, settings)
-    moves, balance, how = _amounts(frame, roles, pages, settings)
+    moves, balance, how, proven = _amounts(frame, roles, pages, settings)
     owed, why_owed = outside.owed(lines, settings, moves)
     if owed:
         moves = [None if m is None else -m for m in moves]
@@ -67,7 +67,7 @@ def normalize(frame, words: list, settings: dict, chars: list | None = None) -> 
     notes = {"date": why_dates, "amount": how + (f"; {why_owed}" if owed else ""),
              "currency": why_currency, "description": roles["description"] or "none printed",
              "balance": balance or "none printed"}
-    closing = next((v for v in reversed(_floats(frame, balance)) if v is not None), None)
+    closing = next((v for v in reversed(_floats(frame, balance)) if v is not None), proven)
     return Normalized(pd.concat([out, own], axis=1), notes, owed, closing)
 
 
@@ -106,8 +106,9 @@ def _mean_length(series) -> float:
 
 
 def _amounts(frame, roles: dict, pages: list, settings: dict) -> tuple:
-    """``(amounts, balance column, how)``: each row's movement signed the way it moves the
-    printed balance, where one reconciles; else as the statement's notation signs it."""
+    """``(amounts, balance column, how, closing)``: each row's movement signed the way it
+    moves the printed balance, where one reconciles; else as the statement's notation signs
+    it, and then the closing balance the printed figures prove (None where none does)."""
     # the date goes along: a balance printed on a day's last row only is still the balance
     keep = roles["amounts"] + [c for c in (roles["drcr"], roles["date"]) if c]
     sub = frame[keep].reset_index(drop=True)
@@ -116,19 +117,19 @@ def _amounts(frame, roles: dict, pages: list, settings: dict) -> tuple:
         bal, what, moves, bad = fit
         checked = "every printed balance" if not bad else f"the printed balances ({bad} rows " \
                                                             "do not reconcile)"
-        return moves, bal, f"{what}, signed by {checked} in {bal!r}"
+        return moves, bal, f"{what}, signed by {checked} in {bal!r}", None
     moving = [c for c in roles["amounts"] if c != roles["balance"]]
     if not moving:
-        return [None] * len(frame), roles["balance"], "no amount column"
+        return [None] * len(frame), roles["balance"], "no amount column", None
     options = dict(reconcile.movement_options(sub[moving + [c for c in (roles["drcr"],) if c]]))
     if roles["drcr"]:
         what = f"{moving[0]!r} signed by {roles['drcr']!r}"
-        return _holes(frame, moving, options[what]), roles["balance"], what
+        return _holes(frame, moving, options[what]), roles["balance"], what, None
     summed = [sum(v for v in row if v is not None) if any(v is not None for v in row) else None
               for row in zip(*(_floats(frame, c) for c in moving))]
     how = " plus ".join(repr(c) for c in moving) + " as the statement signs them"
-    proof = _totals(sub, moving, summed, pages, settings)
-    return summed, roles["balance"], how + (f"; {proof}" if proof else "")
+    proof, closing = _totals(sub[roles["date"]].tolist(), summed, pages, settings)
+    return summed, roles["balance"], how + (f"; {proof}" if proof else ""), closing
 
 
 def _holes(frame, moving: list, values: list) -> list:
@@ -137,17 +138,31 @@ def _holes(frame, moving: list, values: list) -> list:
     return [None if b else v for b, v in zip(blank, values)]
 
 
-def _totals(sub, moving: list, summed: list, pages: list, settings: dict) -> str:
-    """What the printed totals say of the signed amounts' sum, where they say anything."""
+def _totals(dates: list, summed: list, pages: list, settings: dict) -> tuple:
+    """``(what the printed figures say of the amounts, the closing balance they prove)``:
+    the balances a summary prints day by day, reached from one it prints (the direction
+    proven); else a printed balance that the amounts lead to from another; else a total."""
     import pandas as pd  # lazy: keeps import dua fast
 
     try:
         printed = reconcile.amounts_outside_rows(pages, settings)
     except (KeyError, IndexError, TypeError, ValueError):
-        return ""
-    frame = pd.DataFrame({"amount": pd.Series([v or 0.0 for v in summed], dtype="float64")})
-    found = reconcile.reconcile_totals(frame, printed)
-    return found["detail"] if found.get("passed") else ""
+        return "", None
+    amounts = [v or 0.0 for v in summed]
+    frame = pd.DataFrame({"date": [str(d) for d in dates],
+                          "amount": pd.Series(amounts, dtype="float64")})
+    daily = reconcile.running_balances(frame, printed, "date")
+    if daily is not None:
+        closing = round(daily["opening"] + sum(amounts), 2)
+        return (f"from the printed {daily['opening']} they reach {len(daily['reached'])} "
+                f"balances the statement prints, closing at {closing}"), closing
+    found = reconcile.reconcile_totals(frame[["amount"]], printed)
+    if not found.get("passed"):
+        return "", None
+    total = sum(amounts)
+    ends = [t for p in dict.fromkeys(printed) for t in dict.fromkeys(printed)
+            if p != t and abs(p + total - t) < 0.005]
+    return found["detail"], (round(ends[0], 2) if ends else None)
 
 
 def _pages(rows: list, settings: dict, count: int) -> list:
