@@ -8,7 +8,7 @@ import unittest
 import dua
 from dua import pdf
 from dua.review.sources import parser_settings
-from dua.statements import analysis, dataframe, engine, normalize
+from dua.statements import analysis, dataframe, engine, isodates, normalize
 
 from .support import FIXTURES, engine_parser
 
@@ -52,6 +52,35 @@ class AccountTest(unittest.TestCase):
     def test_one_account_printed_on_every_page_leaves_the_column_empty(self):
         rows = self.normalized([self.page, self.page])
         self.assertTrue(rows["account"].isna().all(), rows["account"])
+
+
+class YearTest(unittest.TestCase):
+    def iso(self, rows: list, context: list) -> list:
+        return isodates.iso_dates(rows, context)[0]
+
+    def test_a_december_to_january_statement_rolls_the_year_over(self):
+        self.assertEqual(self.iso(["Dec 20", "Dec 31", "Jan 02"],
+                                  ["Statement period Dec 15, 2024 to Jan 14, 2025"]),
+                         ["2024-12-20", "2024-12-31", "2025-01-02"])
+
+    def test_the_statements_own_date_wins_over_a_later_records_date(self):
+        self.assertEqual(self.iso(["Dec 30"], ["For Dec 1 to Dec 31, 2022",
+                                               "The names shown are as of April 2, 2024."]),
+                         ["2022-12-30"])
+
+    def test_a_rows_date_and_the_next_cell_are_no_year(self):
+        self.assertEqual(self.iso(["03 Sept"], ["03 Sept 03 Sept Interest Purchases 6.30",
+                                                "Statement Period: 20/07/2025 to 19/08/2025"]),
+                         ["2025-09-03"])
+
+    def test_a_month_first_statement_reads_its_statement_date_month_first(self):
+        self.assertEqual(self.iso(["12/31", "12/13"], ["STATEMENT DATE 01/09/14"]),
+                         ["2013-12-31", "2013-12-13"])
+
+    def test_printed_years_are_kept_and_no_year_anywhere_is_said(self):
+        self.assertEqual(self.iso(["02/01/25"], []), ["2025-01-02"])
+        dates, why = isodates.iso_dates(["JUL 15"], ["no date here"])
+        self.assertEqual((dates, why), ([None], "no year printed on the statement"))
 
 
 class LibraryTest(unittest.TestCase):

@@ -24,12 +24,15 @@ def day_first(dates: list) -> bool:
     return True
 
 
-def printed_dates(lines: list, first: bool) -> list:
+def printed_dates(lines: list, first: bool, rows: tuple = ()) -> list:
     """Every date with its year printed on the statement's lines (texts): the period, the
-    statement date, an opening balance's date."""
+    statement date, an opening balance's date. A match that starts with a row's own date
+    printed without a year is that row's ('03 Sept 03 Sept': a date and the next cell)."""
     found = []
     for text in lines:
         for match in DATE_SEARCH.finditer(text):
+            if match.group(0).lower().startswith(rows):
+                continue
             parts = parts_of(match.group(0))
             day = _date(parts, first) if parts and parts[0] else None
             if day is not None:
@@ -43,9 +46,12 @@ def iso_dates(values: list, context: list) -> tuple:
     texts = [None if v is None else str(v) for v in values]
     first = day_first([t for t in texts if t])
     parts = [parts_of(t) if t else None for t in texts]
-    anchors = printed_dates(context, day_first([m.group(0) for t in context
-                                                  for m in DATE_SEARCH.finditer(t)]))
     missing = [p for p in parts if p and not p[0]]
+    yearless = tuple({t.strip().lower() for t, p in zip(texts, parts) if p and not p[0]})
+    # the statement's own dates are read in the rows' order where the rows settle it
+    # ('12/31' printed: its '01/09/14' is January 9th)
+    printed = [m.group(0) for t in context for m in DATE_SEARCH.finditer(t)]
+    anchors = printed_dates(context, day_first([t for t in texts if t] + printed), yearless)
     anchor = _anchor(missing, anchors, first) if missing else None
     out = []
     for p in parts:
