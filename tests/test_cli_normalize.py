@@ -123,6 +123,18 @@ class NormalizeCliTest(unittest.TestCase):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertEqual(float(done.stdout.split()[0]), round(rows["balance"].iloc[-1], 2))
 
+    def test_a_format_without_out_goes_beside_the_parser_and_the_report_says_how(self):
+        parsers = os.path.join(self.tmp, "fresh")  # made by dua, as custom_parsers is
+        done = run_dua("parse", os.path.join(CARD, "a.pdf"), "--bank", "card", "--parsers-dir",
+                       parsers, "--format", "qif", "--json", "--quiet")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        report = json.loads(done.stdout)
+        self.assertEqual(report["output_path"], os.path.join(parsers, "card_result.qif"))
+        self.assertTrue(report["normalized"]["owed"])
+        self.assertIn("a card", report["normalized"]["notes"]["amount"])
+        with open(report["output_path"], encoding="utf-8") as fh:
+            self.assertTrue(fh.read().startswith("!Type:CCard\n"))
+
     def test_an_answer_key_in_the_normalized_schema_is_accepted(self):
         _, key = self.normalized()
         out = os.path.join(self.tmp, "again.csv")

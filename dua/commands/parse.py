@@ -128,7 +128,10 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
         outputs.check_not_an_input(path, what, (pdf, expected))
     outputs.check_apart(((args.out, "--out"), (args.checkpoint, "--checkpoint"),
                          (parser, "the parser file"), (partial, "the partial CSV")))
-    outputs.require_folder(args.out, "--out", args.mkdir)
+    # PARSERS_DIR is dua's own folder, made with the parser: an output there needs no --mkdir
+    folder = os.path.dirname(os.path.abspath(args.out or ""))
+    if args.out and folder != os.path.abspath(args.parsers_dir):
+        outputs.require_folder(args.out, "--out", args.mkdir)
 
 
 def _ledger_key(expected: str | None) -> str | None:
@@ -159,8 +162,9 @@ def _judge_by_ledger(report: dict, state, key: str, password: str | None) -> Non
         report["feedback"] = {"user_message": f"the rows do not equal the key: {check['detail']}"}
 
 
-def _render(args):
-    """The rows' text as --normalize and --format ask (None: the statement's own CSV)."""
+def _render(args, notes: dict):
+    """The rows' text as --normalize and --format ask (None: the statement's own CSV);
+    ``notes`` receives how each field of the common schema was found."""
     if not args.normalize and args.row_format == "csv":
         return None
 
@@ -168,7 +172,7 @@ def _render(args):
         from ..statements.normalize import rows_text  # lazy: only these outputs need it
 
         return rows_text(frame, args.row_format, args.normalize, ctx.words,
-                         state.writer_settings, account=state.target_bank)
+                         state.writer_settings, account=state.target_bank, notes=notes)
 
     return render
 
@@ -199,7 +203,9 @@ def run(args, settings) -> int:
     started = time.perf_counter()
     on_event, on_progress = _progress(args)
     review_options.check(args, (args.pdf, args.expected), (args.out,))
-    common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings, render=_render(args),
+    normalized: dict = {}  # how --normalize found each field, for the report
+    common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
+                  render=_render(args, normalized),
                   password=args.password, timeout=args.timeout, on_event=on_event,
                   on_progress=on_progress, llm_mode=args.llm_mode, read_budget=read_budget(args))
     if args.resume:
@@ -223,6 +229,8 @@ def run(args, settings) -> int:
                               checkpoint=args.checkpoint, **common)
         state = ocr.verdict(state, pdf, scanned, args.out, args.parsers_dir)
     report = summary(state, time.perf_counter() - started)
+    if normalized:
+        report["normalized"] = normalized
     if scanned:
         report["ocr"] = ocr.report_of(scanned, state)
     if state.feedback:  # the handler's answer that ended the run (its budget or our cap)
@@ -307,6 +315,8 @@ def _print_human(report: dict, out) -> None:
         print(f"review: {report['review_path']}", file=out)
     for note in report.get("notes", []):
         print(f"  note: {note}", file=out)
+    for field, how in (report.get("normalized") or {}).get("notes", {}).items():
+        print(f"  {field}: {how}", file=out)
     for check in report["checks"]:
         mark = "note" if check.get("note") else \
             {True: "ok", False: "FAILED", None: "not checked"}[check["passed"]]

@@ -210,10 +210,11 @@ def _cents(value):
 
 
 def rows_text(frame, fmt: str, wanted: bool, reader_pages: list | None, settings: dict | None,
-              account: str = "") -> str:
+              account: str = "", notes: dict | None = None) -> str:
     """The rows as ``fmt`` text (``formats``), in the common schema when ``wanted`` or when
     the format needs it; ``reader_pages``: the reader's pages (dicts with "words", "chars")
-    the rows were read from, ``settings`` the reading's (None or {}: learned from the rows).
+    the rows were read from, ``settings`` the reading's (None or {}: learned from the rows);
+    ``notes``, a dict given, receives how each field was found (``Normalized.to_dict``).
 
     Raises:
         VerificationError: the rows cannot be normalised (no reading of the page finds them)
@@ -222,9 +223,19 @@ def rows_text(frame, fmt: str, wanted: bool, reader_pages: list | None, settings
 
     if not wanted and fmt not in formats.NORMALIZED_ONLY:
         return formats.render(frame, fmt)
+    from ..errors import VerificationError
+
     words = [p["words"] for p in reader_pages or []]
     chars = [p.get("chars") for p in reader_pages or []]
-    found = normalize(frame, words, _settings(frame, words, settings, chars), chars)
+    settings = _settings(frame, words, settings, chars)
+    try:
+        found = normalize(frame, words, settings, chars)
+    except (ValueError, KeyError, IndexError) as exc:  # the reading and the rows disagree
+        raise VerificationError(f"The rows cannot be normalised: {exc}",
+                                hint="Leave out --normalize and --format ofx|qif for these "
+                                "rows.") from exc
+    if notes is not None:
+        notes.update(found.to_dict())
     return formats.render(found.frame, fmt, found, account)
 
 
