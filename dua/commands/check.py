@@ -21,11 +21,14 @@ passed (exit 0): every check that could be made held. failed (exit 1): a check d
 hold, or the page reads to other rows that do verify. unverified (exit 1): nothing on the
 page could prove the rows right or wrong, and the report says what could not be checked.
 The CSV follows the answer-key convention: the statement's own column names, dates as
-printed, amounts as numbers, one row per transaction in page order."""
+printed, amounts as numbers, one row per transaction in page order (or as --normalize wrote
+it: the common schema, then those columns). --out FILE writes the rows checked again, as
+--normalize and --format csv|jsonl|ofx|qif ask."""
 EXAMPLES = """\
   python -m dua check statement.pdf rows.csv
   python -m dua check statement.pdf rows.csv --json > verdict.json
   python -m dua check statement.pdf rows.csv --review check.html
+  python -m dua check statement.pdf rows.csv --format ofx --out rows.ofx
   python -m dua run custom_parsers/mybank_parser.py june.pdf --out june.csv; python -m dua check june.pdf june.csv
 """
 

@@ -29,6 +29,7 @@ recovery_suggestions}; a failed run's "feedback" is the handler's own answer."""
 EXAMPLES = """\
   python -m dua parse statement.pdf --bank mybank --expected result.csv
   python -m dua parse statement.pdf --bank mybank --out transactions.csv --json
+  python -m dua parse statement.pdf --bank mybank --normalize --out rows.csv   # one schema
   python -m dua parse statement.pdf --bank mybank --out - --quiet | head   # the CSV on stdout
   python -m dua parse --target icici            # data/icici/*.pdf and data/icici/result.csv
   python -m dua parse big.pdf --bank mybank --checkpoint run.json   # then, if interrupted:

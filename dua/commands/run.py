@@ -12,7 +12,8 @@ DESCRIPTION = (
     "the same safe execution, with no agent and no LLM. Each file's rows are put to the "
     "statement's own checks, as dua parse does without --expected: the balances and totals "
     "it prints, and every word of its table accounted for. Rows that pass become "
-    "<out-dir>/<name>.csv (written atomically); rows that do not are written apart, as "
+    "<out-dir>/<name>.csv (written atomically; .jsonl, .ofx or .qif with --format, the "
+    "common schema with --normalize); rows that do not are written apart, as "
     "<name>.failed.csv (they do not add up), <name>.unverified.csv (the checks cannot tell) or "
     "<name>.unchecked.csv (they could not be checked: a parser not written by dua's engine), "
     "each with its reason on stderr, one line a file. A file whose output this same parser "
@@ -29,6 +30,7 @@ EXAMPLES = """\
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out statement.csv
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out - | head
   python -m dua run custom_parsers/mybank_parser.py statements/*.pdf --out-dir out/
+  python -m dua run custom_parsers/mybank_parser.py statements/*.pdf --out-dir out/ --format ofx
   python -m dua run custom_parsers/mybank_parser.py --from-list todo.txt --out-dir out/ --json > report.json
 """
 

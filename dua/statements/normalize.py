@@ -17,6 +17,7 @@ from . import engine, isodates, outside, reconcile
 
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
 
+
 @dataclasses.dataclass
 class Normalized:
     """The rows in the common schema and how each field was found (``notes``)."""
@@ -63,7 +64,7 @@ def normalize(frame, words: list, settings: dict, chars: list | None = None) -> 
         "page": pd.Series(pages_of, dtype="Int64"),
         "row": pd.Series(range(1, len(frame) + 1), dtype="int64"),
     })
-    own = frame.reset_index(drop=True).rename(columns=lambda c: _own_name(c))
+    own = frame.reset_index(drop=True).rename(columns=_own_name)
     notes = {"date": why_dates, "amount": how + (f"; {why_owed}" if owed else ""),
              "currency": why_currency, "description": roles["description"] or "none printed",
              "balance": balance or "none printed"}
