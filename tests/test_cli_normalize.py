@@ -168,6 +168,14 @@ class NormalizeCliTest(unittest.TestCase):
         with open(out, encoding="utf-8") as fh:
             self.assertTrue(fh.read().startswith("!Type:Bank\n"))
 
+    def test_rows_on_stdout_stand_alone_there(self):
+        done = run_dua("check", os.path.join(PLAIN, "a.pdf"), os.path.join(PLAIN, "a.csv"),
+                       "--normalize", "--format", "jsonl", "--out", "-")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        rows = [json.loads(line) for line in done.stdout.splitlines()]  # no report among them
+        self.assertEqual(len(rows), len(pd.read_csv(os.path.join(PLAIN, "a.csv"))))
+        self.assertIn("passed", done.stderr)
+
     def test_run_writes_each_statement_in_the_format_asked_beside_the_others(self):
         parser = os.path.join(self.parsers, "plain_western_parser.py")
         self.normalized()  # the parser dua parse saved

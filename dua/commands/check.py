@@ -84,7 +84,8 @@ def run(args, settings) -> int:
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     else:
-        _print_human(report, sys.stdout, sys.stderr, args.quiet)
+        _print_human(report, sys.stderr if args.out == "-" else sys.stdout, sys.stderr,
+                     args.quiet)  # with --out - stdout holds the rows alone
     return EXIT_OK if verdict.status == "passed" else EXIT_NOT_VERIFIED
 
 
