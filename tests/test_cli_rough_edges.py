@@ -158,6 +158,12 @@ class OutputFolderTest(Tmp):
         self.assertEqual(done.returncode, 0, done.stderr)
         self.assertTrue(os.path.isfile(out))
 
+    def test_a_review_in_a_missing_folder_is_refused_too(self):
+        done = run_dua("check", A_PDF, A_CSV, "--review", self.path("no", "r.html"))
+        self.assertEqual(done.returncode, 2, done.stderr)
+        self.assertIn("--mkdir", done.stderr)
+        self.assertNotIn("reading", done.stderr)
+
     def test_an_out_dir_below_a_missing_folder_is_refused_too(self):
         done = run_dua("run", self.parser, A_PDF, "--out-dir", self.path("no", "where"))
         self.assertEqual(done.returncode, 2, done.stderr)
