@@ -36,6 +36,7 @@ __all__ = (
     "__version__",
     "extract",
     "handle_in_process",
+    "normalize",
     "parse_statement",
     "payload_from_exception",
     "run_batch",
@@ -46,6 +47,7 @@ __all__ = (
 _LAZY = {
     "extract": (".documents.pipeline", "extract"),
     "handle_in_process": (".recovery", "handle_in_process"),
+    "normalize": (".statements.normalize", "normalize_statement"),
     "parse_statement": (".statements.agent", "run_agent"),
     "run_batch": (".batch", "run"),
     "run_parser": (".sandbox", "run_parser"),

@@ -95,7 +95,10 @@ def add_common_options(p) -> None:
     g.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     g.add_argument("--quiet", "-q", action="store_true", help="no progress on stderr (a failure, and the verdict of a non-zero exit, are "
                    "still printed)")
-    g.add_argument("--debug", action="store_true", help="show tracebacks")
+    g.add_argument("--debug", action="store_true", help="show tracebacks, and the PDF "
+                   "libraries' own warnings")
+    g.add_argument("--mkdir", action="store_true", help="create an output's missing folders "
+                   "(by default a missing folder is refused: exit 2)")
 
 
 def add_llm_options(p) -> None:
@@ -110,6 +113,18 @@ def add_llm_options(p) -> None:
                    help="the run's total LLM seconds, every retry and wait included; once "
                         "spent, the built-in engine finishes the run (DUA_LLM_BUDGET; default "
                         "10x --llm-timeout)")
+
+
+def add_row_options(p) -> None:
+    """How rows are written, shared by the commands that write them."""
+    g = p.add_argument_group("rows")
+    g.add_argument("--normalize", action="store_true",
+                   help="one schema for every bank: date (ISO 8601), description, amount (signed: "
+                   "money in positive, money out and card purchases negative), balance, currency, "
+                   "account, page, row; the statement's own columns follow")
+    g.add_argument("--format", dest="row_format", choices=("csv", "jsonl", "ofx", "qif"),
+                   default="csv", help="how the rows are written (default: csv); ofx and qif "
+                   "write normalised rows")
 
 
 def add_read_options(p) -> None:
@@ -146,6 +161,18 @@ def settings_from_args(args, environ=None) -> Settings:
         llm_budget=getattr(args, "llm_budget", None),
         home=getattr(args, "home", None),
     )
+
+
+def check_llm(args, settings: Settings) -> None:
+    """An LLM asked for without a model is refused before any work (the provider would
+    only say so at its first call, after the PDF was read).
+
+    Raises:
+        UsageError
+    """
+    if hasattr(args, "provider") and settings.uses_llm and not settings.model:
+        raise errors.UsageError(f"--provider {settings.provider} needs a model",
+                                hint="Set --model or DUA_LLM_MODEL.")
 
 
 def _find_command(argv: Sequence[str]) -> str | None:
@@ -188,10 +215,11 @@ def _main(argv: list) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return errors.EXIT_USAGE
-    if getattr(args, "quiet", False):
+    if not getattr(args, "debug", False):
         _quiet_libraries()
     try:
         settings = settings_from_args(args)
+        check_llm(args, settings)
         return int(_command_module(args.command).run(args, settings))
     except KeyboardInterrupt:
         print("dua: interrupted", file=sys.stderr)
@@ -206,8 +234,9 @@ def _main(argv: list) -> int:
 
 
 def _quiet_libraries() -> None:
-    """--quiet silences the PDF libraries' own warnings too (pdfminer's 'Could not get
-    FontBBox' and the like go to stderr through logging's last-resort handler)."""
+    """The PDF libraries' own warnings (pdfminer's 'Could not get FontBBox' and the like,
+    which reach stderr through logging's last-resort handler) say nothing a user can act
+    on: they are kept for --debug. The reading's child process inherits the levels."""
     import logging  # lazy: only a quiet run needs it
 
     for name in ("pdfminer", "pdfplumber", "pypdfium2"):

@@ -69,9 +69,41 @@ def check_folder(path: str, what: str, shown: str | None = None) -> None:
     if not os.path.isdir(probe):
         raise UsageError(f"{what} {shown}: {probe} is a file, not a folder",
                          hint=f"Pass {what} a path in a folder.")
-    if not os.access(probe, os.W_OK | os.X_OK):
+    if not os.access(probe, os.W_OK | os.X_OK) or not _can_create_in(probe):
         raise UsageError(f"{what} {shown}: {probe} is not writable",
                          hint=f"Pass {what} a path in a folder you can write to.")
+
+
+def _can_create_in(folder: str) -> bool:
+    """Whether a file can really be made in ``folder``: permission bits say yes to root in
+    /proc or on a read-only mount, where only the attempt tells (and a run's end is too
+    late to learn it)."""
+    import tempfile  # lazy: only a check of a destination needs it
+
+    try:
+        fd, probe = tempfile.mkstemp(dir=folder, prefix=".dua-probe-")
+    except OSError:
+        return False
+    os.close(fd)
+    os.remove(probe)
+    return True
+
+
+def require_folder(path: str | None, what: str, mkdir: bool, folder: bool = False) -> None:
+    """The folder an output goes in must exist, unless ``mkdir`` (the user's --mkdir) says
+    to create it: a typo in a path must not grow a tree of folders silently. An output that
+    is a folder (``folder``: --out-dir) is made when missing, as it is what the user named,
+    but never the folders above it.
+
+    Raises:
+        UsageError
+    """
+    if not path or path == STDOUT or mkdir:
+        return
+    where = os.path.dirname(os.path.abspath(path))
+    if not os.path.lexists(where):
+        raise UsageError(f"{what} {path}: the folder {where} does not exist",
+                         hint="Create it, or pass --mkdir to let dua create it.")
 
 
 def check_file(path: str, what: str, streams: bool = True) -> None:

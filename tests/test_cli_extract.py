@@ -72,9 +72,12 @@ class ExtractCommandTest(unittest.TestCase):
             self.assertIn(says, proc.stderr)
             self.assertNotIn("page 1/2 read", proc.stderr)  # refused before the work
 
-    def test_out_in_a_new_folder_is_made(self):
+    def test_out_in_a_new_folder_is_made_when_mkdir_says_so(self):
         out = os.path.join(self.tmp, "new", "report.json")
-        proc = run_dua("extract", REPORT, "--out", out, "-q")
+        refused = run_dua("extract", REPORT, "--out", out, "-q")
+        self.assertEqual(refused.returncode, 2, refused.stderr)  # a typo grows no folders
+        self.assertFalse(os.path.exists(os.path.dirname(out)))
+        proc = run_dua("extract", REPORT, "--out", out, "-q", "--mkdir")
         self.assertEqual(proc.returncode, 0, proc.stderr)
         with open(out) as fh:
             self.assertEqual(json.load(fh)["stats"]["pages"], 2)
@@ -128,7 +131,7 @@ class ExtractCommandTest(unittest.TestCase):
 
 
 class QuietTest(unittest.TestCase):
-    def test_quiet_silences_the_pdf_libraries_warnings(self):
+    def test_the_pdf_libraries_warnings_are_heard_only_under_debug(self):
         import contextlib
         import io
         import logging
@@ -139,7 +142,7 @@ class QuietTest(unittest.TestCase):
         self.addCleanup(logger.setLevel, logger.level)
         tmp = tempfile.mkdtemp(prefix="dua-quiet-")
         self.addCleanup(shutil.rmtree, tmp, True)
-        for quiet, heard in (((), True), (("-q",), False)):
+        for quiet, heard in (((), False), (("-q",), False), (("--debug",), True)):
             logger.setLevel(logging.NOTSET)
             err = io.StringIO()
             with contextlib.redirect_stderr(err):

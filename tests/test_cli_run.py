@@ -356,9 +356,10 @@ class RunUsageTest(unittest.TestCase):
 
     def test_a_pdf_passed_as_the_parser_is_refused_before_any_file(self):
         proc = run_dua("run", A, A, "--out", os.path.join(self.tmp, "never.csv"))
-        self.assertEqual(proc.returncode, 4, proc.stderr)
-        self.assertIn("is not UTF-8 text", proc.stderr)
+        self.assertEqual(proc.returncode, 2, proc.stderr)  # a usage error, named (issue 30)
+        self.assertIn("is a PDF, not a parser", proc.stderr)
         self.assertNotIn("Traceback", proc.stderr)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "never.csv")))
 
     def test_a_failing_parser_is_not_promised_a_refinement(self):
         tmp = self.tmp

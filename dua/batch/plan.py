@@ -21,8 +21,8 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def output_paths(pdf_paths: Iterable[str], out_dir: str) -> dict:
-    """``out_dir/<stem>.csv`` per PDF; stems that collide get a short hash of their path."""
+def output_paths(pdf_paths: Iterable[str], out_dir: str, suffix: str = ".csv") -> dict:
+    """``out_dir/<stem><suffix>`` per PDF; stems that collide get a short hash of their path."""
     import collections  # lazy: keeps import dua fast
 
     pdfs = list(pdf_paths)
@@ -32,7 +32,7 @@ def output_paths(pdf_paths: Iterable[str], out_dir: str) -> dict:
     for pdf, stem in zip(pdfs, stems):
         if counts[stem] > 1:
             stem += "-" + hashlib.sha1(os.path.abspath(pdf).encode()).hexdigest()[:8]
-        paths[pdf] = os.path.join(out_dir, stem + ".csv")
+        paths[pdf] = os.path.join(out_dir, stem + suffix)
     return paths
 
 
@@ -73,8 +73,10 @@ def check_parser(parser_path: str) -> None:
 def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
          outputs: Mapping[str, str] | None = None, timeout: float = 60.0,
          password: str | None = None, allow_empty: bool = False,
-         read_timeout: float | None = None, check_rows: bool = True) -> list:
-    """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path).
+         read_timeout: float | None = None, check_rows: bool = True, row_format: str = "csv",
+         normalize: bool = False) -> list:
+    """The tasks of a batch, in input order (``outputs`` maps a PDF to an explicit CSV path;
+    ``row_format`` and ``normalize``: how the rows are written, see ``Task``).
 
     Raises:
         TypeError: ``pdf_paths`` is a single path. ValueError: a timeout out of range.
@@ -88,18 +90,21 @@ def plan(parser_path: str, pdf_paths: Iterable[str], out_dir: str | None = None,
     if isinstance(pdf_paths, (str, bytes)):  # a lone path would be iterated letter by letter
         raise TypeError("pdf_paths must be a list of paths, not a single path")
     pdfs = [os.fspath(p) for p in pdf_paths]
-    targets = dict(outputs or (output_paths(pdfs, out_dir) if out_dir is not None else {}))
+    suffix = "." + row_format
+    targets = dict(outputs or (output_paths(pdfs, out_dir, suffix) if out_dir is not None
+                               else {}))
     run_id = uuid.uuid4().hex
     return [Task(i, os.fspath(parser_path), pdf, targets.get(pdf), timeout, password, allow_empty,
-                 read_timeout, check_rows, run_id, _apart_from(pdf, targets.get(pdf)))
+                 read_timeout, check_rows, run_id, _apart_from(pdf, targets.get(pdf), suffix),
+                 row_format, normalize)
             for i, pdf in enumerate(pdfs)]
 
 
-def _apart_from(pdf: str, output: str | None) -> str | None:
+def _apart_from(pdf: str, output: str | None, suffix: str = ".csv") -> str | None:
     """For a device or a pipe, which never grows a file beside it, the name in the current
     folder that rows which did not pass are written apart under (None: beside the output)."""
     from ..outputs import STREAM, kind  # lazy: only a batch with outputs needs it
 
     if not output or kind(output) != STREAM:
         return None
-    return os.path.join(os.getcwd(), os.path.splitext(os.path.basename(pdf))[0] + ".csv")
+    return os.path.join(os.getcwd(), os.path.splitext(os.path.basename(pdf))[0] + suffix)

@@ -22,7 +22,8 @@ def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str 
         on_progress: Callable[[Progress], None] | None = None, *, timeout: float = 60.0,
         password: str | None = None, workers: int | None = None, resume: bool = True,
         outputs: Mapping[str, str] | None = None, allow_empty: bool = False,
-        read_timeout: float | None = None, check_rows: bool = True) -> BatchResult:
+        read_timeout: float | None = None, check_rows: bool = True, row_format: str = "csv",
+        normalize: bool = False) -> BatchResult:
     """Run a generated parser over many PDFs; never raises for a bad file.
 
     Without ``out_dir`` (or ``outputs``) each result carries its DataFrame as ``frame``.
@@ -30,7 +31,9 @@ def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str 
     most often a statement of another bank or layout. ``allow_empty`` accepts it instead.
     ``read_timeout`` bounds reading each PDF (None: ``dua.pdf``'s default budget), and
     ``timeout`` the parser's own run. ``check_rows`` puts each file's rows to the
-    statement's own checks (``FileResult.check``; see ``checks``).
+    statement's own checks (``FileResult.check``; see ``checks``). ``row_format`` (csv,
+    jsonl, ofx, qif) and ``normalize`` say how rows are written (``dua.statements.formats``);
+    without an output, a result then carries the rows' text as ``frame``.
 
     Raises:
         UsageError, PolicyViolationError: only for a parser that cannot run at all, or an
@@ -38,7 +41,7 @@ def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str 
     """
     check_parser(parser_path)
     tasks = plan(parser_path, pdf_paths, out_dir, outputs, timeout, password, allow_empty,
-                 read_timeout, check_rows)
+                 read_timeout, check_rows, row_format, normalize)
     _check_outputs(tasks, parser_path)
     return _execute(tasks, executor, on_progress, workers or default_workers(), resume)
 

@@ -31,6 +31,12 @@ def source_stamp(parser_path: str, pdf_path: str) -> dict:
             "pdf_mtime_ns": st.st_mtime_ns}
 
 
+def rows_as(task) -> str:
+    """How a task writes its rows ('csv', 'ofx+normalized'...): an output written another
+    way is not this run's output, however complete."""
+    return task.row_format + ("+normalized" if task.normalize else "")
+
+
 def write_stamp(output_path: str, stamp: dict) -> None:
     """Written after the output itself, so a stamp always vouches for a whole file."""
     import json  # lazy: keeps import dua fast
@@ -63,7 +69,8 @@ def completed(task) -> tuple | None:
     for path in _verdict_names(task.output_path):
         if is_complete(path, task.pdf_path, task.parser_path):
             stamp = read_stamp(path) or {}
-            if not task.check_rows or isinstance(stamp.get("check"), dict):
+            same_rows = stamp.get("rows_as", "csv") == rows_as(task)  # --normalize, --format
+            if same_rows and (not task.check_rows or isinstance(stamp.get("check"), dict)):
                 return path, stamp
     return None
 

@@ -13,7 +13,7 @@ import time
 
 from .. import errors
 from .checks import rows_check
-from .stamps import retire_others, source_stamp, write_stamp
+from .stamps import retire_others, rows_as, source_stamp, write_stamp
 
 AGENT_ID = "dua_batch"
 
@@ -25,6 +25,9 @@ def convert(task) -> dict:
     """
     start = time.monotonic()
     try:
+        if not os.path.exists(task.pdf_path):  # as every command says it (exit 3)
+            raise errors.DocumentNotFoundError(f"No such file: {task.pdf_path}",
+                                               path=task.pdf_path)
         # taken before the run: a parser edited meanwhile must not vouch for this output;
         # a device or a pipe keeps nothing to resume from, so it gets no stamp (none in /dev)
         sources = source_stamp(task.parser_path, task.pdf_path) if task.output_path else None
@@ -45,15 +48,18 @@ def convert(task) -> dict:
                 "statement is of that layout, or write one for it with dua parse "
                 "(--allow-empty accepts statements with no transaction).")
         check = rows_check(task.parser_path, frame, words) if task.check_rows else None
-        output = _write(task, frame, check, sources) if task.output_path else None
-        return {"index": task.index, "status": "converted", "rows": len(frame),
+        rows = len(frame)
+        if task.normalize or task.row_format != "csv":  # the rows' text, read where the
+            frame = _rows_text(task, frame, words)     # words are at hand
+        output = _write(task, frame, check, sources, rows) if task.output_path else None
+        return {"index": task.index, "status": "converted", "rows": rows,
                 "seconds": time.monotonic() - start, "check": check, "output_path": output,
                 "frame": None if task.output_path else frame}
     except Exception as exc:  # one file's failure is its result, whatever it was
         return failure(task, exc, time.monotonic() - start)
 
 
-def _write(task, frame, check: dict | None, sources: dict | None) -> str:
+def _write(task, frame, check: dict | None, sources: dict | None, rows: int) -> str:
     """Write the rows where their verdict sends them (``plan.verdict_path``: rows that did
     not pass go apart from the verified ones), stamp a file, and retire this PDF's earlier
     output under another verdict's name. Returns where the rows went."""
@@ -68,10 +74,22 @@ def _write(task, frame, check: dict | None, sources: dict | None) -> str:
     with _interrupt_deferred():  # an output and its stamp land together or not at all
         write_csv_atomically(frame, output)
         if stamped:
-            write_stamp(output, dict(sources, rows=len(frame), check=check))
+            write_stamp(output, dict(sources, rows=rows, check=check, rows_as=rows_as(task)))
     if stamped and kind(task.output_path) == FILE:
         retire_others(task, output)
     return output
+
+
+def _rows_text(task, frame, words: list | None) -> str:
+    """The rows as ``task.row_format`` asks, normalised where asked or needed."""
+    from ..review.sources import parser_settings  # lazy: only these outputs need them
+    from ..statements.normalize import rows_text
+
+    if words is None:  # the parser read the PDF itself: read it here for the evidence
+        words = _read_words(task)
+    settings, _ = parser_settings(task.parser_path)
+    stem = os.path.splitext(os.path.basename(task.pdf_path))[0]
+    return rows_text(frame, task.row_format, task.normalize, words, settings, account=stem)
 
 
 def read_ahead(task) -> list | None:
@@ -163,7 +181,8 @@ def write_csv_atomically(frame, path: str) -> None:
     in place (see dua.outputs.write_output)."""
     from ..outputs import write_output  # lazy: only a file with an output needs it
 
-    write_output(path, lambda fh: frame.to_csv(fh, index=False))
+    write_output(path, frame if isinstance(frame, str) else
+                 (lambda fh: frame.to_csv(fh, index=False)))
 
 
 def failure(task, exc: BaseException, seconds: float) -> dict:

@@ -21,21 +21,28 @@ passed (exit 0): every check that could be made held. failed (exit 1): a check d
 hold, or the page reads to other rows that do verify. unverified (exit 1): nothing on the
 page could prove the rows right or wrong, and the report says what could not be checked.
 The CSV follows the answer-key convention: the statement's own column names, dates as
-printed, amounts as numbers, one row per transaction in page order."""
+printed, amounts as numbers, one row per transaction in page order (or as --normalize wrote
+it: the common schema, then those columns). --out FILE writes the rows checked again, as
+--normalize and --format csv|jsonl|ofx|qif ask."""
 EXAMPLES = """\
   python -m dua check statement.pdf rows.csv
   python -m dua check statement.pdf rows.csv --json > verdict.json
   python -m dua check statement.pdf rows.csv --review check.html
+  python -m dua check statement.pdf rows.csv --format ofx --out rows.ofx
   python -m dua run custom_parsers/mybank_parser.py june.pdf --out june.csv; python -m dua check june.pdf june.csv
 """
 
 
 def add_arguments(p) -> None:
-    from ..cli import add_read_options  # lazy: cli imports this module only when needed
+    from ..cli import add_read_options, add_row_options  # lazy: cli imports this on use
     from ..review import options as review_options
 
     p.add_argument("pdf", metavar="STATEMENT.pdf", help="the statement the rows come from")
-    p.add_argument("rows", metavar="ROWS.csv", help="the rows to check (answer-key convention)")
+    p.add_argument("rows", metavar="ROWS.csv", help="the rows to check (answer-key convention, "
+                   "or as --normalize writes them)")
+    p.add_argument("--out", metavar="FILE", help="write the checked rows there too, as "
+                   "--normalize and --format ask ('-': on stdout, not with --json)")
+    add_row_options(p)
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     add_read_options(p)
     review_options.add_arguments(p)
@@ -49,7 +56,9 @@ def run(args, settings) -> int:
 
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
-    rows = verify.load_expected(args.rows)  # before the reading: a bad CSV costs nothing
+    _check_out(args)
+    pdf.check_file(args.pdf)  # a missing PDF is said before anything is read
+    rows = verify.load_expected(args.rows, "ROWS.csv")  # before the reading: costs nothing
     if not args.quiet:
         print(f"dua check: reading {args.pdf}", file=sys.stderr, flush=True)
     reading = pdf.start_reading(args.pdf, args.password, budget=read_budget(args))
@@ -63,6 +72,8 @@ def run(args, settings) -> int:
         print(f"dua check: checking {len(rows)} rows on {len(pages)} page(s)", file=sys.stderr,
               flush=True)
     verdict = rowcheck.check(pages, apart, rows)
+    if args.out:
+        _write_rows(args, rows, reading.pages, verdict.settings)
     report = dict(verdict.to_dict(), pdf=args.pdf, csv=args.rows,
                   seconds=round(time.perf_counter() - started, 3))
     if args.review:
@@ -73,8 +84,39 @@ def run(args, settings) -> int:
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     else:
-        _print_human(report, sys.stdout, sys.stderr, args.quiet)
+        _print_human(report, sys.stderr if args.out == "-" else sys.stdout, sys.stderr,
+                     args.quiet)  # with --out - stdout holds the rows alone
     return EXIT_OK if verdict.status == "passed" else EXIT_NOT_VERIFIED
+
+
+def _check_out(args) -> None:
+    """--out, before any reading: a usable destination that is not an input.
+
+    Raises:
+        UsageError
+    """
+    from .. import outputs  # lazy: keeps dua --help fast
+    from ..errors import UsageError
+
+    if args.out is None:
+        if args.normalize or args.row_format != "csv":
+            raise UsageError("--normalize and --format say how to write the rows: pass --out",
+                             hint="Pass --out FILE (or --out - for stdout).")
+        return
+    if args.out == outputs.STDOUT and args.json:
+        raise UsageError("--out - writes the rows on stdout, where --json prints the report",
+                         hint="Pass --out FILE with --json, or leave --json out.")
+    outputs.require_folder(args.out, "--out", args.mkdir)
+    outputs.check_file(args.out, "--out")
+    outputs.check_not_an_input(args.out, "--out", (args.pdf, args.rows))
+
+
+def _write_rows(args, rows, reader_pages: list, settings: dict | None) -> None:
+    from ..outputs import write_output  # lazy: only --out needs them
+    from ..statements.normalize import rows_text
+
+    write_output(args.out, rows_text(rows, args.row_format, args.normalize, reader_pages,
+                                     settings))
 
 
 def _print_human(report: dict, out, err, quiet: bool) -> None:

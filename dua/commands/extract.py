@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from .. import outputs
 from ..errors import EXIT_OK, CoverageError, DuaError, UnexpectedError, UsageError
@@ -125,6 +124,24 @@ def bug_feedback(exc: BaseException, args) -> dict:
     return feedback
 
 
+def _progress():
+    """Page counts as one moving line (``dua.progress``), every other message a line."""
+    import re  # lazy: keeps dua --help fast
+
+    from ..progress import StatusLine
+
+    line = StatusLine("dua extract")
+
+    def on_progress(message: str) -> None:
+        page = re.fullmatch(r"page (\d+)/(\d+) read", message)
+        if page:
+            line.update(message, final=page.group(1) == page.group(2))
+        else:
+            line.say(message)
+
+    return on_progress
+
+
 def _run(args, settings) -> int:
     from .. import cli  # lazy: cli imports this module only when the command runs
     from ..documents.pipeline import extract  # lazy: pdfplumber loads only when the command runs
@@ -135,6 +152,7 @@ def _run(args, settings) -> int:
         raise UsageError(f"--batch-size must be at least 1, got {args.batch_size}")
     budget = cli.read_budget(args)
     if args.out:  # checked before the work, not after it
+        outputs.require_folder(args.out, "--out", args.mkdir)
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", [args.file])
     review_options.check(args, (args.file,), (args.out,))
@@ -148,7 +166,7 @@ def _run(args, settings) -> int:
         # rules; one transport retry per call keeps the two from multiplying into 16 requests.
         provider = get_provider(settings, retry=RetryPolicy(max_retries=1))
         llm_budget = run_budget(settings)  # one deadline for every batch, retry and wait
-    progress = None if args.quiet else (lambda msg: print(f"dua extract: {msg}", file=sys.stderr))
+    progress = None if args.quiet else _progress()
     from . import ocr
 
     with ocr.searchable_copy(args, args.file, ocr.progress_printer("extract", args.quiet)) as (

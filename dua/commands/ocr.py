@@ -244,6 +244,7 @@ def _replace(copy: str, out: str) -> None:
 def run(args, settings) -> int:
     from .. import outputs  # lazy: keeps dua --help fast
 
+    outputs.require_folder(args.out, "--out", args.mkdir)
     outputs.check_file(args.out, "--out", streams=False)
     outputs.check_not_an_input(args.out, "--out", (args.pdf,))
     with searchable_copy(args, args.pdf, progress_printer("ocr", args.quiet)) as (copy, answer):

@@ -29,6 +29,7 @@ recovery_suggestions}; a failed run's "feedback" is the handler's own answer."""
 EXAMPLES = """\
   python -m dua parse statement.pdf --bank mybank --expected result.csv
   python -m dua parse statement.pdf --bank mybank --out transactions.csv --json
+  python -m dua parse statement.pdf --bank mybank --normalize --out rows.csv   # one schema
   python -m dua parse statement.pdf --bank mybank --out - --quiet | head   # the CSV on stdout
   python -m dua parse --target icici            # data/icici/*.pdf and data/icici/result.csv
   python -m dua parse big.pdf --bank mybank --checkpoint run.json   # then, if interrupted:
@@ -37,7 +38,7 @@ EXAMPLES = """\
 
 
 def add_arguments(p) -> None:
-    from ..cli import add_llm_options, add_read_options  # lazy: cli imports this module on use
+    from ..cli import add_llm_options, add_read_options, add_row_options  # lazy: cli imports this
     from ..review import options as review_options
 
     p.add_argument("pdf", nargs="?", help="the statement PDF")
@@ -58,6 +59,7 @@ def add_arguments(p) -> None:
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the generated parser may run (default: 60)")
+    add_row_options(p)
     add_read_options(p)
     from .ocr import add_ocr_options
 
@@ -106,12 +108,16 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
     from ..statements import provenance
     from ..statements.agent import check_bank, result_path
 
+    if expected and not os.path.isfile(expected):  # exit 2, before the PDF is read
+        raise UsageError(f"No such file: {expected} (--expected)",
+                         hint="Check the --expected path, or leave --expected out.")
     if args.out == outputs.STDOUT and args.json:
         raise UsageError("--out - writes the CSV on stdout, where --json prints the report",
                          hint="Pass --out FILE with --json, or leave --json out.")
     if args.checkpoint:
         outputs.check_file(args.checkpoint, "--checkpoint", streams=False)
     if bank is None:  # --resume: the run's own paths are in its checkpoint
+        outputs.require_folder(args.out, "--out", args.mkdir)
         return
     outputs.check_folder(args.parsers_dir, "--parsers-dir")
     parser = provenance.parser_path(args.parsers_dir, check_bank(bank))
@@ -123,6 +129,53 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
         outputs.check_not_an_input(path, what, (pdf, expected))
     outputs.check_apart(((args.out, "--out"), (args.checkpoint, "--checkpoint"),
                          (parser, "the parser file"), (partial, "the partial CSV")))
+    # PARSERS_DIR is dua's own folder, made with the parser: an output there needs no --mkdir
+    folder = os.path.dirname(os.path.abspath(args.out or ""))
+    if args.out and folder != os.path.abspath(args.parsers_dir):
+        outputs.require_folder(args.out, "--out", args.mkdir)
+
+
+def _ledger_key(expected: str | None) -> str | None:
+    """``expected`` when it is a key in the common schema alone (see ``ledgerkey``)."""
+    if not expected:
+        return None
+    from ..statements import ledgerkey  # lazy: keeps dua --help fast
+
+    return expected if ledgerkey.is_ledger_key(expected) else None
+
+
+def _judge_by_ledger(report: dict, state, key: str, password: str | None) -> None:
+    """The key decides: the rows, normalised, must equal it (its verdict and check join
+    the report's)."""
+    from ..statements import ledgerkey
+    from ..statements.normalize import normalize_statement
+
+    if state.generated_df is None:
+        return
+    found = normalize_statement(state.generated_df, state.pdf_path, password=password,
+                                settings=state.writer_settings)
+    check = ledgerkey.judge(found, key)
+    report["checks"].insert(0, check)
+    report["status"] = "passed" if check["passed"] else "failed"
+    if check["passed"]:  # the key decides: what the page alone could not tell is moot
+        report.pop("feedback", None)
+    else:
+        report["feedback"] = {"user_message": f"the rows do not equal the key: {check['detail']}"}
+
+
+def _render(args, notes: dict):
+    """The rows' text as --normalize and --format ask (None: the statement's own CSV);
+    ``notes`` receives how each field of the common schema was found."""
+    if not args.normalize and args.row_format == "csv":
+        return None
+
+    def render(frame, state, ctx) -> str:
+        from ..statements.normalize import rows_text  # lazy: only these outputs need it
+
+        return rows_text(frame, args.row_format, args.normalize, ctx.words,
+                         state.writer_settings, account=state.target_bank, notes=notes)
+
+    return render
 
 
 def _progress(args):
@@ -151,7 +204,9 @@ def run(args, settings) -> int:
     started = time.perf_counter()
     on_event, on_progress = _progress(args)
     review_options.check(args, (args.pdf, args.expected), (args.out,))
+    normalized: dict = {}  # how --normalize found each field, for the report
     common = dict(out=args.out, parsers_dir=args.parsers_dir, settings=settings,
+                  render=_render(args, normalized),
                   password=args.password, timeout=args.timeout, on_event=on_event,
                   on_progress=on_progress, llm_mode=args.llm_mode, read_budget=read_budget(args))
     if args.resume:
@@ -162,6 +217,12 @@ def run(args, settings) -> int:
         bank = state.target_bank
     else:
         pdf, bank, expected = resolve_inputs(args)
+        ledger = _ledger_key(expected)
+        if ledger:  # it cannot teach the page's columns: the parser is learned without it
+            expected = None
+        if args.out is None and args.row_format != "csv":  # BANK_result.ofx, not .csv
+            args.out = common["out"] = os.path.join(args.parsers_dir,
+                                                    f"{bank}_result.{args.row_format}")
         check_destinations(args, pdf, bank, expected)
         with ocr.searchable_copy(args, pdf, ocr.progress_printer("parse", args.quiet)) as (
                 read, scanned):
@@ -169,6 +230,8 @@ def run(args, settings) -> int:
                               checkpoint=args.checkpoint, **common)
         state = ocr.verdict(state, pdf, scanned, args.out, args.parsers_dir)
     report = summary(state, time.perf_counter() - started)
+    if normalized:
+        report["normalized"] = normalized
     if scanned:
         report["ocr"] = ocr.report_of(scanned, state)
     if state.feedback:  # the handler's answer that ended the run (its budget or our cap)
@@ -178,6 +241,8 @@ def run(args, settings) -> int:
         exc = VerificationError(f"The parser for {bank} is {state.final_status}: "
                                 f"{why.splitlines()[0] if why else 'no result'}")
         report["feedback"] = feedback_for(exc, AGENT_ID)
+    if not args.resume and ledger:
+        _judge_by_ledger(report, state, ledger, args.password)
     if args.review:
         from ..review import parse_review  # lazy: only a review draws pages
 
@@ -188,7 +253,7 @@ def run(args, settings) -> int:
         print(json.dumps(report, indent=2, default=str))
     elif not args.quiet:  # with --out - stdout holds the CSV alone
         _print_human(report, sys.stderr if args.out == "-" else sys.stdout)
-    code = EXIT_OK if state.final_status == "passed" else EXIT_NOT_VERIFIED
+    code = EXIT_OK if report["status"] == "passed" else EXIT_NOT_VERIFIED
     _print_verdict(report, quiet=args.quiet and code != EXIT_OK)
     return code
 
@@ -251,6 +316,8 @@ def _print_human(report: dict, out) -> None:
         print(f"review: {report['review_path']}", file=out)
     for note in report.get("notes", []):
         print(f"  note: {note}", file=out)
+    for field, how in (report.get("normalized") or {}).get("notes", {}).items():
+        print(f"  {field}: {how}", file=out)
     for check in report["checks"]:
         mark = "note" if check.get("note") else \
             {True: "ok", False: "FAILED", None: "not checked"}[check["passed"]]

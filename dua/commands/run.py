@@ -12,7 +12,8 @@ DESCRIPTION = (
     "the same safe execution, with no agent and no LLM. Each file's rows are put to the "
     "statement's own checks, as dua parse does without --expected: the balances and totals "
     "it prints, and every word of its table accounted for. Rows that pass become "
-    "<out-dir>/<name>.csv (written atomically); rows that do not are written apart, as "
+    "<out-dir>/<name>.csv (written atomically; .jsonl, .ofx or .qif with --format, the "
+    "common schema with --normalize); rows that do not are written apart, as "
     "<name>.failed.csv (they do not add up), <name>.unverified.csv (the checks cannot tell) or "
     "<name>.unchecked.csv (they could not be checked: a parser not written by dua's engine), "
     "each with its reason on stderr, one line a file. A file whose output this same parser "
@@ -29,6 +30,7 @@ EXAMPLES = """\
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out statement.csv
   python -m dua run custom_parsers/mybank_parser.py statement.pdf --out - | head
   python -m dua run custom_parsers/mybank_parser.py statements/*.pdf --out-dir out/
+  python -m dua run custom_parsers/mybank_parser.py statements/*.pdf --out-dir out/ --format ofx
   python -m dua run custom_parsers/mybank_parser.py --from-list todo.txt --out-dir out/ --json > report.json
 """
 
@@ -51,8 +53,9 @@ def add_arguments(p) -> None:
                    help="files converted at once (default: one per CPU)")
     p.add_argument("--timeout", type=float, default=60.0, metavar="S",
                    help="seconds the parser may run on each file (default: 60)")
-    from ..cli import add_read_options  # lazy: cli imports this module only when needed
+    from ..cli import add_read_options, add_row_options  # lazy: cli imports this module on use
 
+    add_row_options(p)
     add_read_options(p)
     from .ocr import add_ocr_options
 
@@ -88,7 +91,36 @@ def read_list(path: str) -> list:
             for line in lines if line and not line.startswith("#")]
 
 
+def _is_pdf(path: str) -> bool:
+    """A PDF by its first bytes (a parser is Python text), or by its name when unreadable."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(1024).lstrip().startswith(b"%PDF")
+    except OSError:
+        return path.lower().endswith(".pdf")
+
+
+def _check_order(args, pdfs: list) -> None:
+    """The parser first, then the PDFs: a PDF where the parser goes is a forgotten parser,
+    or the two swapped, and is named as such.
+
+    Raises:
+        UsageError
+    """
+    if not _is_pdf(args.parser):
+        return
+    parsers = [p for p in pdfs if p.endswith(".py")]
+    if parsers:
+        raise UsageError(f"the parser comes first: {args.parser} is a PDF and {parsers[0]} "
+                         "a parser", hint=f"Run: dua run {parsers[0]} {args.parser}")
+    raise UsageError(f"{args.parser} is a PDF, not a parser: dua run needs the parser that "
+                     "dua parse wrote, then the PDFs",
+                     hint=f"Run: dua run custom_parsers/BANK_parser.py {args.parser} (or write "
+                     f"one first: dua parse {args.parser} --bank BANK)")
+
+
 def _check(args, pdfs: list) -> None:
+    _check_order(args, pdfs)
     if not pdfs:
         raise UsageError("No PDF to convert", hint="Pass PDF paths or --from-list FILE.")
     if args.out and len(pdfs) != 1:
@@ -101,13 +133,16 @@ def _check(args, pdfs: list) -> None:
         raise UsageError("--out - writes the CSV on stdout, where --json prints the report",
                          hint="Pass --out FILE with --json, or leave --json out.")
     inputs = (pdfs[0], args.parser, args.from_list)
+    outputs.require_folder(args.out, "--out", args.mkdir)
+    outputs.require_folder(args.out_dir, "--out-dir", args.mkdir, folder=True)
     if args.out:
         outputs.check_file(args.out, "--out")
         outputs.check_not_an_input(args.out, "--out", inputs)
     else:
         outputs.check_folder(args.out_dir or ".", "--out-dir")
         if args.from_list:  # the PDFs and the parser are the batch's to check; the list is ours
-            planned = batch.output_paths(pdfs, args.out_dir or ".").values()
+            planned = batch.output_paths(pdfs, args.out_dir or ".",
+                                         "." + args.row_format).values()
             outputs.check_none_is_an_input(planned, "--out-dir", (args.from_list,))
     from ..sandbox import MAX_TIMEOUT, valid_timeout  # lazy: keeps dua --help fast
 
@@ -173,7 +208,8 @@ def run(args, settings) -> int:
                            else targets, on_progress=progress, timeout=args.timeout,
                            password=args.password, workers=args.workers, resume=not args.force,
                            allow_empty=args.allow_empty, read_timeout=read_timeout,
-                           check_rows=args.check_rows)
+                           check_rows=args.check_rows, row_format=args.row_format,
+                           normalize=args.normalize)
         copies.restore(result)
     if args.out:
         _finish_out(args.out, result.results[0], args.check_rows)
@@ -236,7 +272,9 @@ def _finish_out(out: str, result, checked: bool) -> None:
         target = STDOUT
         if checked and result.check_status != "passed":
             target = verdict_path(os.path.join(os.getcwd(), stem + ".csv"), result.check_status)
-        write_output(target, lambda fh: result.frame.to_csv(fh, index=False))
+        frame = result.frame  # the rows' text where --normalize or --format made it
+        write_output(target, frame if isinstance(frame, str) else
+                     (lambda fh: frame.to_csv(fh, index=False)))
         result.output_path, result.frame = target, None
     elif not result.ok or result.output_path != out:
         end_stream(out)

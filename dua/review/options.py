@@ -33,7 +33,8 @@ def check(args, inputs=(), others=()) -> None:
     """
     if not getattr(args, "review", None):
         return
-    from ..outputs import check_file, check_folder, check_not_an_input  # lazy: --help stays fast
+    from ..outputs import (  # lazy: --help stays fast
+        check_file, check_folder, check_not_an_input, require_folder)
 
     if args.review == "-":  # a page of HTML on standard output would mix with the report
         raise UsageError("--review needs a path, not '-'",
@@ -41,9 +42,12 @@ def check(args, inputs=(), others=()) -> None:
     if not MIN_DPI <= args.review_dpi <= MAX_DPI:
         raise UsageError(f"--review-dpi must be in [{MIN_DPI}, {MAX_DPI}], got {args.review_dpi:g}",
                          hint=f"Pass --review-dpi {DEFAULT_DPI}, or lower for a smaller file.")
+    mkdir = getattr(args, "mkdir", False)
     if getattr(args, "pdfs", None) is not None:  # dua run: a folder of pages
+        require_folder(args.review, "--review", mkdir, folder=True)
         check_folder(args.review, "--review")
         return
+    require_folder(args.review, "--review", mkdir)
     check_file(args.review, "--review")
     check_not_an_input(args.review, "--review", [*inputs, *others])
     for other in others:

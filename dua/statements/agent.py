@@ -46,6 +46,7 @@ class AgentContext:
     best: tuple = ()  # (distance, attempt, code, frame, result) of the best attempt so far
     recovery: object = None  # NodeRecovery: this run's consultations of the Error Handler
     on_progress: object = None  # fn(str): the handler's decisions, one line each
+    render: object = None  # fn(frame, state, ctx) -> the output's text (None: the CSV)
 
 
 # --- nodes -------------------------------------------------------------------------------
@@ -193,7 +194,8 @@ def finalize(state: StatementState, ctx: AgentContext) -> dict:
                 updates.get("comparison_result", state.comparison_result)), state.writer)
     if frame is not None and (final != "failed" or len(frame)):
         out = result_path(ctx.out_path, ctx.parsers_dir, state.target_bank, final == "failed")
-        write_output(out, frame.to_csv(index=False))
+        write_output(out, ctx.render(frame, state, ctx) if ctx.render
+                     else frame.to_csv(index=False))
         updates["output_csv_path"] = out
     if final == "failed":  # a pipe at --out gets its end (nothing), not a reader left waiting
         end_stream(ctx.out_path)
@@ -303,8 +305,8 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
               parsers_dir: str = "custom_parsers", settings=None, max_retries: int = 3,
               password: str | None = None, timeout: float = 60.0, on_event=None,
               checkpoint: str | None = None, make_writer=None, llm_mode: str = "code",
-              on_progress=None, sleep=time.sleep, read_budget=None) -> StatementState:
-    """Run the whole workflow and return the final state.
+              on_progress=None, sleep=time.sleep, read_budget=None, render=None) -> StatementState:
+    """Run the whole workflow and return the final state (``render``: see AgentContext).
 
     ``on_progress(line)`` hears the Error Handler's decisions; ``sleep`` waits its delays
     (tests pass a recorder); ``read_budget`` (a ``dua.pdf.ReadBudget``) bounds reading the PDF. A failure that ends the run carries the handler's feedback
@@ -323,7 +325,8 @@ def run_agent(pdf_path: str, bank: str, *, expected: str | None = None, out: str
                            run_id=new_run_id("statement"))
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
-                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget)
+                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget,
+                   render=render)
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            step_limit=_steps(max_retries))
 
@@ -367,7 +370,7 @@ def _context(state: StatementState, on_progress, sleep, **fields) -> AgentContex
 def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = "custom_parsers",
                  settings=None, password: str | None = None, timeout: float = 60.0,
                  on_event=None, make_writer=None, llm_mode: str = "code", on_progress=None,
-                 sleep=time.sleep, read_budget=None) -> StatementState:
+                 sleep=time.sleep, read_budget=None, render=None) -> StatementState:
     """Continue a run from its checkpoint file (the PDF is read again; the frame is re-made).
 
     Raises:
@@ -394,7 +397,8 @@ def resume_agent(checkpoint: str, *, out: str | None = None, parsers_dir: str = 
         nxt = "execute"  # the DataFrame is not checkpointed: run the saved parser again
     ctx = _context(state, on_progress, sleep, settings=settings, password=password,
                    timeout=timeout, out_path=out, parsers_dir=parsers_dir,
-                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget)
+                   make_writer=make_writer, llm_mode=llm_mode, read_budget=read_budget,
+                   render=render)
     _start_sandbox()
     return recovery.invoke(build_graph(), state, ctx, on_event=on_event, checkpoint=checkpoint,
                            start_at=nxt, step=step, step_limit=step + _steps(state.max_retries))

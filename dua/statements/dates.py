@@ -39,7 +39,7 @@ def order_keys(dates: list) -> list | None:
     """Sortable ``(year, month, day)`` keys for dates as one statement prints them, or None
     when they cannot all be read. Whether '03/04' is the 3rd of April or March 4th is
     decided for the whole statement: by a number over 12 in one place, else day first."""
-    parts = [_parts(d) for d in dates]
+    parts = [parts_of(d) for d in dates]
     if not parts or any(p is None for p in parts):
         return None
     open_order = [p for p in parts if p[3] is None]  # two numbers, order not printed
@@ -64,7 +64,7 @@ def _month_number(token: str) -> int | None:
     return numbers.pop() if len(numbers) == 1 else None
 
 
-def _parts(text: str):
+def parts_of(text: str):
     """``(year, a, b, month_first)`` of one date: ``a`` and ``b`` the day and the month in
     the order printed; ``month_first`` None when the date alone does not say."""
     tokens = re.findall(r"\d+|[^\W\d_]+", text.lower())

@@ -148,9 +148,10 @@ def _days(frame) -> list | None:
 
 
 def _fit(frame) -> tuple | None:
-    """(bad rows, balance column, movements' description, newest first, balances, movements)
-    of the assignment that reconciles best. A column with holes counts only when every
-    pair of rows it prints reconciles: then it is the balance, and its holes are the fault."""
+    """(bad rows, balance column, movements' description, newest first, balances, movements,
+    sign: the balance moves by sign x movement) of the assignment that reconciles best. A
+    column with holes counts only when every pair of rows it prints reconciles: then it is
+    the balance, and its holes are the fault."""
     best = None
     days = _days(frame)
     for bal_col in numeric_columns(frame):
@@ -209,6 +210,28 @@ def _restarts(i: int, bal: list, moves: list, sign: float, openings: dict | None
     """Whether row ``i``'s balance follows from an amount printed right above it."""
     return not math.isnan(bal[i]) and any(
         abs(v + sign * moves[i] - bal[i]) < 0.005 for v in (openings or {}).get(i, ()))
+
+
+def oriented(frame) -> tuple | None:
+    """``(balance column, what moves it, movements, bad rows)``: each row's movement signed
+    the way it moves the printed balance (a balance that grows by it: positive), under the
+    assignment of the columns that reconciles best; None when no column is a balance."""
+    if len(frame) < 2:
+        return None
+    best = _fit(frame)
+    if best is None:
+        return None
+    bad, bal_col, what, _, bal, moves, sign = best
+    if not bad:  # one column alone may reconcile where the others print only before the
+        # first balance: an assignment that moves it by every column, where one fits, wins
+        others = [c for c in numeric_columns(frame) if c != bal_col]
+        for option, values in movement_options(frame, exclude=(bal_col,)):
+            if all(repr(c) in option for c in others):
+                wrong, way, _ = _best_convention(bal, values)
+                if not wrong:
+                    what, moves, sign = option, values, way
+                    break
+    return bal_col, what, [sign * m for m in moves], len(bad)
 
 
 def reconcile_totals(frame, printed: list) -> dict:

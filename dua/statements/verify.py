@@ -26,8 +26,8 @@ def preload() -> None:
         pass
 
 
-def load_expected(path: str):
-    """The expected CSV as ``pandas.read_csv`` reads it.
+def load_expected(path: str, what: str = "--expected"):
+    """The expected CSV as ``pandas.read_csv`` reads it (``what``: how the user named it).
 
     Raises:
         DocumentNotFoundError: no such file. SchemaError: not a readable CSV.
@@ -37,8 +37,8 @@ def load_expected(path: str):
     import pandas as pd  # lazy: keeps import dua fast
 
     if not os.path.isfile(path):
-        raise DocumentNotFoundError(f"Expected CSV not found: {path}", path=path,
-                                    hint="Check the --expected path.")
+        raise DocumentNotFoundError(f"No such file: {path}", path=path,
+                                    hint=f"Check the {what} path.")
     try:
         # utf-8-sig: spreadsheet exports start with a BOM that would rename the first column
         frame = pd.read_csv(path, encoding="utf-8-sig")
@@ -53,7 +53,9 @@ def load_expected(path: str):
     if frame.empty:  # nothing to match: every parser would "pass" or fail on dtypes alone
         raise SchemaError([f"{path} has no rows: the expected CSV lists the statement's "
                            "transactions"], path=path)
-    return frame
+    from .normalize import own_columns  # a key in the common schema: its own columns judge
+
+    return own_columns(frame, path)
 
 
 def _cell(value: object) -> object:
