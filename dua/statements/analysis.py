@@ -195,6 +195,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     }
     _signs(columns, by_col, settings)
     settings["continuation"] = _wrap_side(pages, settings)
+    settings["continuation_gap"] = _wrap_leading(pages, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
     _roles(pages, settings)
@@ -271,6 +272,30 @@ def _once_a_day(pages: list, settings: dict) -> None:
             out.append(c)
     if out:
         settings["carry_columns"] = out
+
+
+def _wrap_leading(pages: list, settings: dict) -> float:
+    """How far under its row a wrapped line may stand. A table that pads its rows sets a
+    description's second line a whole row below its first: where three lines or more that
+    may continue a row stand that same distance under the line before them, a row and no
+    further, that distance is a wrap's reach too."""
+    gap = settings["continuation_gap"]
+    try:
+        pages_items = engine.extract(pages, settings)[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return gap
+    offsets, steps = [], []
+    for items in pages_items:
+        anchors = [i for i, item in enumerate(items) if item[0] == "anchor"]
+        steps += [items[b][1] - items[a][1] for a, b in zip(anchors, anchors[1:])]
+        offsets += [round(items[i + 1][1] - items[i][1], 1) for i in anchors
+                    if i + 1 < len(items) and items[i + 1][0] == "text"
+                    and engine.continues(items[i + 1], settings)]
+    wide = [o for o in offsets if gap < o <= 1.05 * min(steps or [0])]
+    common = max(set(wide), key=wide.count) if wide else None
+    if common is None or sum(1 for o in wide if abs(o - common) <= 0.5) < 3:
+        return gap
+    return round(common + 1.0, 2)
 
 
 def _wrap_side(pages: list, settings: dict) -> str:

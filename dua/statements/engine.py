@@ -263,18 +263,28 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
 def continues(item: list, settings: dict) -> bool:
     """Whether a text line may continue a row: its words stand in the columns rows wrap in
     (learned from the answer key), or at least none in the date column, where a heading
-    over a group of rows starts and a wrapped description does not, nor in a column of
-    money, which a description never reaches."""
+    over a group of rows starts and a wrapped description does not, and no money in a
+    column of money (a long wrapped line may run on under one, its words no amounts)."""
     allowed = settings.get("continuation_columns")
     columns = settings["columns"]
     if allowed is None:
         date = settings["date_column"]
-        barred = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
-        if not settings.get("date_groups"):
-            barred.add(date)
+        money = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
+        barred = set() if settings.get("date_groups") else {date}
         barred -= set(settings.get("wrapped_columns", ()))  # a cell wrapped in a narrow column
-        return not any(column_of(w, columns) in barred for w in item[4])
+        words = item[4]
+        return not any(column_of(w, columns) in barred or (
+            column_of(w, columns) in money and not _runs_on(words, n, settings))
+            for n, w in enumerate(words))
     return all(column_of(w, columns) in allowed for w in item[4])
+
+
+def _runs_on(words: list, n: int, settings: dict) -> bool:
+    """Whether word ``n`` runs on from the word before it, a word space away, and is no
+    amount: a long line of text carried on under a column of money, not a cell of its own."""
+    if n == 0 or looks_like_amount(words[n][0], settings):
+        return False
+    return words[n][1] - words[n - 1][2] <= words[n][4] - words[n][3]
 
 
 def row_below(items: list, k: int, settings: dict) -> bool:
