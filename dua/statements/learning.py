@@ -325,7 +325,9 @@ def _section_signs(settings: dict, words_by_page: list, rows: list, expected,
     debits below, all printed unsigned) sign those amounts by the section they stand in."""
     found, starts = sections.guess(words_by_page, settings), None
     if not found:  # titles a row's wrapped text could be: the key claims none of them
-        starts = _unclaimed_titles(pages, rows, settings)
+        said = {engine.normalize(str(v)) for c, k in enumerate(kinds) if k == "text"
+                for v in expected.iloc[:, c].dropna()}
+        starts = [t for t in _unclaimed_titles(pages, rows, settings) if t[2] not in said]
         found = [[t, 1] for t in dict.fromkeys(t for _, _, t in starts)]
         if len(found) < 2:
             return
@@ -450,7 +452,10 @@ def _heading(settings: dict, words_by_page: list, pages: list, rows: list, range
     segments = sorted((a, b) for a, b, _ in ranges.values())
     top = min(first.lines | {first.line})  # a description printed above the date line
     header = find_header(words_by_page, (first.page, pages[first.page].lines[top]), segments)
-    texts = sorted({engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header})
+    claimed = {engine.normalize(engine.join_words(pages[r.page].lines[k], GLUE_GAP))
+               for r in rows[:3] for k in r.lines}  # a row's words stacked under the heading
+    texts = sorted({engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header}
+                   - claimed)
     settings["header"] = texts
     settings["require_header"] = bool(texts)
     printed_on = {p for p, page in enumerate(pages)
