@@ -240,6 +240,18 @@ class DateNotationTest(unittest.TestCase):
         self.assertIsNone(evidence.date_notation(["21-07", "03-02", "25-07", "01-03"]))
         self.assertIsNone(evidence.date_notation(["21-07", "21-07"]))
 
+    def test_without_a_key_day_and_month_alone_are_dates_only_when_many_run_in_order(self):
+        from dua.statements import engine
+
+        def lines(dates):
+            return [engine.group_lines([(d, 40, 60, 10 * i, 10 * i + 8, 8.0),
+                                        ("12.50", 300, 330, 10 * i, 10 * i + 8, 8.0)], 3.0)[0]
+                    for i, d in enumerate(dates, 1)]
+        has_money = lambda ln: True  # noqa: E731
+        self.assertIsNotNone(datenotation.from_lines(lines(["7-9", "8-9", "12-9", "3-10"]), has_money))
+        self.assertIsNone(datenotation.from_lines(lines(["7-9", "8-9"]), has_money))
+        self.assertIsNone(datenotation.from_lines(lines(["7-9", "3-2", "12-9", "1-1"]), has_money))
+
     def test_the_pattern_covers_the_languages_months_not_only_the_ones_seen(self):
         found = datenotation.induce(["15 ago 2024", "3 sep 2024"])
         self.assertIn("es", found["languages"])

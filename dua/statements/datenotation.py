@@ -255,7 +255,8 @@ def _search():
               r"\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]",
               r"\d{1,2}%s%s(?:%s\d{4}|%s\d{2}(?!\d))?" % (sep, month, sep, sep),
               r"%s%s\d{1,2}(?:%s\d{4})?" % (month, sep, sep),
-              r"\d{4}[./-]\d{1,2}[./-]\d{1,2}")
+              r"\d{4}[./-]\d{1,2}[./-]\d{1,2}",
+              r"\d{1,2}[./-]\d{1,2}(?![./-]?\d)")  # day and month alone: kept if in order
     return re.compile(r"(?<![\w/.-])(?:%s)(?![\w/-])" % "|".join(shapes), re.IGNORECASE)
 
 
@@ -283,7 +284,9 @@ def from_lines(lines: list, has_money) -> str | None:
         return None
     if not notation["languages"]:
         keys = order_keys(values, notation)
-        return notation["pattern"] if keys and in_order(keys) else None
+        # numbers alone: only many of them, running in order, make a column of dates
+        enough = "y" in notation["roles"] or len(set(keys or [])) >= 4
+        return notation["pattern"] if keys and enough and in_order(keys) else None
     fits = [lang for lang in notation["languages"]
             if in_order(order_keys(values, dict(notation, languages=[lang])) or [])]
     return _with_languages(notation, fits) if fits else None
