@@ -175,8 +175,8 @@ def _part(role: str, col: list, languages: set) -> str:
     if role == "w":
         return r"[^\W\d_]+\.?" if len({t.lower() for t in col}) > 1 else re.escape(col[0])
     lo, hi = min(len(t) for t in col), max(len(t) for t in col)
-    if role in ("d", "m") and lo == 1:
-        hi = 2
+    if role in ("d", "m") and (lo == 1 or not any(t.startswith("0") for t in col)):
+        lo, hi = 1, 2  # a day or month printed unpadded (none seen below ten is no proof)
     return r"\d{%d}" % lo if lo == hi else r"\d{%d,%d}" % (lo, hi)
 
 

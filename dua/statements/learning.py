@@ -261,10 +261,12 @@ def _wrapped_dates(settings: dict, rows: list, c: int) -> None:
 
 
 def date_pattern(printed: list) -> str | None:
-    """The usual shape most of the printed dates take; where none reads them all, the
-    notation induced from them (any order, separator, language or script)."""
+    """The usual shape most of the printed dates take; where none reads them all, or they
+    name months in words, the notation induced from them (any order, separator, language
+    or script: 'feb' and 'mar' read as English would leave a Spanish 'ene' unread)."""
     shapes = collections.Counter(match_of(d) for d in printed)
-    if None in shapes:
+    if None in shapes or any(re.search(r"[^\W\d_]{3}", d) for d in printed):
+        # a month in words: every language that spells the months seen, not English only
         induced = evidence.date_notation(printed)
         if induced:
             return induced["pattern"]
@@ -461,7 +463,11 @@ def _heading(settings: dict, words_by_page: list, pages: list, rows: list, range
     printed_on = {p for p, page in enumerate(pages)
                   if any(engine.normalize(engine.join_words(ln, GLUE_GAP)) in texts
                          for ln in page.lines)}
-    settings["header_once"] = bool(texts) and not {r.page for r in rows} <= printed_on
+    # rows on one page say nothing of the next: a heading that is not printed again must
+    # not cost the next statement its later pages' rows
+    pages_of_rows = {r.page for r in rows}
+    settings["header_once"] = bool(texts) and (len(pages_of_rows) == 1
+                                               or not pages_of_rows <= printed_on)
 
 
 def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list) -> list:
