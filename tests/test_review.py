@@ -224,7 +224,11 @@ class CommandsTest(unittest.TestCase):
                          ["img_src_x_onerror_alert_1.html", "a.html", "not_a_pdf.html"])
         with open(report["review_path"], encoding="utf-8") as fh:
             index = fh.read()
-        audit = assert_self_contained(self, index, pages=0, links_out=[os.path.basename(p) for p in pages])
+        audit = assert_self_contained(self, index, pages=0, links_out=[os.path.basename(p) for p in pages],
+                                      here=folder)
+        hrefs = [a.get("href") for a in audit.named("a")]
+        self.assertIn("../parsers/markup_parser.py", hrefs)  # the parser, and each CSV written
+        self.assertIn("../out/%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E.csv", hrefs)
         self.assertEqual(len(audit.named("th")), len([h for h in audit.named("th") if "data-sort" in h]))
         self.assertIn(odd, [a.get("title") for a in audit.named("td")])
         self.assertIn(os.path.basename(odd), audit.text_in("a"))

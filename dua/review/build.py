@@ -103,9 +103,12 @@ def run_reviews(folder: str, result, parser_path: str, password: str | None = No
         review.links = links(files[r.pdf_path], [("rows", r.output_path), ("parser", parser_path)])
         review.links.append(("every statement of this run", "index.html", "index.html"))
         write_output(files[r.pdf_path], statement.render(review))
-        entries.append(index.IndexEntry(r.pdf_path, name, r.status, r.rows, verdict, detail))
+        rows = links(os.path.join(folder, "index.html"), [("rows", r.output_path)])
+        entries.append(index.IndexEntry(r.pdf_path, name, r.status, r.rows, verdict, detail,
+                                        rows[0][1] if rows else ""))
     home = os.path.join(folder, "index.html")
-    write_output(home, index.render(entries, parser_path))
+    parser = links(home, [("parser", parser_path)])
+    write_output(home, index.render(entries, parser_path, parser[0][1] if parser else ""))
     return {"index": home, "files": files}
 
 
