@@ -91,6 +91,10 @@ def _cells(diff: Diff, i: int, columns: list, rows: list, side: str) -> str:
     values = dict(zip(columns, rows[i]))
     out = []
     for column in diff.columns:
-        mark = ' class="differs"' if (i, column) in diff.cells else ""
-        out.append(f"<td{mark}>{esc(values.get(column, ''))}</td>")
+        value = str(values.get(column, ""))
+        # Short cells (dates, amounts) stay on one line; a long description wraps, so that
+        # the columns after it stay in view.
+        classes = ["differs"] * ((i, column) in diff.cells) + ["long"] * (len(value) > 24)
+        mark = f' class="{" ".join(classes)}"' if classes else ""
+        out.append(f"<td{mark}>{esc(value)}</td>")
     return "".join(out)

@@ -32,11 +32,11 @@ CSS = """\
 rect.lost:target{fill:#ffd23f;fill-opacity:.6}
 .lostlist{margin:4px 0;padding-left:20px;font-size:13px;max-height:14em;overflow:auto}
 .lostlist .n{color:#555;white-space:nowrap}
-.cell.differs,.items td.differs{stroke:#d50000;stroke-width:3;fill-opacity:.45}
+.cell.differs{stroke:#d50000;stroke-width:3;fill-opacity:.45}
 .items td.differs{background:#ffd6d6;outline:2px solid #d50000;outline-offset:-2px;font-weight:600}
 .items td.src{color:#555;font-size:11px}.items tr.exp td{border-bottom:none;color:#444}
 .items td.gone{color:#b3261e;font-style:italic}
-.items.diff td{white-space:nowrap}
+.items.diff td{white-space:nowrap}.items.diff td.long{white-space:normal;min-width:10em}
 .only-fail .pages a[data-k]:not(.fail),.only-fail .items tr[data-k]:not(.fail),.only-fail .furn{display:none}
 .only-lost .pages a[data-k],.only-lost .items tr[data-k],.only-lost .furn{display:none}
 """
