@@ -281,6 +281,25 @@ class RunIndexInBrowserTest(unittest.TestCase):
         self.assertEqual(down, rows[::-1])
 
 
+class UnaccountedFilterInBrowserTest(unittest.TestCase):
+    def test_unaccounted_words_only_hides_rows_and_furniture_and_keeps_the_red_words(self):
+        chromium()
+        tmp = tempfile.mkdtemp(prefix="dua-review-browser-")
+        self.addCleanup(shutil.rmtree, tmp, True)
+        review = os.path.join(tmp, "un.html")
+        run_dua("parse", UNACCOUNTED, "--bank", "un", "--parsers-dir", tmp,
+                "--out", os.path.join(tmp, "un.csv"), "--review", review, "-q")
+        script = (VISIBLE + ";function now(){return [shown('.pages a[data-k]'),shown('.furn'),"
+                  "shown('.pages rect.lost'),shown('.items tr[data-k]'),shown('.lostlist li')]}"
+                  "var before=now(),l=document.getElementById('f-lost');l.checked=true;"
+                  "l.dispatchEvent(new Event('change',{bubbles:true}));out=[before,now()]")
+        before, after = drive(review, script)
+        self.assertEqual(before[2:], [4, 18, 1])
+        self.assertGreater(before[0], 0)
+        self.assertGreater(before[1], 0)
+        self.assertEqual(after, [0, 0, 4, 0, 1])  # the four red words and their line, alone
+
+
 class ExtractionInBrowserTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
