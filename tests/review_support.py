@@ -191,17 +191,3 @@ def drive(review: str, script: str) -> object:
 
     return json.loads(html_mod.unescape(found.group(1)))
 
-
-def print_to_pdf(review: str, out: str) -> None:
-    """Print a review as a browser's print does (headless Chromium's --print-to-pdf)."""
-    profile = tempfile.mkdtemp(prefix="dua-chromium-")
-    try:
-        subprocess.run([chromium(), "--headless", "--no-sandbox", "--disable-gpu",
-                        "--no-first-run", f"--user-data-dir={profile}",
-                        "--host-resolver-rules=MAP * ~NOTFOUND", "--no-pdf-header-footer",
-                        f"--print-to-pdf={out}", f"file://{review}"],
-                       capture_output=True, text=True, timeout=120)
-        if not os.path.exists(out):
-            raise AssertionError("Chromium printed no PDF")
-    finally:
-        shutil.rmtree(profile, True)

@@ -109,6 +109,25 @@ class ShellTest(unittest.TestCase):
             shell.document("t", "", "</style><script>")
 
 
+class DiffTest(unittest.TestCase):
+    def test_cells_are_compared_as_a_reader_would_numbers_by_value_blanks_alike(self):
+        from dua.review import diff
+
+        for a, b in (("1,200.00", "1200.0"), ("", "nan"), ("Fish  and chips", "Fish and chips"),
+                     ("(12.00)", "-12"), ("12.00-", "-12.0")):
+            self.assertTrue(diff.same(a, b), (a, b))
+        for a, b in (("1,200.00", "1,200.01"), ("", "0"), ("Fee", "Fees"), ("12", "-12"),
+                     ("1.2.3", "1.23")):
+            self.assertFalse(diff.same(a, b), (a, b))
+
+    def test_rows_past_the_shorter_side_are_named_missing_or_extra(self):
+        from dua.review import diff
+
+        found = diff.compare(["a"], [["1"], ["2"]], ["a"], [["1"], ["3"], ["4"]])
+        self.assertEqual((found.cells, found.missing, found.extra), ({(1, "a")}, [2], []))
+        self.assertEqual(found.failing_rows(), {1, 2})
+
+
 class ParserSettingsTest(unittest.TestCase):
     def test_a_parser_not_written_by_dua_has_no_settings_and_says_so(self):
         settings, why = sources.parser_settings(HAND_PARSER)

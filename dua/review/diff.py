@@ -34,7 +34,9 @@ def same(a: str, b: str) -> bool:
     if a in _EMPTY or b in _EMPTY:
         return (a in _EMPTY) == (b in _EMPTY)
     if _NUMBER.match(a) and _NUMBER.match(b):
-        return _value(a) == _value(b)
+        x, y = _value(a), _value(b)
+        if x is not None and y is not None:
+            return x == y
     return a == b
 
 
