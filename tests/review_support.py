@@ -163,3 +163,31 @@ def page_requests(net_log: str) -> list:
                 and "file://" in str(params.get("network_isolation_key", "")):
             out.append(params["url"])
     return out
+
+
+def drive(review: str, script: str) -> object:
+    """Run ``script`` in a review page in headless Chromium, as a user's clicks would, and
+    return what it leaves in ``out`` (JSON). The page's own script runs unchanged; only the
+    policy that keeps any other script out is taken away from a copy of the page."""
+    import re
+
+    with open(review, encoding="utf-8") as fh:
+        text = fh.read()
+    text = re.sub(r'<meta http-equiv="Content-Security-Policy"[^>]*>', "", text, count=1)
+    probe = ("<script>window.addEventListener('load',function(){var out=null;" + script +
+             ";var p=document.createElement('pre');p.id='dua-test-out';"
+             "p.textContent=JSON.stringify(out);document.body.appendChild(p)});</script>")
+    copy = review[:-len(".html")] + ".driven.html"
+    with open(copy, "w", encoding="utf-8") as fh:
+        fh.write(text.replace("</body>", probe + "</body>", 1))
+    try:
+        dom = browse(f"file://{copy}", dump_dom=True)
+    finally:
+        os.remove(copy)
+    found = re.search(r'<pre id="dua-test-out">(.*?)</pre>', dom, re.S)
+    if not found:
+        raise AssertionError(f"the page's probe left nothing: {dom[-2000:]}")
+    import html as html_mod
+
+    return json.loads(html_mod.unescape(found.group(1)))
+

@@ -117,6 +117,22 @@ class SeedScenarioTest(unittest.TestCase):
         [queued] = store.retries("q_456")
         self.assertTrue(1000.25 <= queued["due"] <= 1000.5, queued)
 
+    def test_db_timeout_says_the_retry_is_queued_and_what_runs_the_queue_issue_30(self):
+        from dua.recovery.actions import drain_retries
+
+        store = Store()
+        store.cache_put("query:q_456", {"rows": [1]})
+        message = run_graph(DB_TIMEOUT, store, clock=lambda: 1000.0)[0]["feedback"]["user_message"]
+        self.assertNotIn("retry shortly", message)  # no promise of a retry nothing makes
+        self.assertIn("I've queued retry 1 of this query", message)
+        self.assertIn("drains the retry queue (dua.recovery.actions.drain_retries)", message)
+        self.assertIn("cached results are available meanwhile", message)
+        # The wording is true: the item waits until a caller drains the queue, then runs once.
+        ran = []
+        self.assertEqual(drain_retries(store, ran.append, clock=lambda: 999.0)["done"], 0)
+        self.assertEqual(drain_retries(store, ran.append, clock=lambda: 2000.0)["done"], 1)
+        self.assertEqual([item["query_id"] for item in ran], ["q_456"])
+
     def test_incompatible_chart_suggests_an_alternative_and_resumes(self):
         fb = run_graph(CHART)[0]["feedback"]
         self.assertEqual((fb["error_type"], fb["next_action"]), ("chart_error", "resume"))

@@ -29,6 +29,22 @@ class HandleCommandTest(unittest.TestCase):
         done = run_dua("handle", "-", "--json", input=json.dumps(DB_TIMEOUT))
         self.assertEqual(json.loads(done.stdout)["error_type"], "query_error")
 
+    def test_handle_in_memory_says_its_queued_retry_ends_with_it_and_with_db_keeps_it(self):
+        done = run_dua("handle", "-", input=json.dumps(DB_TIMEOUT))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("I've queued retry 1", json.loads(done.stdout)["user_message"])
+        self.assertIn("queued in memory and is gone when this command ends; pass --db FILE",
+                      done.stderr)
+        with tempfile.TemporaryDirectory() as tmp:
+            db = os.path.join(tmp, "r.sqlite3")
+            done = run_dua("handle", "-", "--db", db, input=json.dumps(DB_TIMEOUT))
+            self.assertNotIn("in memory", done.stderr)
+            from dua.recovery import Store
+
+            self.assertEqual([r["query_id"] for r in Store(db).retries("q_456")], ["q_456"])
+        chart = run_dua("handle", "-", input=json.dumps(CHART))  # nothing queued, nothing said
+        self.assertNotIn("queued", chart.stderr)
+
     def test_handle_with_db_persists_and_replays(self):
         with tempfile.TemporaryDirectory() as tmp:
             db = os.path.join(tmp, "r.sqlite3")

@@ -14,6 +14,7 @@ import re
 import shutil
 import tempfile
 import unittest
+from urllib.parse import unquote
 
 from dua import pdf
 from dua.errors import CorruptPDFError, DocumentNotFoundError, EncryptedPDFError
@@ -33,23 +34,27 @@ MARKUP = ("<img src=x onerror=alert(1)>", '</td><script>document.title="pwned"</
           "<meta http-equiv=refresh content=0;url=http://example.invalid/>")
 ALLOWED = {"html", "head", "meta", "title", "style", "body", "header", "h1", "p", "span", "b",
            "ul", "ol", "li", "div", "section", "aside", "figure", "figcaption", "img", "svg",
-           "rect", "g", "text", "a", "table", "thead", "tbody", "tr", "th", "td", "script", "main"}
+           "rect", "g", "text", "a", "table", "thead", "tbody", "tr", "th", "td", "script", "main",
+           "label", "input", "select", "option"}
 
 
-def assert_self_contained(test: unittest.TestCase, text: str, pages: int, links_out=()) -> Audit:
-    """One picture per page, one script (ours), nothing that loads or runs from elsewhere."""
+def assert_self_contained(test: unittest.TestCase, text: str, pages: int, links_out=(),
+                          here: str | None = None) -> Audit:
+    """One picture per page, one script (ours), nothing that loads or runs from elsewhere;
+    a link out is one of ``links_out`` or, relative to ``here``, a file that exists."""
     audit = Audit(text)
     test.assertLessEqual({t for t, _ in audit.tags}, ALLOWED)
     test.assertEqual(len(audit.named("img")), pages)
     for img in audit.named("img"):
         test.assertTrue(img["src"].startswith("data:image/png;base64,"), img["src"][:40])
-        test.assertEqual(img.get("loading"), "lazy")
+        test.assertNotIn("loading", img)  # eager: a lazy picture prints blank
     test.assertEqual(audit.text_in("script"), shell.SCRIPT)
     for tag, attrs in audit.tags:
         test.assertFalse([a for a in attrs if a.startswith("on")], (tag, attrs))
         href = attrs.get("href")
-        if href is not None and not href.startswith("#"):
-            test.assertIn(href, links_out)
+        if href is not None and not href.startswith("#") and href not in links_out:
+            test.assertIsNotNone(here, href)
+            test.assertTrue(os.path.isfile(os.path.join(here, unquote(href))), href)
     style = audit.text_in("style")
     test.assertNotIn("url(", style)
     test.assertNotIn("@import", style)
@@ -104,6 +109,25 @@ class ShellTest(unittest.TestCase):
             shell.document("t", "", "</style><script>")
 
 
+class DiffTest(unittest.TestCase):
+    def test_cells_are_compared_as_a_reader_would_numbers_by_value_blanks_alike(self):
+        from dua.review import diff
+
+        for a, b in (("1,200.00", "1200.0"), ("", "nan"), ("Fish  and chips", "Fish and chips"),
+                     ("(12.00)", "-12"), ("12.00-", "-12.0")):
+            self.assertTrue(diff.same(a, b), (a, b))
+        for a, b in (("1,200.00", "1,200.01"), ("", "0"), ("Fee", "Fees"), ("12", "-12"),
+                     ("1.2.3", "1.23")):
+            self.assertFalse(diff.same(a, b), (a, b))
+
+    def test_rows_past_the_shorter_side_are_named_missing_or_extra(self):
+        from dua.review import diff
+
+        found = diff.compare(["a"], [["1"], ["2"]], ["a"], [["1"], ["3"], ["4"]])
+        self.assertEqual((found.cells, found.missing, found.extra), ({(1, "a")}, [2], []))
+        self.assertEqual(found.failing_rows(), {1, 2})
+
+
 class ParserSettingsTest(unittest.TestCase):
     def test_a_parser_not_written_by_dua_has_no_settings_and_says_so(self):
         settings, why = sources.parser_settings(HAND_PARSER)
@@ -153,11 +177,11 @@ class CommandsTest(unittest.TestCase):
     def test_parse_reports_the_review_path_and_the_review_holds_one_picture_per_page(self):
         self.assertEqual(self.markup["status"], "passed")
         self.assertEqual(self.markup["review_path"], os.path.join(self.tmp, "markup.html"))
-        audit = assert_self_contained(self, self.markup["html"], pages=1)
+        audit = assert_self_contained(self, self.markup["html"], pages=1, here=self.tmp)
         self.assertEqual(len([r for r in audit.named("tr") if r.get("data-k")]), 16)
 
     def test_markup_in_a_statement_shows_as_characters_in_the_table_and_tooltips(self):
-        audit = assert_self_contained(self, self.markup["html"], pages=1)
+        audit = assert_self_contained(self, self.markup["html"], pages=1, here=self.tmp)
         cells, tips = audit.text_in("td"), audit.text_in("title")
         for text in MARKUP:
             with self.subTest(text=text):
@@ -196,12 +220,13 @@ class CommandsTest(unittest.TestCase):
         lost = [a["id"] for a in audit.named("rect") if a.get("class") == "lost" and a.get("id")]
         self.assertEqual(lost, ["w-0", "w-1", "w-2", "w-3"])
         listed, tips = audit.text_in("li"), audit.text_in("title").splitlines()
+        self.assertIn(": Arranged overdraft limit 2,500.00", listed)  # one line, as printed
+        self.assertIn("— 4 words", audit.text_in("span").splitlines())
         for word in ("Arranged", "overdraft", "limit", "2,500.00"):
-            self.assertIn(f": {word}", listed)
             self.assertTrue([t for t in tips if t.startswith(f"unaccounted for: {word} (")],
                             tips)
         self.assertIn("unverified", audit.text_in("span").splitlines())
-        self.assertIn("#w-2", [a.get("href") for a in audit.named("a")])
+        self.assertIn("#w-0", [a.get("href") for a in audit.named("a")])
 
     def test_run_writes_an_index_with_each_verdict_and_one_page_per_statement(self):
         parser = self.markup["parser_path"]
@@ -218,14 +243,19 @@ class CommandsTest(unittest.TestCase):
                          ["img_src_x_onerror_alert_1.html", "a.html", "not_a_pdf.html"])
         with open(report["review_path"], encoding="utf-8") as fh:
             index = fh.read()
-        audit = assert_self_contained(self, index, pages=0, links_out=[os.path.basename(p) for p in pages])
+        audit = assert_self_contained(self, index, pages=0, links_out=[os.path.basename(p) for p in pages],
+                                      here=folder)
+        hrefs = [a.get("href") for a in audit.named("a")]
+        self.assertIn("../parsers/markup_parser.py", hrefs)  # the parser, and each CSV written
+        self.assertIn("../out/%22%3E%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E.csv", hrefs)
+        self.assertEqual(len(audit.named("th")), len([h for h in audit.named("th") if "data-sort" in h]))
         self.assertIn(odd, [a.get("title") for a in audit.named("td")])
         self.assertIn(os.path.basename(odd), audit.text_in("a"))
         verdicts = audit.text_in("span").splitlines()
         self.assertEqual(verdicts.count("passed"), 1)  # the markup statement: checks pass
         self.assertEqual(verdicts.count("failed"), 2)  # another bank's layout, and not a PDF
         with open(pages[0], encoding="utf-8") as fh:
-            first = assert_self_contained(self, fh.read(), pages=1)
+            first = assert_self_contained(self, fh.read(), pages=1, here=folder)
         self.assertIn("balance_reconciles", first.text_in("b"))
         self.assertIn(MARKUP[0], first.text_in("td").splitlines())
 
@@ -235,7 +265,7 @@ class CommandsTest(unittest.TestCase):
                        "--review", folder, "-q")
         self.assertEqual(proc.returncode, 1, proc.stderr)  # rows not checked are not verified
         with open(os.path.join(folder, "a.html"), encoding="utf-8") as fh:
-            audit = assert_self_contained(self, fh.read(), pages=1)
+            audit = assert_self_contained(self, fh.read(), pages=1, here=folder)
         self.assertIn("No row is drawn on the pages", audit.text_in("p"))
         self.assertEqual(len([r for r in audit.named("tr") if r.get("data-k")]), 16)
         self.assertFalse([r for r in audit.named("rect") if r.get("id", "").startswith("row-")])
@@ -247,7 +277,7 @@ class CommandsTest(unittest.TestCase):
         result = json.loads(proc.stdout)
         self.assertEqual(result["review_path"], review)
         with open(review, encoding="utf-8") as fh:
-            audit = assert_self_contained(self, fh.read(), pages=1)
+            audit = assert_self_contained(self, fh.read(), pages=1, here=self.tmp)
         shapes = [a for a in audit.named("rect") if "el" in a.get("class", "").split()
                   and "key" not in a.get("class", "").split()]  # the legend's swatches
         parts = sum(1 + len(e.get("continued") or []) for e in result["elements"])
@@ -319,6 +349,51 @@ class LedgerDrawingTest(unittest.TestCase):
         self.assertIn("row-3", [r.get("id") for r in audit.named("rect")])
         self.assertEqual([t for t in audit.text_in("span").splitlines() if t in
                           ("failed", "unverified")], ["unverified", "failed", "unverified"])
+
+    def test_many_unaccounted_words_are_listed_by_the_line_they_stand_on_with_a_count(self):
+        # 387 words on 9 printed lines of two pages: 9 items, not 387 (issue 30).
+        lost = [{"page": 1 + (n // 200), "text": f"w{n}",
+                 "box": [10 + (n % 43) * 12, 100 + (n // 43) * 14, 20 + (n % 43) * 12,
+                         109 + (n // 43) * 14]} for n in range(387)]
+        lost.reverse()  # the ledger's order is no reading order
+        acc = dict(self.acc, unaccounted=lost)
+        review = statement.StatementReview(UNACCOUNTED, "unverified", accounting=acc,
+                                           pages=self.pages)
+        audit = Audit(statement.render(review))
+        items = [t for t in audit.text_in("li").splitlines() if t.startswith(": w")]
+        lines = statement.lost_lines(lost)
+        self.assertEqual(sum(len(line) for line in lines), 387)
+        self.assertEqual(len(lines), 10)  # line 5 (n 200-214) runs over two pages
+        self.assertEqual(len(items), 10)
+        self.assertTrue(items[0].startswith(": w0 w1 w2 "), items[0])
+        self.assertIn("387", audit.text_in("b").splitlines())
+        self.assertIn("accounts for on 10 line(s), outlined in red:", audit.text_in("p"))
+        self.assertEqual(sorted({a["class"] for a in audit.named("rect") if a.get("id", "").startswith("w-")}),
+                         ["lost"])
+
+    def test_the_answer_key_and_the_rows_stand_in_one_table_the_differing_cells_marked(self):
+        columns = ["Date", "Description", "Balance"]
+        got = [["01/01", "Rent", "1,200.00"], ["02/01", "Fee", "5.00"], ["03/01", "Tax", "7"]]
+        key = [["01/01", "Rent", "1200"], ["02/01", "Fees", "5.00"]]
+        review = statement.StatementReview(UNACCOUNTED, "failed", accounting=self.acc,
+                                           pages=self.pages, columns=columns, table=got,
+                                           key_columns=columns, key=key)
+        audit = Audit(statement.render(review))
+        self.assertEqual([td for t, td in audit.texts if t == "td" and td in ("Fees", "Fee")],
+                         ["Fees", "Fee"])
+        marked = [a for a in audit.named("td") if a.get("class") == "differs"]
+        self.assertEqual(len(marked), 2)  # 1,200.00 and 1200 agree; Fee and Fees do not
+        self.assertIn("no row 2 is expected", audit.text_in("td"))
+        fails = [a["class"] for a in audit.named("tr") if "fail" in a.get("class", "").split()]
+        self.assertEqual(fails, ["r1 fail exp", "r1 fail", "r2 fail exp", "r2 fail"])
+        cell = [a for a in audit.named("rect") if "differs" in a.get("class", "")]
+        self.assertEqual(len(cell), 1)  # row 1's Description on the page
+        self.assertIn("the answer key says 'Fees'", audit.text_in("title"))
+
+    def test_the_title_holds_the_pdfs_name_and_folder(self):
+        audit = self._audit()
+        self.assertEqual(audit.text_in("title").splitlines()[0],
+                         f"a.pdf in {os.path.dirname(UNACCOUNTED)} — dua review")
 
     def test_furniture_reasons_are_shortened_on_the_page_and_whole_in_the_tooltip(self):
         reason = ("a running header or footer (the same text in the same place on other "

@@ -75,4 +75,9 @@ def run(args, settings) -> int:
     handler = ErrorHandler(Store(args.db) if args.db else None)
     feedback, _ = handler.handle(raw, strict=True)
     print(json.dumps(feedback, indent=None if args.json else 2))
+    queued = any(str(a).startswith("retry:") for a in feedback.get("automated_actions", []))
+    if queued and not args.db and not args.quiet:
+        # The reply says a retry is queued; in memory that queue ends with this command.
+        print("dua handle: the retry was queued in memory and is gone when this command ends; "
+              "pass --db FILE to keep the queue for your pipeline's drain_retries", file=sys.stderr)
     return EXIT_OK

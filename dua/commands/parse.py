@@ -248,7 +248,8 @@ def run(args, settings) -> int:
 
         report["review_path"] = parse_review(args.review, report, state.pdf_path, args.password,
                                              args.review_dpi,
-                                             state.comparison_result.get("accounting"))
+                                             state.comparison_result.get("accounting"),
+                                             state.expected_csv_path)
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     elif not args.quiet:  # with --out - stdout holds the CSV alone

@@ -24,13 +24,17 @@ def _db_timeout(rca, error, plan, done):
     base = "I couldn't retrieve the full data right now (database timeout)."
     if plan["next_action"] == "escalate":
         return base + " Retries did not help, so I've alerted the operators."
+    # Say what was done, not what may happen: a queued retry runs only when the caller's
+    # pipeline drains the queue (nothing in the handler runs it by itself).
     steps = []
-    if _has(done, "retry:"):
-        steps.append("I'll retry shortly")
+    attempt = next((a.partition(":")[2] for a in done if a.startswith("retry:")), None)
+    if attempt:
+        steps.append(f"I've queued retry {attempt} of this query; it runs when your pipeline "
+                     "drains the retry queue (dua.recovery.actions.drain_retries)")
     if "use_cache:true" in done:
-        steps.append("I can show cached results meanwhile")
+        steps.append("cached results are available meanwhile")
     if _has(done, "reduce_scope:"):
-        steps.append("I'll narrow it to the last 30 days")
+        steps.append("run the query again narrowed to the last 30 days")
     tail = ("; ".join(steps) + ".") if steps else "Try a shorter date range."
     return f"{base} {tail[0].upper()}{tail[1:]}"
 

@@ -16,13 +16,20 @@ from . import extraction, index, sources, statement
 
 
 def parse_review(path: str, report: dict, pdf_path: str, password: str | None = None,
-                 dpi: float | None = None, accounting: dict | None = None) -> str:
+                 dpi: float | None = None, accounting: dict | None = None,
+                 expected_path: str | None = None) -> str:
     """Write the review of a ``dua parse`` run from its ``--json`` report and the ledger it
     was verified with (``accounting``, the ledger's JSON form with its rows; the report's
-    own account leaves the rows' boxes out); return ``path``."""
+    own account leaves the rows' boxes out); with the answer key (``expected_path``), each
+    row beside the key's, the cells that differ marked; return ``path``."""
     expected = any(c.get("name") == "equals_expected" for c in report.get("checks", []))
     review, _ = _statement(pdf_path, report.get("parser_path"), report.get("output_path"),
                            password, dpi, accounting)
+    if expected and expected_path:
+        review.key_columns, review.key = sources.csv_table(expected_path)
+    review.links = links(path, [("rows", report.get("output_path")),
+                                ("parser", report.get("parser_path")),
+                                ("answer key", expected_path if expected else None)])
     review.status, review.checks = report.get("status", "failed"), report.get("checks", [])
     review.mode = ("checked against the expected CSV" if expected
                    else "checked by its own arithmetic (no answer key)")
@@ -41,6 +48,7 @@ def check_review(path: str, report: dict, pdf_path: str, csv_path: str,
                                                         "unaccounted": []})
     review.status, review.checks = report.get("status", "failed"), report.get("checks", [])
     review.mode = "rows from elsewhere, checked against the statement (dua check)"
+    review.links = links(path, [("rows", csv_path)])
     write_output(path, statement.render(review))
     return path
 
@@ -92,11 +100,30 @@ def run_reviews(folder: str, result, parser_path: str, password: str | None = No
         name = page_name(r.pdf_path, taken)
         review, verdict, detail = _run_file(r, parser_path, password, dpi)
         files[r.pdf_path] = os.path.join(folder, name)
+        review.links = links(files[r.pdf_path], [("rows", r.output_path), ("parser", parser_path)])
+        review.links.append(("every statement of this run", "index.html", "index.html"))
         write_output(files[r.pdf_path], statement.render(review))
-        entries.append(index.IndexEntry(r.pdf_path, name, r.status, r.rows, verdict, detail))
+        rows = links(os.path.join(folder, "index.html"), [("rows", r.output_path)])
+        entries.append(index.IndexEntry(r.pdf_path, name, r.status, r.rows, verdict, detail,
+                                        rows[0][1] if rows else ""))
     home = os.path.join(folder, "index.html")
-    write_output(home, index.render(entries, parser_path))
+    parser = links(home, [("parser", parser_path)])
+    write_output(home, index.render(entries, parser_path, parser[0][1] if parser else ""))
     return {"index": home, "files": files}
+
+
+def links(review_path: str, targets: list) -> list:
+    """``(what, href, shown)`` for each file that exists, its href relative to the review's
+    folder (the review and its files move together)."""
+    from urllib.parse import quote  # lazy: keeps import dua fast
+
+    here = os.path.dirname(os.path.abspath(review_path))
+    out = []
+    for what, target in targets:
+        if target and target != "-" and os.path.isfile(target):
+            rel = os.path.relpath(os.path.abspath(target), here).replace(os.sep, "/")
+            out.append((what, quote(rel), os.path.basename(target)))
+    return out
 
 
 def page_name(pdf_path: str, taken: set) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 import os
 
-from .shell import document, esc, link_rules, page_figure, rect, swatch
+from .shell import document, esc, label_text, link_rules, page_figure, rect, swatch, title_of
 
 COLOURS = {"heading": "#1565c0", "paragraph": "#2e7d32", "list": "#6a1b9a",
            "table": "#ef6c00", "figure": "#00838f", "caption": "#8d6e63",
@@ -43,7 +43,7 @@ def render(result: dict, images: list, notes: list = ()) -> str:
     body = (_header(result, kinds, path, notes) + '<div class="split"><section class="pages">'
             + "".join(page_figure(p, "".join(layers.get(p.number, ()))) for p in images)
             + '</section><aside class="side">' + _list(elements) + "</aside></div>")
-    return document(f"dua review: {os.path.basename(path)}", body, css)
+    return document(title_of(path), body, css)
 
 
 def _safe(kind: str) -> bool:
@@ -99,8 +99,7 @@ def _shape(i: int, element: dict, box, first: bool) -> str:
     anchor = f' id="el-{i}"' if first else ""
     return (f'<a href="#x-{i}" class="e{i} {_cls(kind)}" data-k="e{i}"><title>{esc(tip)}</title>'
             + rect(box, f"el{unc}", anchor)
-            + f'<text class="lab" x="{float(box[0]):.2f}" y="{float(box[1]) - 1:.2f}">'
-            f"{esc(name if first else name + ' (continued)')}</text></a>")
+            + label_text(box, name if first else name + " (continued)", cls="lab") + "</a>")
 
 
 def _header(result: dict, kinds: list, path: str, notes) -> str:
@@ -109,7 +108,7 @@ def _header(result: dict, kinds: list, path: str, notes) -> str:
     legend = "".join(f'<span class="{_cls(k)}">{swatch("el")}{esc(k)} {int(counts.get(k, 0))}'
                      "</span>" for k in kinds)
     unclassified = int(stats.get("unclassified", 0))
-    out = [f'<header class="top"><h1>{esc(os.path.basename(path))}</h1>',
+    out = [f'<header class="top"><h1>{esc(os.path.basename(path))}</h1><p class="path">{esc(path)}</p>',
            f"<p>{int(stats.get('elements', 0))} elements from {int(stats.get('pages', 0))} "
            f"page(s), classified by {esc(stats.get('classifier', 'rules'))}; "
            f'<b class="{"bad" if unclassified else "ok"}">{unclassified}</b> unclassified. '

@@ -5,15 +5,19 @@ are inline, allowed by their sha256 in a Content-Security-Policy that forbids ev
 load. A PDF's text is untrusted: every string that came from one goes through ``esc``.
 Pointing at an item lights its twin (a row in the table and its box on the page): by the
 script on hover and focus, and with scripts off by CSS ``:target`` when a link is followed.
+The same script runs the filters (failures only, unaccounted words only, one page) and sorts
+a table by the heading clicked; without scripts every row and page simply stays shown.
 """
 from __future__ import annotations
 
 import base64
 import hashlib
 import html
+import os
 
 SCALE = 1.5  # CSS pixels per PDF point: a page is shown at 108 dpi whatever it was drawn at
 LIT = "--hl:#ffd23f8c;--hw:3"  # a translucent yellow, and a thicker outline
+LABEL = 8.0  # a label's size in PDF points (svg text in CSS): 12 CSS px at SCALE, as the table
 
 # Hover or focus lights every element of the same key (data-k); nothing else. Generic, so
 # it never grows with the document and its hash stays the same.
@@ -25,7 +29,28 @@ SCRIPT = (
     "lit=k?Array.prototype.slice.call(document.getElementsByClassName(k)):[];"
     "lit.forEach(function(e){e.classList.add('lit')})}"
     "document.addEventListener('mouseover',function(e){light(key(e.target))});"
-    "document.addEventListener('focusin',function(e){light(key(e.target))});})();"
+    "document.addEventListener('focusin',function(e){light(key(e.target))});"
+    # The filters: classes on the body hide what CSS names; a page keeps what stands on it.
+    "function byId(i){return document.getElementById(i)}"
+    "function apply(){var f=byId('f-fail'),l=byId('f-lost'),p=byId('f-page'),n=p?p.value:'';"
+    "document.body.classList.toggle('only-fail',!!(f&&f.checked));"
+    "document.body.classList.toggle('only-lost',!!(l&&l.checked));"
+    "Array.prototype.forEach.call(document.querySelectorAll('[data-page]'),function(e){"
+    "e.hidden=!!n&&(' '+e.getAttribute('data-page')+' ').indexOf(' '+n+' ')<0})}"
+    "document.addEventListener('change',function(e){"
+    "if(e.target.closest&&e.target.closest('.filters'))apply()});apply();"
+    # Sorting: numbers by value, the rest as text; a second click reverses.
+    "function cell(r,i){var c=r.cells[i];return c?(c.getAttribute('data-v')||c.textContent).trim():''}"
+    "document.addEventListener('click',function(e){"
+    "var th=e.target.closest&&e.target.closest('th[data-sort]');if(!th)return;"
+    "var b=th.closest('table').tBodies[0],hs=th.parentNode.children,"
+    "i=Array.prototype.indexOf.call(hs,th),d=th.getAttribute('aria-sort')==='ascending'?-1:1,"
+    "rs=Array.prototype.slice.call(b.rows);"
+    "rs.sort(function(x,y){var a=cell(x,i),c=cell(y,i),na=parseFloat(a),nc=parseFloat(c);"
+    "return d*(isNaN(na)||isNaN(nc)?a.localeCompare(c):na-nc)});"
+    "rs.forEach(function(r){b.appendChild(r)});"
+    "Array.prototype.forEach.call(hs,function(h){h.removeAttribute('aria-sort')});"
+    "th.setAttribute('aria-sort',d>0?'ascending':'descending')});})();"
 )
 
 CSS = """\
@@ -41,16 +66,21 @@ ul.checks{margin:6px 0;padding-left:20px}
 .legend{display:flex;flex-wrap:wrap;gap:4px 14px;margin:6px 0;font-size:13px}
 .legend svg{vertical-align:middle;margin-right:4px}
 .split{display:flex;align-items:flex-start;gap:16px;padding:16px}
-.pages{flex:0 1 auto;display:flex;flex-direction:column;gap:18px;min-width:0}
+.pages{flex:0 0 auto;display:flex;flex-direction:column;gap:18px}
 .side{flex:1 1 45%;min-width:280px;position:sticky;top:0;max-height:100vh;overflow:auto;background:#fff;border:1px solid #bbb}
 figure{margin:0}
 figcaption{font-size:12px;color:#444;margin:0 0 4px}
 .page{position:relative;display:inline-block;background:#fff;box-shadow:0 1px 4px rgba(0,0,0,.35)}
-.page img{display:block;max-width:100%;height:auto}
-.page svg.over{position:absolute;left:0;top:0;width:100%;height:100%}
+.page img{display:block}
+.page svg.over{position:absolute;left:0;top:0;width:100%;height:100%;overflow:visible}
 .page svg.alone{display:block;max-width:100%;height:auto}
 svg rect{vector-effect:non-scaling-stroke}
-svg text{font:6px sans-serif;pointer-events:none}
+svg text{font:600 8px sans-serif;pointer-events:none}
+[hidden]{display:none!important}
+.path,.links{margin:2px 0;color:#444;font-size:13px;word-break:break-all}
+.filters{display:flex;flex-wrap:wrap;gap:4px 16px;margin:6px 0;font-size:13px}
+th[data-sort]{cursor:pointer;user-select:none}
+th[aria-sort=ascending]::after{content:" \\25B2"}th[aria-sort=descending]::after{content:" \\25BC"}
 table.items{border-collapse:collapse;font-size:12.5px;width:100%}
 .items th,.items td{border-bottom:1px solid #e2e2e2;padding:2px 6px;text-align:left;vertical-align:top}
 .items th{position:sticky;top:0;background:#f4f4f4;border-bottom:3px solid #999}
@@ -109,13 +139,16 @@ def page_figure(image, overlay: str, caption: str = "") -> str:
     label = esc(caption or f"Page {image.number}")
     if image.png is None:
         reason = esc(image.why or "no picture")
-        return (f'<figure id="page-{image.number}"><figcaption>{label} (not drawn: {reason})'
+        return (f'<figure id="page-{image.number}" data-page="{image.number}"><figcaption>'
+                f'{label} (not drawn: {reason})'
                 f'</figcaption><div class="page"><svg class="alone" width="{shown_w}" '
                 f'height="{shown_h}" {box}><rect class="blank" x="0" y="0" width="{w:.2f}" '
                 f'height="{h:.2f}"/>{overlay}</svg></div></figure>')
     data = base64.b64encode(image.png).decode("ascii")
-    return (f'<figure id="page-{image.number}"><figcaption>{label}</figcaption>'
-            f'<div class="page"><img loading="lazy" decoding="async" alt="{label}" '
+    # Eager: a lazy picture is blank in print and in a headless screenshot (issue 30).
+    return (f'<figure id="page-{image.number}" data-page="{image.number}">'
+            f'<figcaption>{label}</figcaption>'
+            f'<div class="page"><img alt="{label}" '
             f'width="{shown_w}" height="{shown_h}" src="data:image/png;base64,{data}">'
             f'<svg class="over" {box}>{overlay}</svg></div></figure>')
 
@@ -131,3 +164,38 @@ def rect(box, cls: str, extra: str = "", title: str = "") -> str:
 def swatch(cls: str) -> str:
     """A small square in a legend, drawn with the class its boxes use."""
     return f'<svg width="14" height="14" viewBox="0 0 14 14"><rect class="{cls} key" x="1" y="1" width="12" height="12"/></svg>'
+
+
+def label_text(box, text: str, end: bool = False, cls: str = "") -> str:
+    """A label over ``box``: above its top edge, or just inside it where the page's top would
+    cut it off; at its right edge (``end``) unless it would run off the page's left."""
+    x0, top, x1, _ = (float(v) for v in box)
+    width = len(text) * LABEL * 0.6  # a generous guess: sans-serif averages under 0.6 em
+    y = top - 1.5 if top - 1.5 >= LABEL else top + LABEL
+    if end and x1 >= width:
+        x, anchor = x1, ' text-anchor="end"'
+    else:
+        x, anchor = x0, ""
+    css = f' class="{cls}"' if cls else ""
+    return f'<text{css} x="{x:.2f}" y="{y:.2f}"{anchor}>{esc(text)}</text>'
+
+
+def title_of(path: str, what: str = "dua review") -> str:
+    """A page's title: the PDF's own name, then the folder it is in (a batch's PDFs are
+    often all called statement.pdf), then what the page is."""
+    folder = os.path.dirname(path) or "."
+    return f"{os.path.basename(path)} in {folder} — {what}"
+
+
+def filters(pages: list, lost: bool = False, fail: bool = True) -> str:
+    """The filter controls the script runs: failures only, unaccounted words only, a page."""
+    out = ['<div class="filters"><b>Show</b>']
+    if fail:
+        out.append('<label><input type="checkbox" id="f-fail"> failures only</label>')
+    if lost:
+        out.append('<label><input type="checkbox" id="f-lost"> unaccounted words only</label>')
+    if len(pages) > 1:
+        options = "".join(f'<option value="{int(n)}">page {int(n)}</option>' for n in pages)
+        out.append(f'<label>page <select id="f-page"><option value="">all pages</option>'
+                   f"{options}</select></label>")
+    return "".join(out) + "</div>"

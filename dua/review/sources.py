@@ -72,14 +72,19 @@ def parser_settings(parser_path: str) -> tuple:
 
 
 def csv_table(path: str | None) -> tuple:
-    """``(columns, rows)`` of a CSV dua wrote, as text; empty when there is none."""
+    """``(columns, rows)`` of a CSV (dua's, or an answer key), as text; empty when there is
+    none. A key exported with ';' or tabs is read as load_expected reads it."""
     if not path:
         return [], []
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:
-            rows = list(csv.reader(fh))
-    except (OSError, UnicodeDecodeError, csv.Error):
-        return [], []
+    rows: list = []
+    for sep in (",", ";", "\t"):
+        try:
+            with open(path, encoding="utf-8-sig", newline="") as fh:
+                rows = list(csv.reader(fh, delimiter=sep))
+        except (OSError, UnicodeDecodeError, csv.Error):
+            return [], []
+        if not rows or len(rows[0]) > 1 or (";" not in rows[0][0] and "\t" not in rows[0][0]):
+            break
     return (rows[0], rows[1:]) if rows else ([], [])
 
 
