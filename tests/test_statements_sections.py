@@ -25,6 +25,18 @@ class GuessTest(unittest.TestCase):
         self.assertEqual(sections.guess([deposits, withdrawals, letterhead], three_columns()),
                          [["deposits", 1], ["withdrawals", 1]])
 
+    def test_a_running_header_over_every_pages_heading_is_no_section(self):
+        running = line(30, (100, "Bank of Nowhere Ms Okoye"))
+        pages = [running + HEADER + row(65, "01/02/24", "Salary", "100.00"),
+                 running + HEADER + row(65, "03/02/24", "Rent", "30.00"),
+                 line(38, (100, "Deposits")) + HEADER + row(65, "04/02/24", "Fee", "3.00"),
+                 line(44, (100, "Withdrawals")) + HEADER + row(71, "05/02/24", "Tea", "1.00")]
+        s = three_columns()
+        s["header"] = ["date description amount balance"]
+        titles = [t for _, _, t in sections.titles(pages, s)]
+        self.assertNotIn("bank of nowhere ms okoye", titles)
+        self.assertIn("deposits", titles)
+
     def test_group_headings_inside_the_table_name_the_sections(self):
         page = (HEADER + line(62, (40, "DEPOSITS")) + row(74, "01/02/24", "Salary", "100.00")
                 + line(81, (100, "ACME Ltd"))  # a wrapped description, over a row too

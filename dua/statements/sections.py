@@ -23,7 +23,16 @@ def titles(pages: list, settings: dict) -> list:
     out = set(_over_headings(pages, settings))
     if settings.get("columns"):
         out |= set(_over_rows(pages, settings))
-    return sorted(out)
+    return sorted(t for t in out if not _running(pages, t, out))
+
+
+def _running(pages: list, title: tuple, found: set) -> bool:
+    """Whether a title is the page's running header: the same words at the same height on
+    two pages or more, where a section's title stands wherever its section starts."""
+    tops = {round(engine.group_lines(pages[p], LINE_TOLERANCE)[k][0][3])
+            for p, k, t in found if t == title[2]}
+    pages_with = {p for p, _, t in found if t == title[2]}
+    return len(pages_with) >= 2 and max(tops) - min(tops) <= 2
 
 
 def _over_headings(pages: list, settings: dict) -> list:
