@@ -274,6 +274,14 @@ class EmptyColumnTest(unittest.TestCase):
         columns = analysis.build_columns(segments, header, [False, False, True])
         self.assertEqual([c["name"] for c in columns], ["Branch", "Date", "Description", "Amount"])
 
+    def test_a_name_right_of_a_named_segment_over_nothing_names_a_column_of_its_own(self):
+        # 'Details' over descriptions printed on the lines above the rows' first lines,
+        # beside a reference the rows' first lines print; the money's names stand apart
+        header = [line(50, (40, "Date"), (100, "Ref"), (160, "Details"), (262, "Amount"))]
+        segments = [(40, 80), (100, 150), (280, 310)]
+        columns = analysis.build_columns(segments, header, [False, False, True])
+        self.assertEqual([c["name"] for c in columns], ["Date", "Ref", "Details", "Amount"])
+
     def test_names_set_off_to_the_side_of_unheaded_segments_still_name_them(self):
         # left-aligned names over right-aligned money: no segment is left for an empty column
         header = [line(50, (40, "Date"), (100, "Description"), (262, "Out"), (322, "In"))]

@@ -330,11 +330,20 @@ def _heads_of_nothing(phrases: list, segments: list) -> tuple:
     (left-aligned names over right-aligned money) and each names the segment it is near."""
     over = [[i for i, (s0, s1) in enumerate(segments) if min(p[-1][2], s1) - max(p[0][1], s0) > 0]
             for p in phrases]
-    if {i for hit in over for i in hit} != set(range(len(segments))):
-        return phrases, []
-    empty = [p for p, hit in zip(phrases, over)
-             if not hit and not any(q is not p and _beside(p, q) for q in phrases)]
+    everyone = {i for hit in over for i in hit} == set(range(len(segments)))
+    empty = [p for p, hit in zip(phrases, over) if not hit
+             and not any(q is not p and _beside(p, q) for q in phrases)
+             and (everyone or _named_before(p, phrases, over, _covered(segments, p)))]
     return [p for p in phrases if not any(p is e for e in empty)], empty
+
+
+def _named_before(p: list, phrases: list, over: list, near: list) -> bool:
+    """Whether the segments nearest an unplaced heading cell are named already by cells
+    that start to its left: it is the next column's name, over words on other lines than
+    the rows' first (a description printed above them), not a name set off beside its
+    own values (those stand to the right of their name, under the next name)."""
+    owners = [q for q, hit in zip(phrases, over) if set(hit) & set(near)]
+    return bool(owners) and all(q[0][1] < p[0][1] for q in owners)
 
 
 def _beside(p: list, q: list) -> bool:
