@@ -95,6 +95,15 @@ class BetweenRowsTest(unittest.TestCase):
         book = ledger.build([HEADER + COFFEE, after], settings())
         self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
 
+    def test_a_line_in_the_date_column_over_nearly_every_row_is_no_group_heading(self):
+        page = HEADER
+        for i in range(4):  # each row's year wrapped onto a line of its own, over the next
+            page = page + row(65 + 24 * i, f"0{i + 1} Feb", "Tea", "1.50") + line(
+                77 + 24 * i, (40, "24"))
+        page = page + row(161, "05 Feb", "Cake", "2.00")
+        book = ledger.build([page], settings(date_pattern=r"\d{2} [A-Z][a-z]+"))
+        self.assertEqual(unaccounted(book), ["24"] * 4)
+
     def test_a_line_printing_the_total_of_the_rows_above_is_a_total(self):
         page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
                 + line(89, (100, "Sum of purchases"), (320, "5.00"))

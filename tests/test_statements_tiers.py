@@ -32,6 +32,12 @@ class SecondLineTest(unittest.TestCase):
         page = HEADER + lower + statement(lambda i: [(100, "Card purchase")])
         self.assertIsNone(tiers.second_line([page], settings(), [HEADER, lower]))
 
+    def test_a_name_no_second_line_fills_makes_it_a_wrapped_heading_not_a_tier(self):
+        # 'Txn' over 'Date', 'Closing' over 'Balance': each row's date wraps its year under it
+        lower = line(58, (40, "Date"), (420, "Balance"))
+        page = HEADER + lower + statement(lambda i: [(40, "24")])
+        self.assertIsNone(tiers.second_line([page], settings(), [HEADER, lower]))
+
     def test_a_second_line_after_too_few_rows_is_no_second_tier(self):
         lower = line(58, (40, "Value"), (100, "Reference"))
         page = HEADER + lower + statement(

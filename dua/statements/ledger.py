@@ -113,7 +113,22 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 _own(ledger, page, [word], word[0], reason)
     _loose_rows(ledger, items, region, owned, settings, money, rows)
     _carried_over(ledger, items, region, owned, settings, rows)
+    _groups_of_one(ledger, len(rows))
     return ledger
+
+
+def _groups_of_one(ledger: Ledger, rows: int) -> None:
+    """Headings over groups of rows are fewer than the rows: a line over nearly every row
+    is some part of each row the reading left out (a date's year wrapped onto its own
+    line), named, not passed as a heading."""
+    heads = [f for f in ledger.furniture if f["reason"] == _GROUP]
+    if len(heads) < 3 or len(heads) <= rows // 2:
+        return
+    ledger.furniture = [f for f in ledger.furniture if f["reason"] != _GROUP]
+    ledger.unaccounted += [{"page": f["page"], "box": f["box"], "text": f["text"],
+                            "why": f"one of {len(heads)} lines that would head groups of "
+                                   f"{rows} rows: part of the rows, not a heading over them"}
+                           for f in heads]
 
 
 def _carried_over(ledger: Ledger, items: list, region: dict, owned: dict,

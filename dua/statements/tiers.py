@@ -25,7 +25,7 @@ def second_line(pages: list, settings: dict, header: list) -> list | None:
     except (KeyError, ValueError, TypeError, IndexError):
         return None
     owned = {ref for row in rows for ref in row[3]}
-    anchors = followed = 0
+    anchors, second = 0, []
     for p, page in enumerate(items):
         for k, item in enumerate(page):
             if item[0] != "anchor":
@@ -34,10 +34,15 @@ def second_line(pages: list, settings: dict, header: list) -> list | None:
             nxt = page[k + 1] if k + 1 < len(page) else None
             if nxt and (p, k + 1) not in owned and nxt[0] in ("money", "text") \
                     and nxt[1] - item[1] <= settings["continuation_gap"] and _under(nxt, lower):
-                followed += 1
-    if anchors < 3 or followed < _SHARE * anchors:
+                second.append(nxt)
+    if anchors < 3 or len(second) < _SHARE * anchors:
         return None
-    return _columns(lower, settings)
+    columns = _columns(lower, settings)
+    filled = [sum(1 for line in second if any(engine.column_of(w, columns) == i
+                                              for w in line[4])) for i in range(len(columns))]
+    if min(filled) < 0.5 * len(second):
+        return None  # a name no second line fills: a heading wrapped in its cell, not a tier
+    return columns
 
 
 def _under(item: list, lower: list) -> bool:
