@@ -211,6 +211,13 @@ class CommandsTest(unittest.TestCase):
         self.assertIn("passed", audit.text_in("span").splitlines())
         self.assertIn("equals_expected", audit.text_in("b").splitlines())
 
+    def test_the_reading_rules_that_fired_are_listed_with_what_switched_them_on(self):
+        audit = Audit(self.card["html"])
+        rules = audit.text_in("li")
+        self.assertIn("Reading rules that fired", audit.text_in("p"))
+        self.assertIn("a row's wrapped lines are read under its first line", rules)
+        self.assertRegex(rules, r"words cut (at gaps of 0\.1 em|only at a space's width)")
+
     def test_an_unverified_statements_unaccounted_words_are_outlined_in_red_and_listed(self):
         report = self.unaccounted
         self.assertEqual(report["status"], "unverified")

@@ -12,6 +12,7 @@ import os
 import re
 
 from ..outputs import write_output
+from ..statements import rulesfired
 from . import extraction, index, sources, statement
 
 
@@ -66,6 +67,7 @@ def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
         reading, unfit = sources.engine_reading(pages.words, settings, pages.chars)
         accounting, why = (reading or {}).get("accounting"), why or unfit
     columns, table = sources.csv_table(csv_path)
+    rules = rulesfired.fired(settings, pages.words, pages.chars)
     if why:
         notes.append(f"No row is drawn on the pages: {why}.")
     placed = len((accounting or {}).get("rows", []))
@@ -74,7 +76,7 @@ def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
                      "the shorter of the two have no twin.")
     return statement.StatementReview(pdf_path, "", columns=columns, table=table,
                                      accounting=accounting, pages=pages.images,
-                                     notes=notes), reading
+                                     notes=notes, rules=rules), reading
 
 
 def extract_review(path: str, result: dict, pdf_path: str, password: str | None = None,

@@ -58,6 +58,7 @@ class StatementReview:
     key_columns: list = dataclasses.field(default_factory=list)  # the answer key's header
     key: list = dataclasses.field(default_factory=list)          # its rows, as text
     links: list = dataclasses.field(default_factory=list)        # (what, href, shown)
+    rules: list = dataclasses.field(default_factory=list)        # reading rules that fired
 
 
 def render(review: StatementReview) -> str:
@@ -120,6 +121,10 @@ def _header(review: StatementReview, acc: dict, colours: dict, diff) -> str:
     out += [f'<p class="note">{esc(n)}</p>' for n in review.notes]
     if review.checks:
         out.append('<ul class="checks">' + "".join(_check(c) for c in review.checks) + "</ul>")
+    if review.rules:
+        out.append(f'<p class="note">Reading rules that fired ({len(review.rules)}):</p>'
+                   '<ul class="rules">' + "".join(f"<li>{esc(r)}</li>" for r in review.rules)
+                   + "</ul>")
     if diff is not None:
         out.append(_diff_summary(diff))
     if review.accounting is not None:
