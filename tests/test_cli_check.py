@@ -68,6 +68,9 @@ class CheckCommandTest(unittest.TestCase):
             html = fh.read()
         self.assertIn("dua check", html)
         self.assertIn("passed", html)
+        # the reading that matched the rows, said rule by rule
+        self.assertIn("Reading rules that fired", html)
+        self.assertIn("a row&#x27;s wrapped lines are read", html.replace("&#39;", "&#x27;"))
 
     def test_a_missing_csv_is_bad_input_before_any_reading(self):
         done = run_dua("check", self.pdf, os.path.join(self.tmp, "nope.csv"))

@@ -80,7 +80,8 @@ def run(args, settings) -> int:
         from ..review import check_review  # lazy: only a review draws pages
 
         report["review_path"] = check_review(args.review, report, args.pdf, args.rows,
-                                             args.password, args.review_dpi)
+                                             args.password, args.review_dpi,
+                                             verdict.settings)
     if args.json:
         print(json.dumps(report, indent=2, default=str))
     else:

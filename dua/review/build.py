@@ -41,12 +41,14 @@ def parse_review(path: str, report: dict, pdf_path: str, password: str | None = 
 
 
 def check_review(path: str, report: dict, pdf_path: str, csv_path: str,
-                 password: str | None = None, dpi: float | None = None) -> str:
+                 password: str | None = None, dpi: float | None = None,
+                 settings: dict | None = None) -> str:
     """Write the review of a ``dua check`` run: the rows of ``csv_path`` beside the page,
-    each cell outlined where the reading that matched them found it; return ``path``."""
+    each cell outlined where the reading that matched them found it, and the reading rules
+    of that reading (``settings``); return ``path``."""
     review, _ = _statement(pdf_path, None, csv_path, password, dpi,
                            report.get("accounting") or {"rows": [], "furniture": [],
-                                                        "unaccounted": []})
+                                                        "unaccounted": []}, settings)
     review.status, review.checks = report.get("status", "failed"), report.get("checks", [])
     review.mode = "rows from elsewhere, checked against the statement (dua check)"
     review.links = links(path, [("rows", csv_path)])
@@ -55,13 +57,15 @@ def check_review(path: str, report: dict, pdf_path: str, csv_path: str,
 
 
 def _statement(pdf_path: str, parser_path: str | None, csv_path: str | None,
-               password: str | None, dpi: float | None, accounting: dict | None = None) -> tuple:
+               password: str | None, dpi: float | None, accounting: dict | None = None,
+               read_with: dict | None = None) -> tuple:
     """``(StatementReview, reading)``: everything but the verdict, and what dua's checks
-    found in the engine's rows when ``accounting`` was not given (else None)."""
+    found in the engine's rows when ``accounting`` was not given (else None).
+    ``read_with``: the settings the rows were read with, where no parser holds them."""
     from ..pdf import DEFAULT_DPI  # lazy: the PDF libraries load only when a review is drawn
 
     pages = sources.read_pages(pdf_path, password, dpi or DEFAULT_DPI)
-    settings, why = sources.parser_settings(parser_path) if parser_path else (None, "")
+    settings, why = sources.parser_settings(parser_path) if parser_path else (read_with, "")
     notes, reading = list(pages.notes), None
     if accounting is None:
         reading, unfit = sources.engine_reading(pages.words, settings, pages.chars)
