@@ -85,14 +85,20 @@ def build(pages: list, settings: dict, apart: list | None = None,
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
     left = _rows_left(rows)
+    first = min(region) if region else 0
     for page, (low, high, last_row) in sorted(region.items()):
+        heading = min([item[1] for item in items[page] if item[0] == "furniture"
+                       and item[5] == "the table's column heading"] or [float("-inf")])
         for k, item in enumerate(items[page]):
             if not low <= item[1] <= high:
                 continue
             if (page, k) in owned:
                 _cells(ledger, page, item, rows[owned[(page, k)]], settings, money)
                 continue
-            reason = item[5] or (_HEADER if item[0] == "outside" else "")
+            # over the heading a later page prints again: the page's own top, wherever the
+            # table is read to go on without its heading
+            above = page != first and item[0] == "text" and item[1] < heading
+            reason = item[5] or (_HEADER if item[0] == "outside" or above else "")
             if item[0] in ("money", "furniture") and reason not in _STRUCTURAL:
                 reason, why = _money_reason(item, page, k, reason, settings, money)
                 if why:
