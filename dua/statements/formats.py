@@ -19,6 +19,9 @@ SUFFIX = {"csv": ".csv", "jsonl": ".jsonl", "ofx": ".ofx", "qif": ".qif"}
 _NAME_MAX, _MEMO_MAX = 32, 255  # OFX 2.2's lengths for NAME and MEMO
 
 
+# ISO 4217 code for "no currency involved": OFX requires CURDEF, the statement names none
+NO_CURRENCY = "XXX"
+
 def render(frame, fmt: str, normalized=None, account: str = "") -> str:
     """The rows of ``frame`` as text in ``fmt``; ``normalized`` (a ``Normalized``) is
     required for OFX and QIF, whose rows are its frame.
@@ -79,7 +82,7 @@ def ofx(normalized, account: str = "") -> str:
     rows = records(normalized.frame)
     dates = [r["date"] for r in rows if r["date"]]
     first, last = (min(dates), max(dates)) if dates else ("1970-01-01", "1970-01-01")
-    currency = next((r["currency"] for r in rows if r["currency"]), None) or "XXX"
+    currency = next((r["currency"] for r in rows if r["currency"]), None) or NO_CURRENCY
     ids = fitids(normalized.frame)
     trans = "".join(_stmttrn(r, fitid) for r, fitid in zip(rows, ids))
     account_id = escape((account or "UNKNOWN")[:22])

@@ -12,12 +12,11 @@ import collections
 import copy
 import re
 
-from . import datenotation, engine, evidence, keyspec, notation, sections
+from . import engine, evidence, keyspec, notation, sections, wrapping
 from .columns import GLUE_GAP, LINE_TOLERANCE, find_header
 from .dates import match_of
 
 _ENOUGH = 0.5  # share of the expected rows that must be found before the evidence counts
-_WRAP_SHARE = 0.9  # of a column's wrapped words on one side of the anchor line: its side
 _WORD = re.compile(r"[^\W\d_][^\W\d_'’./&-]*[.]?")
 
 
@@ -71,8 +70,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     keyspec.carried(rows, expected, settings, kinds)
     _signs(settings, rows, expected, kinds)
     _balance(settings, expected)
-    _wraps(settings, pages, rows)
-    _spills(settings, pages, rows, kinds)
+    wrapping.sides(settings, pages, rows)
+    wrapping.spills(settings, pages, rows, kinds)
     _heading(settings, words_by_page, pages, rows, ranges)
     _section_signs(settings, words_by_page, rows, expected, kinds, pages)
     settings["skip_patterns"] = _non_rows(settings, words_by_page, pages, rows)
@@ -219,11 +218,11 @@ def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> b
     name = str(expected.columns[c])
     settings["date_column"] = next(i for i, col in enumerate(settings["columns"])
                                    if col["name"] == name)
-    printed = [_lines_text(r.cells[c]) for r in rows if c in r.cells]
+    printed = [wrapping.lines_text(r.cells[c]) for r in rows if c in r.cells]
     settings["date_pattern"] = date_pattern(printed)
     if settings["date_pattern"] is None:
         return False
-    _wrapped_dates(settings, rows, c)
+    wrapping.wrapped_dates(settings, rows, c, date_pattern)
     settings["date_groups"] = groups
     if not groups and not all(r.dated for r in rows):
         settings["anchor"] = "amount"  # the date is printed once, on the day's first row
@@ -231,33 +230,6 @@ def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> b
                     for r in rows if not r.dated)
         settings["date_fill"] = "blank" if blank else "carry"
     return True
-
-
-def _lines_text(words: list) -> str:
-    """A cell's text line by line, top to bottom (a date wrapped in a narrow cell)."""
-    lines: dict = {}
-    for w in words:
-        top = next((t for t in lines if abs(t - w[3]) <= LINE_TOLERANCE), w[3])
-        lines.setdefault(top, []).append(w)
-    return " ".join(engine.join_words(lines[t], GLUE_GAP) for t in sorted(lines))
-
-
-def _wrapped_dates(settings: dict, rows: list, c: int) -> None:
-    """Dates a narrow cell wraps ('11 June' over '2023'): a row starts at the date's first
-    line, whose words take the shape of the dates' first lines (``date_head_pattern``), and
-    the date column may continue on the row's next line (``wrapped_columns``)."""
-    heads = []
-    for r in rows:
-        words = r.cells.get(c, [])
-        if words and any(abs(w[3] - words[0][3]) > LINE_TOLERANCE for w in words):
-            heads.append(engine.join_words([w for w in words
-                                            if abs(w[3] - words[0][3]) <= LINE_TOLERANCE],
-                                           GLUE_GAP))
-    if heads:
-        head = date_pattern(heads) or datenotation.head_pattern(heads)
-        if head:
-            settings["date_head_pattern"] = f"(?:{settings['date_pattern']})|(?:{head})"
-            settings["wrapped_columns"] = [settings["date_column"]]
 
 
 def date_pattern(printed: list) -> str | None:
@@ -329,7 +301,7 @@ def _section_signs(settings: dict, words_by_page: list, rows: list, expected,
     if not found:  # titles a row's wrapped text could be: the key claims none of them
         said = {engine.normalize(str(v)) for c, k in enumerate(kinds) if k == "text"
                 for v in expected.iloc[:, c].dropna()}
-        starts = [t for t in _unclaimed_titles(pages, rows, settings) if t[2] not in said]
+        starts = [t for t in sections.unclaimed(pages, rows, settings) if t[2] not in said]
         found = [[t, 1] for t in dict.fromkeys(t for _, _, t in starts)]
         if len(found) < 2:
             return
@@ -350,103 +322,9 @@ def _section_signs(settings: dict, words_by_page: list, rows: list, expected,
         settings["sections"] = [[t, -1 if negative.get(t) else 1] for t, _ in found]
 
 
-def _unclaimed_titles(pages: list, rows: list, settings: dict) -> list:
-    """``(page, line, title)`` of the lines of words alone (no digit) that stand inside the
-    table, under its heading or between rows, and that no row of the key claims. The
-    heading's lowest line is one too where it starts where such a title does: the first
-    section's title set close under the heading ('Money out'), the next one between rows."""
-    claimed = {(r.page, k) for r in rows for k in r.lines}
-    header = set(settings.get("header") or [])
-    last, glue = max(claimed), settings["glue_gap"]
-    out, lowest = [], []
-    for p, page in enumerate(pages):
-        inside = False
-        for k, line in enumerate(page.lines):
-            if (p, k) > last:
-                break
-            text = engine.join_words(line, glue)
-            if engine.normalize(text) in header:
-                inside, lowest = True, lowest + [(p, k, line)] if not inside else lowest
-                continue
-            inside = inside or (p, k) in claimed
-            if inside and (p, k) not in claimed and not re.search(r"\d", text) \
-                    and re.search(r"[^\W\d_]", text):
-                out.append((p, k, engine.normalize(text)))
-    edges = {pages[p].lines[k][0][1] for p, k, _ in out}
-    for p, k, line in lowest:
-        below = [ln for ln in pages[p].lines[k + 1:k + 3]
-                 if engine.normalize(engine.join_words(ln, glue)) in header]
-        if below and any(abs(below[-1][0][1] - x) <= 2.0 for x in edges) and \
-                not re.search(r"\d", engine.join_words(below[-1], glue)):
-            title = engine.normalize(engine.join_words(below[-1], glue))
-            settings["header"] = [h for h in settings["header"] if h != title]
-            out.append((p, pages[p].lines.index(below[-1]), title))
-    return sorted(out)
-
-
 def _marker(text: str, settings: dict) -> str:
     mark = engine.amount_marker(text, settings)
     return "trail-" if mark == "-" and text.rstrip().endswith("-") else mark
-
-
-def _wraps(settings: dict, pages: list, rows: list) -> None:
-    """How far apart a row's lines stand, and whether its wrapped text sits below its
-    anchor line, above it (a description printed over its date and amounts), or both.
-    Where the description wraps above and a narrow column's cells (a value date) wrap
-    below, the rows read above and those columns go on under the anchor line."""
-    steps, sides = [], collections.defaultdict(collections.Counter)
-    columns = settings["columns"]
-    for row in rows:
-        lines = pages[row.page].lines
-        tops = sorted(lines[k][0][3] for k in row.lines)
-        anchor = lines[row.line][0][3]
-        own = {id(w) for k in row.lines for w in lines[k]}  # not a day's heading above
-        for words in row.cells.values():
-            for w in words:
-                if id(w) in own and abs(w[3] - anchor) > LINE_TOLERANCE:
-                    sides[engine.column_of(w, columns)]["above" if w[3] < anchor else "below"] += 1
-        steps += [b - a for a, b in zip(tops, tops[1:])]
-    if not steps:
-        return
-    settings["continuation_gap"] = round(max(steps) * 1.25, 2)
-    total = sum(sides.values(), collections.Counter())
-    if not total:
-        settings["continuation"] = "below"
-        return
-    # each column by the side most of its wrapped words take: a cell of the key's found
-    # on the next row's line now and then (the same word printed there) says nothing
-    side = {c: n.most_common(1)[0][0] for c, n in sides.items()
-            if n.most_common(1)[0][1] >= _WRAP_SHARE * sum(n.values())}
-    under = sorted(c for c, where in side.items() if where == "below")
-    if len(side) == len(sides) and set(side.values()) == {"above"}:
-        settings["continuation"] = "above"
-    elif len(side) == len(sides) and set(side.values()) == {"below"}:
-        settings["continuation"] = "below"
-    elif len(side) == len(sides) and total.most_common(1)[0][0] == "above":
-        settings["continuation"] = "above"
-        settings["wrapped_columns"] = sorted(set(settings.get("wrapped_columns", [])) | set(under))
-    else:
-        settings["continuation"] = "nearest"
-
-
-def _spills(settings: dict, pages: list, rows: list, kinds: list) -> None:
-    """Wrapped lines of text that run on under a column of money (a long description
-    line wider than its column): the columns a row's wrapped lines may fill become the
-    text columns and those (``continuation_columns``); elsewhere a line reaching a column
-    of money is none of a row's."""
-    columns = settings["columns"]
-    text = {i for i, c in enumerate(columns) if c["kind"] != "amount"}
-    seen = set()
-    for row in rows:
-        for c, words in row.cells.items():
-            if kinds[c] == "text":
-                seen |= {engine.column_of(w, columns) for w in words
-                         if not any(w is x for x in pages[row.page].lines[row.line])}
-    if seen - text:
-        settings["continuation_columns"] = sorted(text | seen)
-
-
-# --- the heading and the lines that are not rows ------------------------------------------
 
 
 def _heading(settings: dict, words_by_page: list, pages: list, rows: list, ranges: dict) -> None:

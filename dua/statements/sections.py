@@ -9,6 +9,8 @@ what the titles say.
 """
 from __future__ import annotations
 
+import re
+
 from . import engine
 from .columns import GLUE_GAP, LINE_TOLERANCE
 
@@ -104,3 +106,37 @@ def flipped(settings: dict, found: list) -> list:
                    for n, c in enumerate(settings["columns"])]
         out.append(dict(settings, sections=flips, columns=columns))
     return out
+
+
+def unclaimed(pages: list, rows: list, settings: dict) -> list:
+    """``(page, line, title)`` of the lines of words alone (no digit) that stand inside the
+    table, under its heading or between rows, and that no row of the key claims. The
+    heading's lowest line is one too where it starts where such a title does: the first
+    section's title set close under the heading ('Money out'), the next one between rows."""
+    claimed = {(r.page, k) for r in rows for k in r.lines}
+    header = set(settings.get("header") or [])
+    last, glue = max(claimed), settings["glue_gap"]
+    out, lowest = [], []
+    for p, page in enumerate(pages):
+        inside = False
+        for k, line in enumerate(page.lines):
+            if (p, k) > last:
+                break
+            text = engine.join_words(line, glue)
+            if engine.normalize(text) in header:
+                inside, lowest = True, lowest + [(p, k, line)] if not inside else lowest
+                continue
+            inside = inside or (p, k) in claimed
+            if inside and (p, k) not in claimed and not re.search(r"\d", text) \
+                    and re.search(r"[^\W\d_]", text):
+                out.append((p, k, engine.normalize(text)))
+    edges = {pages[p].lines[k][0][1] for p, k, _ in out}
+    for p, k, line in lowest:
+        below = [ln for ln in pages[p].lines[k + 1:k + 3]
+                 if engine.normalize(engine.join_words(ln, glue)) in header]
+        if below and any(abs(below[-1][0][1] - x) <= 2.0 for x in edges) and \
+                not re.search(r"\d", engine.join_words(below[-1], glue)):
+            title = engine.normalize(engine.join_words(below[-1], glue))
+            settings["header"] = [h for h in settings["header"] if h != title]
+            out.append((p, pages[p].lines.index(below[-1]), title))
+    return sorted(out)
