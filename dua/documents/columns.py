@@ -1,5 +1,6 @@
-"""Columns and reading order: a page's gutter, which flow (full, left, right) each segment
-and each table or figure is read in, and the order that follows (left column first).
+"""Columns and reading order: a page's gutter (the band between two columns, and the
+lines of both columns on one baseline cut there), which flow (full, left, right) each
+segment and each table or figure is read in, and the order that follows (left column first).
 
 Items are ``(top, payload)`` sorted by top; a payload is a row (a list of Segments) or a
 whole Block (a table or a figure). A row's segments carry their flow; a block's flow is
@@ -9,12 +10,6 @@ from __future__ import annotations
 
 from ..schemas import Block
 from .lines import Segment, split_row
-
-
-def find_gutter(rows: list, width: float) -> float | None:
-    """The middle of the gutter ``find_band`` finds, or None."""
-    band = find_band(rows, width)
-    return None if band is None else (band[0] + band[1]) / 2
 
 
 def find_band(rows: list, width: float) -> tuple | None:
