@@ -311,3 +311,35 @@ class SecondLineTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunOnUnderMoneyTest(unittest.TestCase):
+    COLUMNS = [{"name": "Details", "x0": 0.0, "kind": "text"},
+               {"name": "Amount", "x0": 60.0, "kind": "amount"}]
+
+    def test_a_word_running_on_under_a_column_of_money_stays_in_its_cell(self):
+        line = [("including", 10.0, 50.0, 100.0, 108.0, 8.0), ("taxes", 52.0, 75.0, 100.0, 108.0, 8.0)]
+        settings = {"decimal": "."}
+        self.assertEqual(engine.split_cells(line, self.COLUMNS, 0.8, settings),
+                         ["including taxes", ""])
+        self.assertEqual(engine.split_cells(line, self.COLUMNS, 0.8), ["including", "taxes"])
+
+    def test_an_amount_after_the_text_is_a_cell_of_its_own(self):
+        line = [("Fee", 10.0, 25.0, 100.0, 108.0, 8.0), ("12.50", 62.0, 80.0, 100.0, 108.0, 8.0)]
+        self.assertEqual(engine.split_cells(line, self.COLUMNS, 0.8, {"decimal": "."}),
+                         ["Fee", "12.50"])
+
+
+class SignCodesTest(unittest.TestCase):
+    def test_a_column_of_two_short_codes_signs_the_amounts_either_way_the_balances_say(self):
+        import pandas as pd
+
+        from dua.statements import reconcile
+
+        frame = pd.DataFrame({"Amount": [10.0, 5.0, 2.0], "S/H": ["S", "H", "S"]})
+        self.assertEqual(reconcile.drcr_column(frame), "S/H")
+        options = dict(reconcile.movement_options(frame))
+        self.assertIn([10.0, -5.0, 2.0], options.values())
+        self.assertIn([-10.0, 5.0, -2.0], options.values())
+        words = pd.DataFrame({"Amount": [10.0, 5.0], "Note": ["Shop", "Rent"]})
+        self.assertIsNone(reconcile.drcr_column(words))

@@ -67,16 +67,22 @@ def column_of(word: tuple, columns: list) -> int:
     return len(columns) - 1
 
 
-def split_cells(line: list, columns: list, glue_gap: float) -> list:
+def split_cells(line: list, columns: list, glue_gap: float, settings: dict | None = None) -> list:
     """The line's text per column ('' where the column is empty). A sign printed apart
     over a column of money, with an amount next in the line ('-' raised and set to the
-    left of '£349.51'), is that amount's, whichever column it stands over."""
+    left of '£349.51'), is that amount's, whichever column it stands over. With
+    ``settings``, a word that runs on from the one before it under a column of money, and
+    is no amount, stays in that word's cell: a long description carried on under money."""
     buckets = [[] for _ in columns]
+    at = 0
     for i, word in enumerate(line):
-        at = column_of(word, columns)
+        before, at = at, column_of(word, columns)
         if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
                 and looks_like_amount(line[i + 1][0]):
             at = column_of(line[i + 1], columns)
+        elif settings is not None and columns[at].get("kind") == "amount" \
+                and _runs_on(line, i, settings):
+            at = before
         buckets[at].append(word)
     return [join_words(b, glue_gap) for b in buckets]
 
@@ -228,7 +234,7 @@ def item_columns(item: list, settings: dict) -> tuple:
 
 def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) -> list:
     kinds, col = state["kinds"], settings["date_column"]
-    cells = split_cells(line, settings["columns"], settings["glue_gap"])
+    cells = split_cells(line, settings["columns"], settings["glue_gap"], settings)
     dated = cells
     if settings.get("date_groups") and not cells[col] and state.get("date"):
         dated = cells[:col] + [state["date"]] + cells[col + 1:]
