@@ -343,3 +343,33 @@ class SignCodesTest(unittest.TestCase):
         self.assertIn([-10.0, 5.0, -2.0], options.values())
         words = pd.DataFrame({"Amount": [10.0, 5.0], "Note": ["Shop", "Rent"]})
         self.assertIsNone(reconcile.drcr_column(words))
+
+
+class WrappedLineOwnerTest(unittest.TestCase):
+    """A line as near the row above as the row below: the page does not say whose it is."""
+
+    @staticmethod
+    def items(middle: float) -> list:
+        return [["anchor", 100.0, [], "01 Mar 5.00", [], ""],
+                ["text", middle, [], "Bill payment water", [], ""],
+                ["anchor", 124.0, [], "02 Mar 7.00", [], ""]]
+
+    def check(self, middle: float):
+        from dua.statements import owners
+
+        rows = [[[], [], 1, [(0, 0), (0, 1)]], [[], [], 1, [(0, 2)]]]
+        settings = {"continuation": "nearest", "continuation_gap": 14.0}
+        return owners.check(rows, [self.items(middle)], settings)
+
+    def test_a_line_halfway_between_two_rows_leaves_the_reading_undecided(self):
+        found = self.check(112.0)
+        self.assertIsNone(found["passed"])
+        self.assertIn("'Bill payment water' on page 1", found["detail"])
+
+    def test_a_line_nearer_one_row_is_that_rows(self):
+        self.assertTrue(self.check(106.0)["passed"])
+
+    def test_a_side_the_settings_name_is_not_judged_by_distance(self):
+        from dua.statements import owners
+
+        self.assertIsNone(owners.check([], [], {"continuation": "above"}))

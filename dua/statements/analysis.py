@@ -198,10 +198,11 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
         "anchor_needs_amount": True,
     }
     _signs(columns, by_col, settings)
-    settings["continuation"] = _wrap_side(pages, settings)
-    settings["continuation_gap"] = _wrap_leading(pages, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
+    # the table's ends are its rows', the undated ones of a day among them
+    settings["continuation"] = _wrap_side(pages, settings)
+    settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
     _once_a_day(pages, settings)
     _labels(settings, cells)
