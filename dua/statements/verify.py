@@ -303,7 +303,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     settings = _with_balance(settings, arithmetic)
-    ledger = ledger_mod.build(pages, settings, apart, extraction, reached) \
+    ledger = ledger_mod.build(pages, settings, apart, extraction, reached,
+                              tuple(arithmetic.get("restarts") or ())) \
         if settings.get("columns") else None
     checks = [arithmetic, accounting(ledger)]
     same = ledger is not None and same
