@@ -9,7 +9,7 @@ import copy
 import dataclasses
 import re
 
-from . import dataframe, datenotation, engine, learning, notation, tiers
+from . import dataframe, datenotation, engine, learning, notation, sections, tiers
 from .columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, join_word_rivers,
     money_segments, widen)
@@ -132,6 +132,11 @@ def _from_layout(pages: list) -> Analysis:
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
     found = _read_layout(pages, candidates, group_pattern, patterns=patterns)
+    titled = sections.in_heading(pages, found.settings, found.header_lines) \
+        if found.settings else None
+    if titled:  # a section's title set close under the heading is the first section's
+        again = _read_layout(pages, candidates, group_pattern, titled, patterns)
+        found = again if len(again.sections) >= 2 else found
     second = tiers.second_line(pages, found.settings, found.header_lines) \
         if found.settings else None
     if second:  # the heading's last line names each row's second line, not its columns
@@ -231,8 +236,6 @@ def _roles(pages: list, settings: dict) -> None:
 def _sections(pages: list, settings: dict) -> list:
     """Titles of the table's sections, which may sign the amounts printed under them: the
     search tries their signs only when the rows do not add up unsigned."""
-    from . import sections
-
     return [t for t, _ in sections.guess(pages, settings)]
 
 
