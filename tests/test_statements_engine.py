@@ -220,6 +220,14 @@ class PageBreakTest(unittest.TestCase):
         rest = HEADER + line(62, (100, "shop London")) + line(90, (100, "Total"), (320, "3.50"))
         self.assertEqual(descriptions([self.FIRST, rest], settings()), ["Coffee shop London"])
 
+    def test_text_over_the_heading_printed_again_is_the_pages_header_and_continues_nothing(self):
+        # header_once: a statement learned on one page reads the next pages as going on
+        second = (line(20, (100, "Bank - Ms Okoye")) + line(40, (40, "Date"), (100, "Description"),
+                                                              (310, "Amount"), (410, "Balance"))
+                  + row(60, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([self.FIRST, second], settings(header_once=True)),
+                         ["Coffee", "Tea"])
+
     def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
         for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
             with self.subTest(under=under[0][0]):
@@ -234,6 +242,12 @@ class DescriptionAboveTest(unittest.TestCase):
     PAGE = (HEADER + line(62, (100, "Coffee shop")) + line(72, (100, "Main Street"))
             + row(82, "01/02/24", "", "3.50") + line(94, (100, "Tea"))
             + row(104, "02/02/24", "", "1.50"))
+
+    def test_a_first_rows_words_under_the_heading_are_its_own_where_the_next_page_prints_the_same(self):
+        page = HEADER + line(62, (100, "Transfer")) + row(72, "01/02/24", "", "3.50")
+        later = HEADER + line(62, (100, "Transfer")) + row(72, "03/02/24", "", "1.50")
+        self.assertEqual(descriptions([page, later], settings(continuation="above")),
+                         ["Transfer", "Transfer"])
 
     def test_lines_over_a_row_are_its_own_when_descriptions_stand_above(self):
         self.assertEqual(descriptions([self.PAGE], settings(continuation="above")),

@@ -156,10 +156,14 @@ def mark_running(items_by_page: list) -> None:
     seen: dict = {}
     for p, items in enumerate(items_by_page):
         tops = [item[1] for item in items if item[0] == "anchor"]
+        # the band opens at the table's heading: a first row's words printed over its
+        # anchor line are the table's, even where the next page's first row prints the same
+        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == _HEADING]
+        low = min(heads + tops[:1], default=0.0)
         for k, item in enumerate(items):
             if item[0] in ("text", "money", "furniture", "outside") and item[3]:
                 key = _DIGITS.sub("#", normalize(item[3]))
-                outside = not tops or item[1] < tops[0] or item[1] > tops[-1]
+                outside = not tops or item[1] < low or item[1] > tops[-1]
                 seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
                                                  ("text", "money")))
     for places in seen.values():
@@ -346,10 +350,11 @@ def _leading_run(items: list, leading: list, first: int) -> list:
     other: a description that began on an earlier page continues here. A page with no row
     of its own continues one only under the table's heading printed again (the rest of a
     row the page break cut); without it, it is some other text (terms, a notice)."""
+    heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == _HEADING]
+    leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
     if not leading:
         return []
-    if first == len(items) and not any(item[0] == "furniture" and item[5] == _HEADING
-                                       for item in items):
+    if first == len(items) and not heads:
         return []
     # the first wrapped line, under nothing but the page's furniture and text no row
     # continues (a running header the page prints in its own place)
