@@ -145,10 +145,14 @@ class Reading:
         child, self._child = self._child, None
         if child is None:
             raise ValueError("this reading was collected or cancelled already")
+        answer = None
         try:
             answer = self._collect(child)
         finally:
-            child.stop()
+            if answer is None:
+                child.stop()
+            else:
+                child.release(answer)  # a child that read well may read the next file
         if "error" in answer:
             raise _rebuilt(answer["error"])
         return answer

@@ -1,11 +1,13 @@
 """The reading child of ``dua.pdf.bounded``: how it starts, what it runs, and the pipe between.
 
-The child sends JSON lines: ``{"count": N}`` as soon as pdfium has counted the pages (the
-default budget grows with them), then one answer, ``{"pages": …}`` or ``{"error": …}``. A
-document's answer (words, lines, tables) goes as ``{"marshal": N}`` and N bytes of
-``marshal`` data instead: JSON cost more than the reading of a short file (its floats).
-Asked with SIGUSR1, it writes its Python stack to the same pipe (faulthandler), so that a
-reader stopped past its budget can say what it was doing.
+The child sends JSON lines: ``{"count": N}`` once pdfium has counted the pages (the default
+budget grows with them), then one answer, ``{"pages": …}`` or ``{"error": …}``; a document's
+(words, lines, tables) goes as ``{"marshal": N}`` and N bytes of marshal data, as JSON cost
+more than reading a short file. A forked child that read well, with memory to spare, waits
+for the next request on a pipe of its own (``serve``), which the process's next reading
+takes rather than fork again (that cost more than a short file too: copied pages, a fresh
+heap); a reading that fails, times out or is cancelled ends its child. Asked with SIGUSR1,
+the child writes its Python stack to the answer pipe (faulthandler): what it was doing.
 """
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ import signal
 import sys
 import time
 
-from .. import errors, lifetime
+from .. import lifetime
+from .failures import _LIBRARIES, _failed, _translate, _typed  # noqa: F401  (tests)
 
 _BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()); "
          "sys.path[:] = request['sys_path']; "
@@ -26,6 +29,7 @@ _BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()
 _FRAME = re.compile(rb'File "([^"]+)", line (\d+) in (\S+)')
 _STACK_GRACE = 0.5  # seconds a stopped child gets to write its stack
 _keep: list = []  # the stack's file object: faulthandler needs it alive
+_idle: list = []  # a forked child waiting for its next request (one at most)
 
 
 def start(request: dict) -> Child:
@@ -37,23 +41,36 @@ def start(request: dict) -> Child:
     import threading  # lazy: keeps import dua fast
 
     if hasattr(os, "fork") and threading.active_count() == 1:
+        while _idle:
+            child = _idle.pop()
+            if child.ask(request):
+                return child
         return _forked(request)
     return _spawned(request)
+
+
+def end_idle() -> None:
+    """Stop the forked child waiting for a request, if any: the next reading forks anew."""
+    while _idle:
+        _idle.pop().stop()
 
 
 def _forked(request: dict) -> Child:
     _preload()
     read_end, write_end = os.pipe()
+    inbox, outbox = os.pipe()  # the requests after the first
     pid = os.fork()
     if pid == 0:  # the copy: read, answer, and leave without running the parent's exit code
         status = 1
         try:
             os.close(read_end)
-            status = main(write_end, request)
+            os.close(outbox)
+            status = serve(write_end, inbox, request)
         finally:
             os._exit(status)
     os.close(write_end)
-    return Child(pid, read_end)
+    os.close(inbox)
+    return Child(pid, read_end, requests=outbox)
 
 
 def _preload() -> None:
@@ -67,8 +84,8 @@ def _preload() -> None:
         return
     from . import content
 
-    content._content_patterns(re, True)  # compiled once here, not again in every child
-    content._content_patterns(re, False)
+    for paths in (True, False):  # compiled once here, not again in every child
+        content._content_patterns(re, paths)
 
 
 def _spawned(request: dict) -> Child:
@@ -76,13 +93,10 @@ def _spawned(request: dict) -> Child:
 
     proc = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, close_fds=True)
-    import logging  # lazy: loaded by dua already
-
     # the request (its password too) goes through a pipe, never the command line; the
     # libraries' log levels go along (--quiet silences their warnings in the child too)
-    levels = {name: logging.getLogger(name).level for name in _LIBRARIES}
     line = dict(request, sys_path=[p for p in sys.path if p] or [""], module=__name__,
-                log_levels=levels)
+                log_levels=_levels())
     try:
         proc.stdin.write(json.dumps(line).encode() + b"\n")
         proc.stdin.close()
@@ -91,13 +105,18 @@ def _spawned(request: dict) -> Child:
     return Child(proc.pid, proc.stdout.fileno(), proc)
 
 
+def _levels() -> dict:
+    import logging  # lazy: loaded by dua already
+    return {name: logging.getLogger(name).level for name in _LIBRARIES}
+
+
 class Child:
     """The parent's side: the child's messages, its stack on request, and its end."""
 
-    def __init__(self, pid: int, fd: int, proc=None) -> None:
-        self.pid, self.fd, self.proc = pid, fd, proc
+    def __init__(self, pid: int, fd: int, proc=None, requests: int | None = None) -> None:
+        self.pid, self.fd, self.proc, self.requests = pid, fd, proc, requests
         self.buffer, self.scanned, self.eof, self.status = bytearray(), 0, False, None
-        self.size: int | None = None  # the bytes of marshal data the last header announced
+        self.size: int | None = None  # the bytes of the marshal data announced
         self.peak = 0  # the child's peak resident bytes, once reaped
 
     def next_message(self, deadline: float) -> dict | None:
@@ -128,7 +147,7 @@ class Child:
             self.size = None
             try:
                 message = marshal.loads(data)
-            except (EOFError, ValueError, TypeError):
+            except (EOFError, ValueError, TypeError):  # answered as below
                 message = None
             return message if isinstance(message, dict) else {
                 "died": "it answered something that is not marshal data"}
@@ -147,6 +166,25 @@ class Child:
             self.size = message["marshal"]
             return self._parsed()
         return message
+
+    def ask(self, request: dict) -> bool:
+        """Hand a waiting child its next request; False (the child stopped) where it cannot."""
+        line = memoryview(json.dumps(dict(request, log_levels=_levels())).encode() + b"\n")
+        try:
+            while line:
+                line = line[os.write(self.requests, line):]
+        except OSError:
+            self.stop()
+            return False
+        return True
+
+    def release(self, answer: dict) -> None:
+        """Keep the child for the next reading where ``answer`` says it can, else stop it."""
+        if (answer.pop("again", False) and not self.buffer and self.size is None
+                and not self.eof and self.status is None and not _idle):
+            _idle.append(self)
+        else:
+            self.stop()
 
     def where(self) -> list:
         """The running child's Python stack, innermost first (``path:line in function``)."""
@@ -180,6 +218,9 @@ class Child:
             else:
                 os.close(self.fd)
             self.fd = None
+        if self.requests is not None:
+            os.close(self.requests)
+            self.requests = None
 
     def _ended(self) -> str:
         """How the child ended: ``exit N``, or ``killed by SIGNAME`` and its peak memory."""
@@ -205,21 +246,42 @@ class Child:
 
 # --- the child's side ----------------------------------------------------------------------
 
-
 def main_spawned(request: dict) -> int:
     """A fresh interpreter's entry: answers go to a copy of stdout, and stdout itself to
     stderr, so that nothing a library prints can break the answer."""
-    import logging  # lazy: loaded by dua already
-
     fd = os.dup(1)
     os.dup2(2, 1)
-    for name, level in request.get("log_levels", {}).items():
-        logging.getLogger(name).setLevel(level)
+    _set_levels(request)
     return main(fd, request)
 
 
 def main(fd: int, request: dict) -> int:
     """Read as ``request`` says and write the answer to ``fd``; 0 once it is written."""
+    _begin(fd, request)
+    _answer(fd, request, reusable=False)
+    return 0
+
+
+def serve(fd: int, inbox: int, request: dict) -> int:
+    """A forked child's life: answer ``request``, then each request that comes on ``inbox``
+    for as long as its answers say it serves again; 0 once it ends so."""
+    _begin(fd, request)
+    while _answer(fd, request, reusable=True):
+        request = _next_request(inbox)
+        if request is None:  # the parent closed the pipe, or is gone
+            break
+        _set_levels(request)
+    return 0
+
+
+def _set_levels(request: dict) -> None:
+    import logging  # lazy: loaded by dua already
+
+    for name, level in request.get("log_levels", {}).items():
+        logging.getLogger(name).setLevel(level)
+
+
+def _begin(fd: int, request: dict) -> None:
     lifetime.die_with_parent(request["parent"])
     # Ctrl-C ends the child quietly, as it ends dua; but where dua ignores it (a job a shell
     # started in the background), so does its reader, or a Ctrl-C to the group would kill
@@ -228,7 +290,13 @@ def main(fd: int, request: dict) -> int:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _answer_stack_requests(fd)
-    lifetime.limit_memory(int(request["memory"]))
+
+
+def _answer(fd: int, request: dict, reusable: bool) -> bool:
+    """Read as ``request`` says and answer on ``fd``; whether the child serves again: pages
+    read, with a peak low enough not to count against the next reading (``used_half_of``)."""
+    memory = int(request["memory"])
+    lifetime.limit_memory(memory)  # this reading's budget, over what the child maps now
     try:
         count = _page_count(request["path"], request.get("password"))
         if count is not None:
@@ -238,22 +306,26 @@ def main(fd: int, request: dict) -> int:
         answer = _failed(exc, request)
     if answer is None:  # the failure's objects are freed now: a short answer fits
         answer = {"error": _typed(MemoryError(), request)}
+    again = reusable and "pages" in answer and lifetime.peak_within(memory // 4)
+    if again:
+        answer["again"] = True
     try:
         _send(fd, answer, binary="pages" in answer and bool(request.get("graphics")))
     except MemoryError:  # the answer itself was too large to write down
         _send(fd, {"error": _typed(MemoryError(), request)})
-    return 0
+        return False
+    return again
 
 
-def _failed(exc: BaseException, request: dict) -> dict | None:
-    """The answer to a failed reading; None where there was no memory left to word it. A
-    reader that failed near its memory cap wanted memory, whatever the library said."""
-    try:
-        if lifetime.used_half_of(int(request["memory"])):
-            exc = MemoryError()
-        return {"error": _typed(exc, request)}
-    except MemoryError:
-        return None
+def _next_request(inbox: int) -> dict | None:
+    """The next request line on ``inbox``; None at its end."""
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        chunk = os.read(inbox, 1 << 16)
+        if not chunk:
+            return None
+        line += chunk
+    return json.loads(bytes(line))
 
 
 def _answer_stack_requests(fd: int) -> None:
@@ -326,51 +398,3 @@ def _send(fd: int, message: dict, binary: bool = False) -> None:
         view = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
     while view:
         view = view[os.write(fd, view):]
-
-
-def _typed(exc: BaseException, request: dict) -> dict:
-    """``exc`` as the child's answer: a dua error as it is; a foreign one typed by where it
-    was raised (inside the PDF libraries: a damaged file; inside dua: a bug)."""
-    if not isinstance(exc, errors.DuaError):
-        exc = _translate(exc, request["path"], request.get("memory"))
-    hint = exc.hint if exc.hint != type(exc).hint else None
-    details = json.loads(json.dumps(exc.details, default=str))
-    return {"class": type(exc).__name__, "message": exc.message, "details": details,
-            "hint": hint}
-
-
-_LIBRARIES = ("pdfminer", "pdfplumber", "pypdfium2", "PIL")
-
-
-def _translate(exc: BaseException, path: str, memory: int | None = None) -> errors.DuaError:
-    import traceback  # lazy: only a failure needs it
-
-    what = f"{type(exc).__name__}: {errors.excerpt(str(exc), 200)}".rstrip(": ")
-    if isinstance(exc, MemoryError):
-        budget = f" {int(memory) / (1 << 20):,.0f} MB of" if memory else ""
-        return errors.PDFMemoryLimitError(f"{path} could not be read within the reader's"
-                                          f"{budget} memory: it needed more", path=path)
-    if isinstance(exc, RecursionError):
-        return errors.CorruptPDFError(f"{path} is damaged: its objects are nested too deeply "
-                                      f"to read ({what})", path=path)
-    frames = traceback.extract_tb(exc.__traceback__)
-    inner = frames[-1] if frames else None
-    where = f"{_short(inner.filename)}:{inner.lineno} in {inner.name}" if inner else "?"
-    library = next((name for name in _LIBRARIES
-                    if inner and f"{os.sep}{name}{os.sep}" in inner.filename), None)
-    if library:
-        return errors.CorruptPDFError(f"{path} is damaged: {library} failed on it ({what})",
-                                      path=path, where=where)
-    return errors.UnexpectedError(
-        f"the PDF reader failed on {path} ({what}, at {where})", path=path, where=where,
-        exception=type(exc).__name__, traceback="".join(traceback.format_exception(
-            type(exc), exc, exc.__traceback__))[-4000:])
-
-
-def _short(filename: str) -> str:
-    """A source path from its package folder on (``dua/pdf/chars.py``)."""
-    parts = filename.replace(os.sep, "/").split("/")
-    for i, part in enumerate(parts):
-        if part in ("dua",) + _LIBRARIES or part.endswith("site-packages"):
-            return "/".join(parts[i + (part.endswith("site-packages")):])
-    return filename
