@@ -21,7 +21,7 @@ import sys
 import time
 
 from .. import lifetime
-from .failures import _LIBRARIES, _failed, _translate, _typed  # noqa: F401  (tests)
+from .answer import _LIBRARIES, _failed, _page_count, _read, _translate, _typed  # noqa: F401
 
 _BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()); "
          "sys.path[:] = request['sys_path']; "
@@ -29,7 +29,7 @@ _BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()
 _FRAME = re.compile(rb'File "([^"]+)", line (\d+) in (\S+)')
 _STACK_GRACE = 0.5  # seconds a stopped child gets to write its stack
 _keep: list = []  # the stack's file object: faulthandler needs it alive
-_idle: list = []  # a forked child waiting for its next request (one at most)
+_idle: list = []  # (owner pid, forked child) waiting for its next request: one at most
 
 
 def start(request: dict) -> Child:
@@ -42,8 +42,8 @@ def start(request: dict) -> Child:
 
     if hasattr(os, "fork") and threading.active_count() == 1:
         while _idle:
-            child = _idle.pop()
-            if child.ask(request):
+            child = _waiting()
+            if child is not None and child.ask(request):
                 return child
         return _forked(request)
     return _spawned(request)
@@ -52,7 +52,20 @@ def start(request: dict) -> Child:
 def end_idle() -> None:
     """Stop the forked child waiting for a request, if any: the next reading forks anew."""
     while _idle:
-        _idle.pop().stop()
+        child = _waiting()
+        if child is not None:
+            child.stop()
+
+
+def _waiting() -> Child | None:
+    """The waiting child, taken; None where this process is a fork of its owner (a batch
+    worker), which must not touch it: only its pipe ends are closed here."""
+    owner, child = _idle.pop()
+    if owner == os.getpid():
+        return child
+    for fd in (child.fd, child.requests):
+        os.close(fd)
+    return None
 
 
 def _forked(request: dict) -> Child:
@@ -74,9 +87,8 @@ def _forked(request: dict) -> Child:
 
 
 def _preload() -> None:
-    """Load here, once, the libraries every forked child would otherwise import on its own
-    (about 100 ms a child where this process had none, 20 ms where pdfplumber was loaded:
-    a batch of files paid it per file)."""
+    """Load here, once, what every forked child would otherwise load on its own (about
+    100 ms a child where this process had no pdfplumber, 20 ms where it had)."""
     try:
         import pdfplumber  # noqa: F401  lazy: only a process that reads PDFs loads them
         import pypdfium2  # noqa: F401  (the page count)
@@ -182,7 +194,7 @@ class Child:
         """Keep the child for the next reading where ``answer`` says it can, else stop it."""
         if (answer.pop("again", False) and not self.buffer and self.size is None
                 and not self.eof and self.status is None and not _idle):
-            _idle.append(self)
+            _idle.append((os.getpid(), self))
         else:
             self.stop()
 
@@ -334,45 +346,6 @@ def _answer_stack_requests(fd: int) -> None:
     out = os.fdopen(os.dup(fd), "w")
     _keep.append(out)
     faulthandler.register(signal.SIGUSR1, file=out, all_threads=False)
-
-
-def _page_count(path: str, password: str | None) -> int | None:
-    try:
-        import pypdfium2  # lazy: the reader imports it anyway
-    except ImportError:
-        return None
-    try:
-        doc = pypdfium2.PdfDocument(path, password=password)
-    except pypdfium2.PdfiumError:
-        return None  # the reader says why
-    try:
-        return len(doc)
-    finally:
-        doc.close()
-
-
-def _read(request: dict) -> dict:
-    from . import document
-
-    path, password, pages = request["path"], request.get("password"), request.get("pages")
-    rule = request.get("word_rule", "parser")
-    if not request.get("graphics"):
-        read, count = document.read_words(path, password, pages, rule)
-        return {"pages": read, "count": count}
-    doc = document.read_document(path, password, pages, with_tables=True, word_rule=rule)
-    out, drawn = [], {}
-    for p in doc.pages:
-        words = [(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs, w.stream)
-                 for w in p.words]
-        out.append({"number": p.number, "of": doc.page_count, "width": p.width,
-                    "height": p.height, "words": words, "chars": p.char_count,
-                    "reader": p.reader, "why": p.why, "graphics": True})
-        if p.h_rules or p.v_rules or p.images or p.tables:
-            drawn[str(p.number)] = {"h_rules": p.h_rules, "v_rules": p.v_rules,
-                                    "images": p.images,
-                                    "tables": [(t.bbox, t.rows) for t in p.tables]}
-    return {"pages": out, "count": doc.page_count, "drawn": drawn,
-            "metadata": document.plain_metadata(doc.metadata)}
 
 
 def _ocr(fd: int, request: dict) -> dict:

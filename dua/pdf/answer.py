@@ -1,12 +1,51 @@
-"""How a reading child's failures are typed for its answer (``dua.pdf.child``): a dua
-error as it is, a foreign one by where it was raised (inside the PDF libraries: a damaged
-file; inside dua: a bug), a failure near the memory cap as wanting memory."""
+"""What a reading child answers (``dua.pdf.child``): the pages it read as plain values, or its
+failure typed: a dua error as it is, a foreign one by where it was raised (inside the PDF
+libraries: a damaged file; inside dua: a bug), one near the memory cap as wanting memory."""
 from __future__ import annotations
 
 import json
 import os
 
 from .. import errors, lifetime
+
+
+def _page_count(path: str, password: str | None) -> int | None:
+    try:
+        import pypdfium2  # lazy: the reader imports it anyway
+    except ImportError:
+        return None
+    try:
+        doc = pypdfium2.PdfDocument(path, password=password)
+    except pypdfium2.PdfiumError:
+        return None  # the reader says why
+    try:
+        return len(doc)
+    finally:
+        doc.close()
+
+
+def _read(request: dict) -> dict:
+    from . import document
+
+    path, password, pages = request["path"], request.get("password"), request.get("pages")
+    rule = request.get("word_rule", "parser")
+    if not request.get("graphics"):
+        read, count = document.read_words(path, password, pages, rule)
+        return {"pages": read, "count": count}
+    doc = document.read_document(path, password, pages, with_tables=True, word_rule=rule)
+    out, drawn = [], {}
+    for p in doc.pages:
+        words = [(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs, w.stream)
+                 for w in p.words]
+        out.append({"number": p.number, "of": doc.page_count, "width": p.width,
+                    "height": p.height, "words": words, "chars": p.char_count,
+                    "reader": p.reader, "why": p.why, "graphics": True})
+        if p.h_rules or p.v_rules or p.images or p.tables:
+            drawn[str(p.number)] = {"h_rules": p.h_rules, "v_rules": p.v_rules,
+                                    "images": p.images,
+                                    "tables": [(t.bbox, t.rows) for t in p.tables]}
+    return {"pages": out, "count": doc.page_count, "drawn": drawn,
+            "metadata": document.plain_metadata(doc.metadata)}
 
 
 def _failed(exc: BaseException, request: dict) -> dict | None:
