@@ -9,7 +9,7 @@ import copy
 import dataclasses
 import re
 
-from . import dataframe, datenotation, engine, learning, notation, tiers
+from . import dataframe, datenotation, engine, learning, notation, sections, tiers
 from .columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_header, find_segments, join_word_rivers,
     money_segments, widen)
@@ -119,15 +119,24 @@ def _from_layout(pages: list) -> Analysis:
     candidates, group_pattern = _table_lines(pages)
     # The notation the dated lines share (any language, any order), where it reads more
     # rows than the usual shapes: a few month names may read in English ('sept.', 'nov.').
+    # Where it reads as many, it still votes first: the usual shapes may read only the head
+    # of its dates ('Nov. 19' of 'Nov. 19 24').
     lines = [ln for words in pages for ln in engine.group_lines(words, LINE_TOLERANCE)]
     learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
     if learned:
         more = _table_lines(pages, (learned,))
         if len(more[0]) > len(candidates):
             patterns, (candidates, group_pattern) = (learned,), more
+        elif len(more[0]) == len(candidates):
+            patterns = (learned,) + tuple(DATE_PATTERNS)
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
     found = _read_layout(pages, candidates, group_pattern, patterns=patterns)
+    titled = sections.in_heading(pages, found.settings, found.header_lines) \
+        if found.settings else None
+    if titled:  # a section's title set close under the heading is the first section's
+        again = _read_layout(pages, candidates, group_pattern, titled, patterns)
+        found = again if len(again.sections) >= 2 else found
     second = tiers.second_line(pages, found.settings, found.header_lines) \
         if found.settings else None
     if second:  # the heading's last line names each row's second line, not its columns
@@ -194,10 +203,11 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
         "anchor_needs_amount": True,
     }
     _signs(columns, by_col, settings)
-    settings["continuation"] = _wrap_side(pages, settings)
-    settings["continuation_gap"] = _wrap_leading(pages, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
+    # the table's ends are its rows', the undated ones of a day among them
+    settings["continuation"] = _wrap_side(pages, settings)
+    settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
     _once_a_day(pages, settings)
     _labels(settings, cells)
@@ -226,8 +236,6 @@ def _roles(pages: list, settings: dict) -> None:
 def _sections(pages: list, settings: dict) -> list:
     """Titles of the table's sections, which may sign the amounts printed under them: the
     search tries their signs only when the rows do not add up unsigned."""
-    from . import sections
-
     return [t for t, _ in sections.guess(pages, settings)]
 
 

@@ -67,16 +67,22 @@ def column_of(word: tuple, columns: list) -> int:
     return len(columns) - 1
 
 
-def split_cells(line: list, columns: list, glue_gap: float) -> list:
+def split_cells(line: list, columns: list, glue_gap: float, settings: dict | None = None) -> list:
     """The line's text per column ('' where the column is empty). A sign printed apart
     over a column of money, with an amount next in the line ('-' raised and set to the
-    left of '£349.51'), is that amount's, whichever column it stands over."""
+    left of '£349.51'), is that amount's, whichever column it stands over. With
+    ``settings``, a word that runs on from the one before it under a column of money, and
+    is no amount, stays in that word's cell: a long description carried on under money."""
     buckets = [[] for _ in columns]
+    at = 0
     for i, word in enumerate(line):
-        at = column_of(word, columns)
+        before, at = at, column_of(word, columns)
         if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
                 and looks_like_amount(line[i + 1][0]):
             at = column_of(line[i + 1], columns)
+        elif settings is not None and columns[at].get("kind") == "amount" \
+                and _runs_on(line, i, settings):
+            at = before
         buckets[at].append(word)
     return [join_words(b, glue_gap) for b in buckets]
 
@@ -150,10 +156,14 @@ def mark_running(items_by_page: list) -> None:
     seen: dict = {}
     for p, items in enumerate(items_by_page):
         tops = [item[1] for item in items if item[0] == "anchor"]
+        # the band opens at the table's heading: a first row's words printed over its
+        # anchor line are the table's, even where the next page's first row prints the same
+        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == _HEADING]
+        low = min(heads + tops[:1], default=0.0)
         for k, item in enumerate(items):
             if item[0] in ("text", "money", "furniture", "outside") and item[3]:
                 key = _DIGITS.sub("#", normalize(item[3]))
-                outside = not tops or item[1] < tops[0] or item[1] > tops[-1]
+                outside = not tops or item[1] < low or item[1] > tops[-1]
                 seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
                                                  ("text", "money")))
     for places in seen.values():
@@ -228,7 +238,7 @@ def item_columns(item: list, settings: dict) -> tuple:
 
 def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) -> list:
     kinds, col = state["kinds"], settings["date_column"]
-    cells = split_cells(line, settings["columns"], settings["glue_gap"])
+    cells = split_cells(line, settings["columns"], settings["glue_gap"], settings)
     dated = cells
     if settings.get("date_groups") and not cells[col] and state.get("date"):
         dated = cells[:col] + [state["date"]] + cells[col + 1:]
@@ -340,10 +350,11 @@ def _leading_run(items: list, leading: list, first: int) -> list:
     other: a description that began on an earlier page continues here. A page with no row
     of its own continues one only under the table's heading printed again (the rest of a
     row the page break cut); without it, it is some other text (terms, a notice)."""
+    heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == _HEADING]
+    leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
     if not leading:
         return []
-    if first == len(items) and not any(item[0] == "furniture" and item[5] == _HEADING
-                                       for item in items):
+    if first == len(items) and not heads:
         return []
     # the first wrapped line, under nothing but the page's furniture and text no row
     # continues (a running header the page prints in its own place)
