@@ -52,7 +52,9 @@ def run(args, settings) -> int:
     from .. import pdf
     from ..cli import read_budget
     from ..review import options as review_options
-    from ..statements import analysis, rowcheck, verify
+    from ..statements.learning import analysis
+    from ..statements.verification import verify
+    from ..statements.agent import rowcheck
 
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
@@ -114,7 +116,7 @@ def _check_out(args) -> None:
 
 def _write_rows(args, rows, reader_pages: list, settings: dict | None) -> None:
     from ..outputs import write_output  # lazy: only --out needs them
-    from ..statements.normalize import rows_text
+    from ..statements.output.normalize import rows_text
 
     write_output(args.out, rows_text(rows, args.row_format, args.normalize, reader_pages,
                                      settings))
