@@ -53,6 +53,21 @@ class CheckCommandTest(unittest.TestCase):
         self.assertTrue(done.stdout.startswith("failed:"), done.stdout)
         self.assertIn("page_verifies_otherwise: FAILED", done.stdout)
 
+    def test_rows_in_the_common_schema_alone_are_judged_by_the_pages_own_verified_reading(self):
+        import dua
+
+        ledger = dua.normalize(self.key, self.pdf).frame[["date", "description", "amount"]]
+        done = run_dua("check", self.pdf, self.rows(ledger))
+        self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
+        self.assertIn("ledger_key: ok", done.stdout)
+        self.assertIn("descriptions not compared", done.stdout)
+        wrong = ledger.copy()
+        wrong.at[2, "amount"] = wrong.at[2, "amount"] + 1
+        done = run_dua("check", self.pdf, self.rows(wrong))
+        self.assertEqual(done.returncode, 1, done.stdout)
+        self.assertTrue(done.stdout.startswith("failed:"), done.stdout)
+        self.assertIn("row 3: amount", done.stdout)
+
     def test_quiet_keeps_the_verdict_of_a_non_zero_exit_on_stderr(self):
         lost = self.key.iloc[1:].reset_index(drop=True)
         done = run_dua("check", self.pdf, self.rows(lost), "--quiet")

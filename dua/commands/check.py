@@ -55,6 +55,7 @@ def run(args, settings) -> int:
     from ..statements.learning import analysis
     from ..statements.verification import verify
     from ..statements.agent import rowcheck
+    from ..statements.output import ledgerkey
 
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
@@ -73,7 +74,10 @@ def run(args, settings) -> int:
     if not args.quiet:
         print(f"dua check: checking {len(rows)} rows on {len(pages)} page(s)", file=sys.stderr,
               flush=True)
-    verdict = rowcheck.check(pages, apart, rows)
+    if ledgerkey.is_ledger_key(args.rows):
+        verdict = _check_ledger(pages, apart, rows, reading.pages, args.rows)
+    else:
+        verdict = rowcheck.check(pages, apart, rows)
     if args.out:
         _write_rows(args, rows, reading.pages, verdict.settings)
     report = dict(verdict.to_dict(), pdf=args.pdf, csv=args.rows,
@@ -90,6 +94,45 @@ def run(args, settings) -> int:
         _print_human(report, sys.stderr if args.out == "-" else sys.stdout, sys.stderr,
                      args.quiet)  # with --out - stdout holds the rows alone
     return EXIT_OK if verdict.status == "passed" else EXIT_NOT_VERIFIED
+
+
+def _check_ledger(pages: list, apart: list, rows, reader_pages: list, path: str):
+    """Rows in the common schema alone (ISO date, one signed amount) say nothing of where
+    the page prints its columns: the page is read on its own, and its reading, when it
+    passes the statement's checks, must normalise to these rows (dates, amounts, balances).
+    Descriptions are not compared, and the verdict says so."""
+    from ..errors import DuaError
+    from ..statements.table import dataframe, engine
+    from ..statements.learning import analysis
+    from ..statements.verification import verify
+    from ..statements.agent import writer
+    from ..statements.agent.rowcheck import RowsCheck
+    from ..statements.output import ledgerkey, normalize
+
+    found = analysis.layout_of(pages)
+    try:
+        settings = writer.BuiltinWriter(pages, found, apart=apart).write().settings
+        extraction = engine.extract(pages, settings)
+        frame = dataframe.frame_of(extraction[0], settings)
+        own = verify.intrinsic(frame, pages, settings, apart, extraction)
+        normalized = normalize.normalize(frame, [p["words"] for p in reader_pages], settings,
+                                         [p.get("chars") for p in reader_pages])
+    except (LookupError, DuaError) as exc:
+        why = {"name": "rows_read_back", "passed": None,
+               "detail": "the rows hold the common schema alone, so the page is read on its "
+                         f"own, and it cannot be: {exc}"}
+        return RowsCheck("unverified", [why], None, None, len(rows))
+    judged = ledgerkey.judge(normalized, path)
+    judged["detail"] += " (descriptions not compared: the common schema's rows do not say " \
+                        "where the page prints them)" if judged["passed"] else ""
+    if own["status"] == "passed":
+        status = "passed" if judged["passed"] else "failed"
+        return RowsCheck(status, [judged] + own["checks"], settings, own.get("accounting"),
+                         len(rows))
+    note = {"name": "page_verifies", "passed": None,
+            "detail": "read on its own, the page does not pass its checks, so it cannot "
+                      f"say whether these rows are right ({own['summary'].split(';')[0]})"}
+    return RowsCheck("unverified", [judged, note], settings, own.get("accounting"), len(rows))
 
 
 def _check_out(args) -> None:

@@ -121,12 +121,16 @@ def _from_layout(pages: list) -> Analysis:
     candidates, group_pattern = _table_lines(pages)
     # The notation the dated lines share (any language, any order), where it reads more
     # rows than the usual shapes: a few month names may read in English ('sept.', 'nov.').
+    # Where it reads as many, it still votes first: the usual shapes may read only the head
+    # of its dates ('Nov. 19' of 'Nov. 19 24').
     lines = [ln for words in pages for ln in engine.group_lines(words, LINE_TOLERANCE)]
     learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
     if learned:
         more = _table_lines(pages, (learned,))
         if len(more[0]) > len(candidates):
             patterns, (candidates, group_pattern) = (learned,), more
+        elif len(more[0]) == len(candidates):
+            patterns = (learned,) + tuple(DATE_PATTERNS)
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
     found = _read_layout(pages, candidates, group_pattern, patterns=patterns)

@@ -79,8 +79,14 @@ def induce(values: list) -> dict | None:
     shaped = [s for s in shaped if s[0] == kinds]
     if len(shaped) < 0.9 * len([v for v in values if v and v.strip()]) or len(kinds) > 6:
         return None
-    columns = [[s[1][i] for s in shaped] for i in range(len(kinds))]
-    roles, languages = _roles(kinds, columns)
+    roles, languages, cuts = None, set(), {}
+    for cuts in _cuts(kinds, [s[1] for s in shaped]):
+        cut = [_cut(s, cuts) for s in shaped]
+        columns = [[s[1][i] for s in cut] for i in range(len(cut[0][0]))]
+        roles, languages = _roles(cut[0][0], columns)
+        if roles is not None:
+            shaped, kinds = cut, cut[0][0]
+            break
     if roles is None:
         return None
     pieces = [_sep([s[2][0] for s in shaped], True)]
@@ -88,7 +94,38 @@ def induce(values: list) -> dict | None:
         pieces.append(_part(roles[i], columns[i], languages))
         pieces.append(_sep([s[2][i + 1] for s in shaped], i + 1 == len(kinds)))
     return {"pattern": "".join(pieces) + _TIME + "?", "roles": roles,
-            "languages": sorted(languages)}
+            "languages": sorted(languages), "cuts": cuts}
+
+
+# How a run of digits of one width down the column may hold two or three parts printed
+# without a separator ('Ott102025', '15122025'): the day and month two digits, the year four.
+_WIDTHS = {6: ((2, 4), (4, 2), (2, 2, 2)), 8: ((2, 2, 4), (4, 2, 2))}
+
+
+def _cuts(kinds: tuple, parts: list):
+    """``{part index: widths}`` to try: none first, then each way to cut the glued runs."""
+    yield {}
+    glued = [i for i, k in enumerate(kinds) if k == "n" and len({len(p[i]) for p in parts}) == 1
+             and len(parts[0][i]) in _WIDTHS]
+    for i in glued:
+        for widths in _WIDTHS[len(parts[0][i])]:
+            yield {i: widths}
+
+
+def _cut(shape: tuple, cuts: dict) -> tuple:
+    """A shape with its glued runs cut into parts, no separator between them."""
+    if not cuts:
+        return shape
+    kinds, parts, seps = [], [], [shape[2][0]]
+    for i, (kind, part) in enumerate(zip(shape[0], shape[1])):
+        pieces, at = [], 0
+        for width in cuts.get(i, (len(part),)):
+            pieces.append(part[at:at + width])
+            at += width
+        kinds += [kind] * len(pieces)
+        parts += pieces
+        seps += [""] * (len(pieces) - 1) + [shape[2][i + 1]]
+    return tuple(kinds), parts, seps
 
 
 def head_pattern(values: list) -> str | None:
@@ -218,7 +255,7 @@ def order_keys(values: list, notation: dict) -> list | None:
     printed), or None when one does not read."""
     out = []
     for text in values:
-        kinds, parts, _ = _shape(text)
+        kinds, parts, _ = _cut(_shape(text), notation.get("cuts", {}))
         if len(parts) != len(notation["roles"]):
             return None
         got = {}
@@ -235,14 +272,17 @@ def order_keys(values: list, notation: dict) -> list | None:
 
 
 def in_order(keys: list) -> bool:
-    """Dates that run forward (or backward) through the column, a year's turn allowed."""
+    """Dates that run forward (or backward) through the column, a year's turn allowed
+    where no year is printed, and a fresh start per eight dates (a second account's rows
+    start again from the period's first day): dates in no order turn at every other step."""
     if len(keys) < 2:
         return False
     seq = [(y, m, d) for y, m, d in keys]
-    if all(k[0] == 0 for k in seq):  # no year printed: December may be followed by January
-        turns = [i for i in range(1, len(seq)) if seq[i] < seq[i - 1]]
-        return len(turns) <= 1 or all(b <= a for a, b in zip(seq, seq[1:]))
-    return all(a <= b for a, b in zip(seq, seq[1:])) or all(b <= a for a, b in zip(seq, seq[1:]))
+    starts = (len(seq) - 1) // 8
+    turn = 1 if all(k[0] == 0 for k in seq) else 0
+    back = sum(1 for a, b in zip(seq, seq[1:]) if b < a)
+    forth = sum(1 for a, b in zip(seq, seq[1:]) if a < b)
+    return back <= starts + turn or forth <= starts
 
 
 @functools.lru_cache(maxsize=1)
@@ -254,9 +294,9 @@ def _search():
     shapes = (r"\d{2,4}\s*[年년]\s*\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]?",
               r"\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]",
               r"\d{1,2}%s%s(?:%s\d{4}|%s\d{2}(?!\d))?" % (sep, month, sep, sep),
-              r"%s%s\d{1,2}(?:%s\d{4})?" % (month, sep, sep),
+              r"%s%s\d{1,2}(?:%s\d{4}|%s\d{2}(?!\d))?" % (month, sep, sep, sep),
               r"\d{4}[./-]\d{1,2}[./-]\d{1,2}",
-              r"\d{1,2}[./-]\d{1,2}(?![./-]?\d)")  # day and month alone: kept if in order
+              r"\d{1,2}[./-]\d{1,2}\.?(?![./-]?\d)")  # day and month alone: kept if in order
     return re.compile(r"(?<![\w/.-])(?:%s)(?![\w/-])" % "|".join(shapes), re.IGNORECASE)
 
 
@@ -267,18 +307,34 @@ def from_lines(lines: list, has_money) -> str | None:
     column when they run in order, and where a month word reads in several languages the
     languages in which they run in order are kept. None when no such column is found.
     """
-    found = []
-    for line in lines:
-        text = " ".join(w[0] for w in line)
-        m = _search().search(text)
-        if m and has_money(line):
-            found.append(m.group(0).strip())
     groups: dict = {}
-    for text in found:
-        groups.setdefault(_shape(text)[0], []).append(text)
-    if not groups:
-        return None
-    values = max(groups.values(), key=len)
+    for line in lines:
+        if not has_money(line):
+            continue
+        # Every date-like run of the line, gathered by shape and by where it starts: an
+        # amount ('5.26') may read as a day and a month ahead of the date, and a value date
+        # stands in a column of its own; only a column that keeps its order is dates.
+        text = " ".join(w[0] for w in line)
+        starts = [w[1] for w in line for _ in range(len(w[0]) + 1)]
+        for m in _search().finditer(text):
+            kinds, _, seps = _shape(m.group(0))
+            shape = (kinds, tuple(s.strip() for s in seps))
+            x = starts[m.start() + len(m.group(0)) - len(m.group(0).lstrip())]
+            column = next((c for c in groups.setdefault(shape, []) if abs(c[0] - x) < 15), None)
+            if column is None:
+                groups[shape].append([x, []])
+                column = groups[shape][-1]
+            column[1].append(m.group(0).strip())
+    columns = [values for found in groups.values() for _, values in found]
+    for values in sorted(columns, key=len, reverse=True):
+        found = _in_order(values)
+        if found:
+            return found
+    return None
+
+
+def _in_order(values: list) -> str | None:
+    """The pattern of dates of one shape, where they are a column of dates in order."""
     notation = induce(values)
     if notation is None or len(values) < 2:
         return None

@@ -202,7 +202,8 @@ def _group(segments: list, header: list, numeric: list | None = None) -> list:
         else:
             merged.append(g)
     # a column the heading names and no row fills stands where its name stands
-    return sorted(merged + [[p[0][1], p[-1][2], [p]] for p in empty], key=lambda g: g[0])
+    return sorted(merged + [[min(p[0][1] for p in cell), max(p[-1][2] for p in cell), cell]
+                            for cell in empty], key=lambda g: g[0])
 
 
 def _heads_of_nothing(phrases: list, segments: list) -> tuple:
@@ -213,10 +214,24 @@ def _heads_of_nothing(phrases: list, segments: list) -> tuple:
     over = [[i for i, (s0, s1) in enumerate(segments) if min(p[-1][2], s1) - max(p[0][1], s0) > 0]
             for p in phrases]
     everyone = {i for hit in over for i in hit} == set(range(len(segments)))
-    empty = [p for p, hit in zip(phrases, over) if not hit
-             and not any(q is not p and _beside(p, q) for q in phrases)
-             and (everyone or _named_before(p, phrases, over, _covered(segments, p)))]
-    return [p for p in phrases if not any(p is e for e in empty)], empty
+    named = [p for p, hit in zip(phrases, over) if hit]
+    empty = [cell for cell in _stacked([p for p, hit in zip(phrases, over) if not hit])
+             if not any(_beside(p, q) for p in cell for q in named)
+             and (everyone or _named_before(cell[0], phrases, over, _covered(segments, cell[0])))]
+    return [p for p in phrases if not any(p is q for cell in empty for q in cell)], empty
+
+
+def _stacked(phrases: list) -> list:
+    """Phrases one over the other gathered into cells: a name wrapped onto two lines
+    ('Chq' over 'No.') is one cell."""
+    cells: list = []
+    for p in phrases:
+        cell = next((c for c in cells if any(_beside(p, q) for q in c)), None)
+        if cell is None:
+            cells.append([p])
+        else:
+            cell.append(p)
+    return cells
 
 
 def _named_before(p: list, phrases: list, over: list, near: list) -> bool:

@@ -275,6 +275,16 @@ class EmptyColumnTest(unittest.TestCase):
         columns = analysis.build_columns(segments, header, [False, False, True])
         self.assertEqual([c["name"] for c in columns], ["Branch", "Date", "Description", "Amount"])
 
+    def test_a_name_wrapped_onto_two_lines_over_nothing_names_one_empty_column(self):
+        # 'Chq' over 'No.' beside 'Trans.' over 'Date': the wrapped name is one cell, and
+        # no part of the next column's name
+        header = [line(40, (10, "Chq"), (40, "Trans.")),
+                  line(50, (10, "No."), (40, "Date"), (100, "Description"), (320, "Amount"))]
+        segments = [(40, 80), (100, 200), (310, 350)]
+        columns = analysis.build_columns(segments, header, [False, False, True])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Chq No.", "Trans. Date", "Description", "Amount"])
+
     def test_a_name_right_of_a_named_segment_over_nothing_names_a_column_of_its_own(self):
         # 'Details' over descriptions printed on the lines above the rows' first lines,
         # beside a reference the rows' first lines print; the money's names stand apart

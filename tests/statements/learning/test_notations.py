@@ -281,6 +281,54 @@ class DateNotationTest(unittest.TestCase):
         shuffled = ["15 ago 2024", "28 oct 2024", "3 sep 2024", "2 nov 2024"]
         self.assertIsNone(datenotation.from_lines(lines(shuffled), money))
 
+    def test_without_a_key_the_date_is_found_behind_an_amount_that_reads_as_a_day_and_month(self):
+        # Money printed first ('5.26 H 15dic.2025'): the amount is the line's first
+        # date-like run, and only the runs that keep one shape in order are the dates.
+        def lines(rows):
+            return [[(t, 40.0 * k, 40.0 * k + 30, 10.0 * i, 10.0 * i + 8, 8.0)
+                     for k, t in enumerate(row)] for i, row in enumerate(rows)]
+
+        rows = [("5.26", "15dic.2025"), ("17.78", "17dic.2025"), ("3.53", "02ene.2026"),
+                ("1.04", "09ene.2026")]
+        found = datenotation.from_lines(lines(rows), lambda line: True)
+        self.assertRegex("15dic.2025", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+        self.assertNotRegex("5.26", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
+    def test_without_a_key_a_month_first_date_keeps_its_short_year(self):
+        def lines(texts):
+            return [[(t, 0.0, 60.0, 10.0 * i, 10.0 * i + 8, 8.0)] for i, t in enumerate(texts)]
+
+        found = datenotation.from_lines(lines(["NOVEMBRE 17 24", "NOVEMBRE 19 24", "DÉCEMBRE 2 24"]),
+                                        lambda line: True)
+        self.assertRegex("DÉCEMBRE 14 24", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
+    def test_a_second_accounts_dates_may_start_again_but_dates_in_no_order_are_no_column(self):
+        first = [(2024, 3, d) for d in (1, 2, 4, 7, 9, 12, 15, 20, 28)]
+        second = [(2024, 3, d) for d in (2, 3, 8, 11, 16, 22, 25, 29)]
+        self.assertTrue(datenotation.in_order(first + second))
+        shuffled = [(2024, 3, d) for d in (9, 2, 15, 4, 28, 1, 20, 7, 12, 3, 22, 8, 29, 11, 25, 16)]
+        self.assertFalse(datenotation.in_order(shuffled))
+
+    def test_without_a_key_each_column_of_dates_is_judged_on_its_own(self):
+        # The booking date printed once per day, the value date on every row: read down the
+        # lines together they run back and forth; each column alone runs in order.
+        rows = [("Nov. 19 24", "Nov. 19 24"), ("Nov. 20 24", "Nov. 22 24"), ("", "Nov. 25 24"),
+                ("Nov. 23 24", "Nov. 25 24"), ("", "Nov. 28 24"), ("Nov. 26 24", "Nov. 27 24")]
+        lines = [[(t, x, x + 40, 10.0 * i, 10.0 * i + 8, 8.0) for t, x in zip(row, (40, 100)) if t]
+                 for i, row in enumerate(rows)]
+        found = datenotation.from_lines(lines, lambda line: True)
+        self.assertRegex("Dic. 02 24", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
+    def test_numbers_glued_into_one_run_of_one_width_are_cut_into_day_month_and_year(self):
+        found = datenotation.induce(["Ott102025", "Ott282025", "Nov032025"])
+        self.assertEqual(found["roles"], ["m", "d", "y"])
+        self.assertEqual(datenotation.order_keys(["Ott282025", "Nov032025"], found),
+                         [(2025, 10, 28), (2025, 11, 3)])
+        glued = datenotation.induce(["15122025", "30122025", "02012026"])
+        self.assertEqual(datenotation.order_keys(["02012026"], glued), [(2026, 1, 2)])
+        # Runs of several widths are no glued date: nothing says where to cut them.
+        self.assertIsNone(datenotation.induce(["Ott92025", "Ott102025"]))
+
     def test_an_ambiguous_month_word_is_read_in_the_languages_of_its_column(self):
         # 'mar' is March in most languages, November (marraskuu) in Finnish: alone it reads
         # either way; beside 'ago' (August in Spanish, Italian, Portuguese) it is March.
