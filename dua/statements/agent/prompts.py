@@ -12,7 +12,7 @@ import re
 
 from ...errors import excerpt
 from ..notation.dates import DATE_SEARCH
-from ..table import engine
+from ..table import wordlines
 
 SYSTEM_CODE = (
     "You write Python parsers for bank statement PDFs. You answer with one complete Python "
@@ -85,7 +85,7 @@ def columns_for(found, expected) -> list:
 
 def _lines(pages: list, settings: dict) -> list:
     tolerance = settings.get("line_tolerance", 3.0)
-    return [engine.group_lines(words, tolerance) for words in pages]
+    return [wordlines.group_lines(words, tolerance) for words in pages]
 
 
 def page_width(pages: list) -> float:
@@ -126,8 +126,8 @@ def header_words(pages: list, settings: dict) -> str:
     fallback = None
     for page in _lines(pages, settings):
         for line in page:
-            text = engine.join_words(line, settings.get("glue_gap", 1.0))
-            if wanted and engine.normalize(text) in wanted:
+            text = wordlines.join_words(line, settings.get("glue_gap", 1.0))
+            if wanted and wordlines.normalize(text) in wanted:
                 return "header line: " + _words(line)
             if fallback is None and DATE_SEARCH.search(text):
                 fallback = "first line that prints a date: " + _words(line)
@@ -181,7 +181,7 @@ def date_cells(pages: list, settings: dict, limit: int = 5) -> list:
     for page in _lines(pages, settings):
         for line in page:
             try:
-                cell = engine.split_cells(line, settings["columns"],
+                cell = wordlines.split_cells(line, settings["columns"],
                                           settings.get("glue_gap", 1.0))[col]
             except (IndexError, KeyError):
                 continue
@@ -208,11 +208,11 @@ def _no_rows(pages: list, settings: dict) -> str:
     shown = []
     for page in _lines(pages, settings):
         for line in page:
-            text = engine.join_words(line, settings.get("glue_gap", 1.0))
+            text = wordlines.join_words(line, settings.get("glue_gap", 1.0))
             if not DATE_SEARCH.search(text) or len(shown) >= 5:
                 continue
             try:
-                cell = engine.split_cells(line, settings["columns"], settings.get("glue_gap", 1.0))[col]
+                cell = wordlines.split_cells(line, settings["columns"], settings.get("glue_gap", 1.0))[col]
             except (IndexError, KeyError):
                 cell = ""
             shown.append(f"  {excerpt(text, 100)!r} -> date cell {cell!r}")

@@ -18,13 +18,14 @@ import re
 import time
 
 from ..learning import analysis, evidence
-from ..table import dataframe, engine, sections
+from ..table import dataframe, engine, sections, wordlines
 from ..verification import verify
 
 # The engine's modules (the table stage's) in the order they are copied into a parser (each
 # needs the ones before).
 ENGINE_SOURCES = tuple(os.path.join(os.path.dirname(os.path.abspath(engine.__file__)), name)
-                       for name in ("amounts.py", "pagewords.py", "engine.py", "dataframe.py"))
+                       for name in ("amounts.py", "pagewords.py", "wordlines.py", "engine.py",
+                                    "dataframe.py"))
 SEARCH_BUDGET = 80
 SEARCH_SECONDS = 30.0
 
@@ -117,8 +118,8 @@ def align(settings: dict, expected) -> dict:
 def _match_by_name(cols: list, names: list) -> list:
     pairs, used = [], set()
     for name in names:
-        scores = [(difflib.SequenceMatcher(None, engine.normalize(c["name"]),
-                                           engine.normalize(name)).ratio(), i)
+        scores = [(difflib.SequenceMatcher(None, wordlines.normalize(c["name"]),
+                                           wordlines.normalize(name)).ratio(), i)
                   for i, c in enumerate(cols) if i not in used]
         if scores:
             score, i = max(scores)

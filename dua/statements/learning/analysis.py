@@ -11,7 +11,7 @@ import re
 
 from ..notation import datenotation
 from ..notation.dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
-from ..table import dataframe, engine, notation, tiers
+from ..table import dataframe, engine, notation, tiers, wordlines
 from ..table.columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_segments, join_word_rivers, money_segments, widen)
 from ..table.heading import find_header  # noqa: F401  (re-exported: tests use it here)
@@ -75,16 +75,16 @@ def _kinds(columns: list, cells_by_col: list, date_col: int, money: dict) -> Non
 
 def continuation_lines(pages: list, candidates: list, header: list) -> list:
     """Plain lines close below or above a row (wrapped descriptions), heading lines excepted."""
-    heading = {engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header}
+    heading = {wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}
     reach = 2.5 * _pitch(candidates)
     tops: dict = {}
     for index, line in candidates:
         tops.setdefault(index, []).append(line[0][3])
     out = []
     for index, rows in tops.items():
-        for line in engine.group_lines(pages[index], LINE_TOLERANCE):
-            text = engine.join_words(line, GLUE_GAP)
-            if (engine.normalize(text) in heading or DATE_SEARCH.search(text)
+        for line in wordlines.group_lines(pages[index], LINE_TOLERANCE):
+            text = wordlines.join_words(line, GLUE_GAP)
+            if (wordlines.normalize(text) in heading or DATE_SEARCH.search(text)
                     or any(engine.looks_like_amount(w[0]) for w in line)):
                 continue
             if any(0 < abs(line[0][3] - top) <= reach for top in rows):
@@ -123,7 +123,7 @@ def _from_layout(pages: list) -> Analysis:
     # rows than the usual shapes: a few month names may read in English ('sept.', 'nov.').
     # Where it reads as many, it still votes first: the usual shapes may read only the head
     # of its dates ('Nov. 19' of 'Nov. 19 24').
-    lines = [ln for words in pages for ln in engine.group_lines(words, LINE_TOLERANCE)]
+    lines = [ln for words in pages for ln in wordlines.group_lines(words, LINE_TOLERANCE)]
     learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
     if learned:
         more = _table_lines(pages, (learned,))
@@ -141,7 +141,7 @@ def _from_layout(pages: list) -> Analysis:
         found = _read_layout(pages, candidates, group_pattern, found.header_lines[:-1], patterns)
         found.settings["second_line"] = second
         found.settings["header"] = sorted(set(found.settings["header"]) | {
-            engine.normalize(engine.join_words(lower, GLUE_GAP))})
+            wordlines.normalize(wordlines.join_words(lower, GLUE_GAP))})
     try:
         rows, items = engine.extract(pages, found.settings)
     except (KeyError, ValueError, TypeError, IndexError):
@@ -169,7 +169,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
                             money_segments(segments, [ln for _, ln in candidates]))
     if group_pattern:  # the day's heading fills a Date column of its own, first
         columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
-    cells = [engine.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]
+    cells = [wordlines.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]
     by_col = [[row[i] for row in cells] for i in range(len(columns))]
     date_col, pattern = (0, group_pattern) if group_pattern else _vote_date(by_col, patterns)
     money = {"decimal": notation.decimal_mark(pages),
@@ -183,7 +183,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
         "date_column": date_col,
         "date_pattern": pattern,
         "date_groups": bool(group_pattern),
-        "header": sorted({engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header}),
+        "header": sorted({wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}),
         "require_header": bool(header),
         # A header printed on the first page only: later pages continue the table.
         "header_once": bool(header) and not _header_on_every_page(pages, candidates, header),
@@ -341,10 +341,10 @@ def _dateless_rows(pages: list, settings: dict) -> int:
 
 
 def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:
-    wanted = engine.normalize(engine.join_words(header[0], GLUE_GAP))
+    wanted = wordlines.normalize(wordlines.join_words(header[0], GLUE_GAP))
     for index in sorted({i for i, _ in candidates}):
-        texts = {engine.normalize(engine.join_words(ln, GLUE_GAP))
-                 for ln in engine.group_lines(pages[index], LINE_TOLERANCE)}
+        texts = {wordlines.normalize(wordlines.join_words(ln, GLUE_GAP))
+                 for ln in wordlines.group_lines(pages[index], LINE_TOLERANCE)}
         if wanted not in texts:
             return False
     return True
@@ -363,8 +363,8 @@ def explain_no_table(pages: list) -> str:
     dated = money = both = 0
     plain = []
     for words in pages:
-        for line in engine.group_lines(words, LINE_TOLERANCE):
-            text = engine.join_words(line, GLUE_GAP)
+        for line in wordlines.group_lines(words, LINE_TOLERANCE):
+            text = wordlines.join_words(line, GLUE_GAP)
             has_date = bool(DATE_SEARCH.search(text))
             has_money = any(engine.looks_like_amount(w[0]) for w in line)
             dated, money, both = dated + has_date, money + has_money, both + (has_date and has_money)
@@ -380,8 +380,8 @@ def explain_no_table(pages: list) -> str:
 def _raw_sample(pages: list, limit: int = 40) -> list:
     out = []
     for words in pages[:3]:
-        for line in engine.group_lines(words, LINE_TOLERANCE):
-            out.append(engine.join_words(line, GLUE_GAP))
+        for line in wordlines.group_lines(words, LINE_TOLERANCE):
+            out.append(wordlines.join_words(line, GLUE_GAP))
             if len(out) >= limit:
                 return out
     return out

@@ -14,7 +14,7 @@ import re
 
 from ..notation import datenotation
 from ..notation.dates import DATE_PATTERNS
-from ..table import engine
+from ..table import engine, wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
 
 _SPAN = 3  # an amount may print over up to three words: '12 345,67', 'EUR 1.234,56'
@@ -88,7 +88,7 @@ class Page:
     """One page's lines, with the amounts each line prints cached per notation."""
 
     def __init__(self, words: list):
-        self.lines = engine.group_lines(words, LINE_TOLERANCE)
+        self.lines = wordlines.group_lines(words, LINE_TOLERANCE)
         self._amounts: dict = {}
         self._phrases: dict = {}
 
@@ -114,7 +114,7 @@ class Page:
             line, out = self.lines[k], {}
             for i in range(len(line)):
                 for j in range(i + 1, min(i + 4, len(line)) + 1):
-                    for text in (engine.join_words(line[i:j], GLUE_GAP),
+                    for text in (wordlines.join_words(line[i:j], GLUE_GAP),
                                  " ".join(w[0] for w in line[i:j])):
                         out.setdefault(text, (i, j))
             self._phrases[k] = out

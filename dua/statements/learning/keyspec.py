@@ -10,7 +10,7 @@ from __future__ import annotations
 import collections
 import re
 
-from ..table import engine
+from ..table import engine, wordlines
 from . import evidence
 
 _LABEL_SHARE = 0.9  # a label stands beside (nearly) every value of its column
@@ -84,7 +84,7 @@ def labels(pages: list, rows: list, expected, columns: list) -> None:
             total += 1
             for k in row.lines:
                 seen.update({w[0] for w in pages[row.page].lines[k] if id(w) not in claimed
-                             and engine.column_of(w, columns) == at})
+                             and wordlines.column_of(w, columns) == at})
         said = {t for v in expected.iloc[:, c].dropna() for t in str(v).split()}
         found = [t for t, n in seen.items() if total >= 3 and n >= _LABEL_SHARE * total
                  and not re.search(r"\d", t) and t not in said]

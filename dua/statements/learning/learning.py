@@ -13,7 +13,7 @@ import copy
 import re
 
 from ..notation.dates import match_of
-from ..table import engine, notation, sections
+from ..table import engine, notation, sections, wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
 from ..table.heading import find_header
 from ..table.tablelines import SKIP_PATTERNS
@@ -300,7 +300,7 @@ def _section_signs(settings: dict, words_by_page: list, rows: list, expected,
     debits below, all printed unsigned) sign those amounts by the section they stand in."""
     found, starts = sections.guess(words_by_page, settings), None
     if not found:  # titles a row's wrapped text could be: the key claims none of them
-        said = {engine.normalize(str(v)) for c, k in enumerate(kinds) if k == "text"
+        said = {wordlines.normalize(str(v)) for c, k in enumerate(kinds) if k == "text"
                 for v in expected.iloc[:, c].dropna()}
         starts = [t for t in sections.unclaimed(pages, rows, settings) if t[2] not in said]
         found = [[t, 1] for t in dict.fromkeys(t for _, _, t in starts)]
@@ -333,14 +333,14 @@ def _heading(settings: dict, words_by_page: list, pages: list, rows: list, range
     segments = sorted((a, b) for a, b, _ in ranges.values())
     top = min(first.lines | {first.line})  # a description printed above the date line
     header = find_header(words_by_page, (first.page, pages[first.page].lines[top]), segments)
-    claimed = {engine.normalize(engine.join_words(pages[r.page].lines[k], GLUE_GAP))
+    claimed = {wordlines.normalize(wordlines.join_words(pages[r.page].lines[k], GLUE_GAP))
                for r in rows[:3] for k in r.lines}  # a row's words stacked under the heading
-    texts = sorted({engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in header}
+    texts = sorted({wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}
                    - claimed)
     settings["header"] = texts
     settings["require_header"] = bool(texts)
     printed_on = {p for p, page in enumerate(pages)
-                  if any(engine.normalize(engine.join_words(ln, GLUE_GAP)) in texts
+                  if any(wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) in texts
                          for ln in page.lines)}
     # rows on one page say nothing of the next: a heading that is not printed again must
     # not cost the next statement its later pages' rows
@@ -357,7 +357,7 @@ def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list) -> l
     """
     glue = settings["glue_gap"]
     kept = {(r.page, k) for r in rows for k in r.lines}
-    texts = [engine.join_words(pages[p].lines[k], glue) for p, k in kept]
+    texts = [wordlines.join_words(pages[p].lines[k], glue) for p, k in kept]
     patterns = [p for p in settings["skip_patterns"]
                 if not any(re.search(p, t, re.IGNORECASE) for t in texts)]
     mine = {id(w) for p, k in kept for w in pages[p].lines[k]}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 
 from ..notation import datenotation
-from ..table import engine
+from ..table import wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
 
 _WRAP_SHARE = 0.9  # of a column's wrapped words on one side of the anchor line: its side
@@ -18,7 +18,7 @@ def lines_text(words: list) -> str:
     for w in words:
         top = next((t for t in lines if abs(t - w[3]) <= LINE_TOLERANCE), w[3])
         lines.setdefault(top, []).append(w)
-    return " ".join(engine.join_words(lines[t], GLUE_GAP) for t in sorted(lines))
+    return " ".join(wordlines.join_words(lines[t], GLUE_GAP) for t in sorted(lines))
 
 
 def wrapped_dates(settings: dict, rows: list, c: int, date_pattern) -> None:
@@ -29,7 +29,7 @@ def wrapped_dates(settings: dict, rows: list, c: int, date_pattern) -> None:
     for r in rows:
         words = r.cells.get(c, [])
         if words and any(abs(w[3] - words[0][3]) > LINE_TOLERANCE for w in words):
-            heads.append(engine.join_words([w for w in words
+            heads.append(wordlines.join_words([w for w in words
                                             if abs(w[3] - words[0][3]) <= LINE_TOLERANCE],
                                            GLUE_GAP))
     if heads:
@@ -54,7 +54,7 @@ def sides(settings: dict, pages: list, rows: list) -> None:
         for words in row.cells.values():
             for w in words:
                 if id(w) in own and abs(w[3] - anchor) > LINE_TOLERANCE:
-                    sides[engine.column_of(w, columns)]["above" if w[3] < anchor else "below"] += 1
+                    sides[wordlines.column_of(w, columns)]["above" if w[3] < anchor else "below"] += 1
         steps += [b - a for a, b in zip(tops, tops[1:])]
     if not steps:
         return
@@ -90,7 +90,7 @@ def spills(settings: dict, pages: list, rows: list, kinds: list) -> None:
     for row in rows:
         for c, words in row.cells.items():
             if kinds[c] == "text":
-                seen |= {engine.column_of(w, columns) for w in words
+                seen |= {wordlines.column_of(w, columns) for w in words
                          if not any(w is x for x in pages[row.page].lines[row.line])}
     if seen - text:
         settings["continuation_columns"] = sorted(text | seen)

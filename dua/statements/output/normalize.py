@@ -14,7 +14,7 @@ import dataclasses
 import math
 
 from ..notation import isodates
-from ..table import engine, outside, reconcile
+from ..table import engine, outside, reconcile, wordlines
 from ..verification.verify import SCHEMA
 
 
@@ -51,7 +51,7 @@ def normalize(frame, words: list, settings: dict, chars: list | None = None) -> 
         moves = [None if m is None else -m for m in moves]
     # the reader's words and the engine's both: one glues what the other splits
     printed = [" ".join(w[0] for w in line) for page in list(words) + list(pages)
-               for line in engine.group_lines(page, settings.get("line_tolerance", 3.0))]
+               for line in wordlines.group_lines(page, settings.get("line_tolerance", 3.0))]
     dates, why_dates = isodates.iso_dates(_dates(frame, roles["date"]), printed)
     currency, why_currency = outside.currency(lines, frame.columns)
     pages_of = _pages(rows, settings, len(frame))

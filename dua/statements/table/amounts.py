@@ -1,6 +1,6 @@
 """Printed amounts: every notation a statement uses, read as signed floats.
 
-Copied verbatim, with ``pagewords`` and ``engine``, into every generated parser: standard
+Copied verbatim, first of the engine's modules, into every generated parser: standard
 library only. Which of '.' and ',' is the decimal mark, which currency codes stand beside
 the numbers and what each sign marker means are settings learned from the document.
 """

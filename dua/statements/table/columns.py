@@ -7,7 +7,7 @@ their cells, and the heading's phrases over those rivers.
 from __future__ import annotations
 
 from ..notation.dates import DATE_SEARCH
-from . import engine
+from . import engine, wordlines
 
 LINE_TOLERANCE = 3.0
 GLUE_GAP = 0.8
@@ -301,6 +301,6 @@ def build_columns(segments: list, header: list, numeric: list | None = None) -> 
     for i, (a, _, phrases) in enumerate(groups):
         x0 = (groups[i - 1][1] + a) / 2 if i else 0.0
         ordered = sorted(phrases, key=lambda p: (round(p[0][3]), p[0][1]))
-        name = " ".join(engine.join_words(p, GLUE_GAP) for p in ordered) or f"Column {i + 1}"
+        name = " ".join(wordlines.join_words(p, GLUE_GAP) for p in ordered) or f"Column {i + 1}"
         columns.append({"name": name, "x0": round(x0, 2), "kind": "text"})
     return columns

@@ -7,7 +7,7 @@ lines that come with it every time. ``columns`` names the columns from it.
 from __future__ import annotations
 
 from ..notation.dates import DATE_SEARCH
-from . import engine
+from . import engine, wordlines
 from .columns import GLUE_GAP, LINE_TOLERANCE, _aligned_tier, _phrases, _split_at_rivers
 
 # Used only when no river geometry is given (and as a hint): common English column words.
@@ -20,7 +20,7 @@ HEADER_WORDS = {
 
 
 def _header_score(line: list) -> int:
-    words = engine.normalize(" ".join(w[0] for w in line)).split()
+    words = wordlines.normalize(" ".join(w[0] for w in line)).split()
     return sum(1 for w in words if w in HEADER_WORDS)
 
 
@@ -59,7 +59,7 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
     words instead (the old test of a heading).
     """
     index, anchor = first
-    lines = engine.group_lines(pages[index], LINE_TOLERANCE)
+    lines = wordlines.group_lines(pages[index], LINE_TOLERANCE)
     above = [ln for ln in lines if ln[0][3] < anchor[0][3] - 0.5]
     best = None
     for ln in reversed(above[-12:]):
@@ -77,16 +77,16 @@ def _repeated_with(pages: list, best: list, block: list) -> list:
     """The stacked lines a heading printed more than once keeps wherever it is printed: a
     cell's wrapped words come with it every time, a section's title above it ('Deposits',
     then 'Withdrawals') does not."""
-    key = engine.normalize(engine.join_words(best, GLUE_GAP))
+    key = wordlines.normalize(wordlines.join_words(best, GLUE_GAP))
     places = []
     for words in pages:
-        lines = engine.group_lines(words, LINE_TOLERANCE)
-        norms = [engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in lines]
+        lines = wordlines.group_lines(words, LINE_TOLERANCE)
+        norms = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in lines]
         places += [set(norms[max(0, k - 3):k + 4]) for k, n in enumerate(norms) if n == key]
     if len(places) < 2:
         return block
     return [ln for ln in block if ln is best or all(
-        engine.normalize(engine.join_words(ln, GLUE_GAP)) in near for near in places)]
+        wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) in near for near in places)]
 
 
 def _stack(lines: list, best: list, segments: list | None) -> list:

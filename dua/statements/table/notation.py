@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 import re
 
-from . import amounts, engine
+from . import amounts, engine, wordlines
 
 _CODE = re.compile(r"[^\W\d_]{1,3}\.?")
 
@@ -40,7 +40,7 @@ def currency_codes(pages: list, line_tolerance: float) -> list:
     """
     beside, total = collections.Counter(), collections.Counter()
     for words in pages:
-        for line in engine.group_lines(words, line_tolerance):
+        for line in wordlines.group_lines(words, line_tolerance):
             _glued(line, beside, total)
             for i, w in enumerate(line):
                 if not _CODE.fullmatch(w[0]) or w[0].lower().rstrip(".") in ("dr", "cr"):

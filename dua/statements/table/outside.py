@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from . import engine
+from . import wordlines
 
 # The words a card (or any account that is a debt) statement prints about what is owed:
 # there a purchase raises the printed balance, and is money out for the account holder.
@@ -60,7 +60,7 @@ def lines_outside(pages: list, rows: list, settings: dict) -> list:
     own = {id(w) for row in rows for line in row[1] for w in line}
     out = []
     for words in pages:
-        for line in engine.group_lines(words, settings.get("line_tolerance", 3.0)):
+        for line in wordlines.group_lines(words, settings.get("line_tolerance", 3.0)):
             kept = [w for w in line if id(w) not in own]
             if kept:
                 out.append(" ".join(w[0] for w in kept))
@@ -98,7 +98,7 @@ def accounts(pages: list, rows: list, settings: dict, count: int) -> list:
     own = {id(w) for row in rows for line in row[1] for w in line}
     named = []  # (page, top, number) in reading order
     for page, words in enumerate(pages):
-        for line in engine.group_lines(words, settings.get("line_tolerance", 3.0)):
+        for line in wordlines.group_lines(words, settings.get("line_tolerance", 3.0)):
             text = " ".join(w[0] for w in line if id(w) not in own)
             for found in _ACCOUNT.finditer(text):
                 named.append(((page, line[0][3]), re.sub(r"[ -]", "", found.group(1))))

@@ -2,7 +2,7 @@
 text that is no part of the table's lines (a watermark's glyphs, text turned on its side,
 glyphs that map to no character), each with the reason a person can check.
 
-Copied verbatim, with ``amounts`` and ``engine``, into every generated parser: standard
+Copied verbatim, after ``amounts``, into every generated parser: standard
 library only. Reader words are ``(text, x0, x1, top, bottom, font, size, runs)``; the
 engine's are ``(text, x0, x1, top, bottom, size)``.
 """

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import math
 
-from . import engine
+from . import engine, wordlines
 
 _DRCR_WORD = r"(?i)dr\.?|cr\.?|debit|credit"
 _PROBE = 8  # rows checked first: most wrong assignments fail at once
@@ -369,7 +369,7 @@ def openings(extraction: tuple | None, settings: dict) -> dict:
         between += [items[p0][k] for k in range(k0 + 1, len(items[p0]) if p0 != p1 else k1)]
         found = []
         for item in between:
-            cells = item[2] or engine.split_cells(item[4], settings["columns"],
+            cells = item[2] or wordlines.split_cells(item[4], settings["columns"],
                                                   settings["glue_gap"])
             found += [engine.parse_amount(cells[c], settings) for c in money
                       if c < len(cells) and cells[c]]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from . import engine
+from . import engine, wordlines
 from .columns import GLUE_GAP, LINE_TOLERANCE
 
 
@@ -31,7 +31,7 @@ def titles(pages: list, settings: dict) -> list:
 def _running(pages: list, title: tuple, found: set) -> bool:
     """Whether a title is the page's running header: the same words at the same height on
     two pages or more, where a section's title stands wherever its section starts."""
-    tops = {round(engine.group_lines(pages[p], LINE_TOLERANCE)[k][0][3])
+    tops = {round(wordlines.group_lines(pages[p], LINE_TOLERANCE)[k][0][3])
             for p, k, t in found if t == title[2]}
     pages_with = {p for p, _, t in found if t == title[2]}
     return len(pages_with) >= 2 and max(tops) - min(tops) <= 2
@@ -41,8 +41,8 @@ def _over_headings(pages: list, settings: dict) -> list:
     header = set(settings.get("header") or [])
     out = []
     for p, words in enumerate(pages):
-        lines = engine.group_lines(words, LINE_TOLERANCE)
-        norms = [engine.normalize(engine.join_words(ln, GLUE_GAP)) for ln in lines]
+        lines = wordlines.group_lines(words, LINE_TOLERANCE)
+        norms = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in lines]
         for k in range(1, len(lines)):
             if norms[k] not in header or norms[k - 1] in header or not norms[k - 1]:
                 continue
@@ -65,7 +65,7 @@ def _over_rows(pages: list, settings: dict) -> list:
             if item[0] != "text" or engine.continues(item, settings):
                 continue
             if engine.row_below(items, k, settings):
-                out.append((p, k, engine.normalize(item[3])))
+                out.append((p, k, wordlines.normalize(item[3])))
     return out
 
 
@@ -82,7 +82,7 @@ def of_lines(pages: list, settings: dict, starts: list | None = None) -> dict:
     starts = titles(pages, settings) if starts is None else starts
     out, current, i = {}, None, 0
     for p, words in enumerate(pages):
-        for k in range(len(engine.group_lines(words, LINE_TOLERANCE))):
+        for k in range(len(wordlines.group_lines(words, LINE_TOLERANCE))):
             while i < len(starts) and starts[i][:2] <= (p, k):
                 current = starts[i][2]
                 i += 1
@@ -122,21 +122,21 @@ def unclaimed(pages: list, rows: list, settings: dict) -> list:
         for k, line in enumerate(page.lines):
             if (p, k) > last:
                 break
-            text = engine.join_words(line, glue)
-            if engine.normalize(text) in header:
+            text = wordlines.join_words(line, glue)
+            if wordlines.normalize(text) in header:
                 inside, lowest = True, lowest + [(p, k, line)] if not inside else lowest
                 continue
             inside = inside or (p, k) in claimed
             if inside and (p, k) not in claimed and not re.search(r"\d", text) \
                     and re.search(r"[^\W\d_]", text):
-                out.append((p, k, engine.normalize(text)))
+                out.append((p, k, wordlines.normalize(text)))
     edges = {pages[p].lines[k][0][1] for p, k, _ in out}
     for p, k, line in lowest:
         below = [ln for ln in pages[p].lines[k + 1:k + 3]
-                 if engine.normalize(engine.join_words(ln, glue)) in header]
+                 if wordlines.normalize(wordlines.join_words(ln, glue)) in header]
         if below and any(abs(below[-1][0][1] - x) <= 2.0 for x in edges) and \
-                not re.search(r"\d", engine.join_words(below[-1], glue)):
-            title = engine.normalize(engine.join_words(below[-1], glue))
+                not re.search(r"\d", wordlines.join_words(below[-1], glue)):
+            title = wordlines.normalize(wordlines.join_words(below[-1], glue))
             settings["header"] = [h for h in settings["header"] if h != title]
             out.append((p, pages[p].lines.index(below[-1]), title))
     return sorted(out)

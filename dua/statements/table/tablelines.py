@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..notation.dates import DATE_PATTERNS, DATE_SEARCH
-from . import engine
+from . import engine, wordlines
 from .columns import GLUE_GAP, LINE_TOLERANCE
 
 # Lines that print money but are not transactions (summary, balances carried, page furniture).
@@ -39,7 +39,7 @@ def candidate_lines(pages: list, patterns: tuple = DATE_PATTERNS) -> list:
     """Lines that look like transactions: a date and an amount, in either order. ``(page, line)``."""
     out, search = [], _searcher(patterns)
     for index, words in enumerate(pages):
-        for line in engine.group_lines(words, LINE_TOLERANCE):
+        for line in wordlines.group_lines(words, LINE_TOLERANCE):
             text = " ".join(w[0] for w in line)
             m = search.search(text)
             if not m or any(re.search(p, text, re.IGNORECASE) for p in SKIP_PATTERNS):
@@ -100,8 +100,8 @@ def date_headings(pages: list, patterns: tuple = DATE_PATTERNS) -> list:
     """Patterns of the lines that print a date and nothing else (a day's heading)."""
     found = []
     for words in pages:
-        for line in engine.group_lines(words, LINE_TOLERANCE):
-            text = engine.join_words(line, GLUE_GAP)
+        for line in wordlines.group_lines(words, LINE_TOLERANCE):
+            text = wordlines.join_words(line, GLUE_GAP)
             found += [p for p in patterns if re.fullmatch(p, text, re.IGNORECASE)][:1]
     return found
 
@@ -110,8 +110,8 @@ def grouped_lines(pages: list, pattern: str) -> list:
     """Lines with money after a day's heading: the rows of a one-date-per-day table."""
     out, active = [], False
     for index, words in enumerate(pages):
-        for line in engine.group_lines(words, LINE_TOLERANCE):
-            text = engine.join_words(line, GLUE_GAP)
+        for line in wordlines.group_lines(words, LINE_TOLERANCE):
+            text = wordlines.join_words(line, GLUE_GAP)
             if re.fullmatch(pattern, text, re.IGNORECASE):
                 active = True
             elif active and _has_amount(line, line[0][1]) and not any(
@@ -142,7 +142,7 @@ def _with_same_day_rows(pages: list, candidates: list) -> list:
     dated = {(i, round(ln[0][3], 1)) for i, ln in candidates}
     out = list(candidates)
     for index in sorted({i for i, _ in candidates}):
-        lines = engine.group_lines(pages[index], LINE_TOLERANCE)
+        lines = wordlines.group_lines(pages[index], LINE_TOLERANCE)
         for above, line in zip(lines, lines[1:]):
             key = (index, round(line[0][3], 1))
             if key in dated or line[0][3] - above[0][3] > pitch:

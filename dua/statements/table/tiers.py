@@ -8,7 +8,7 @@ line that no row continues, whose words stand under the second tier's names.
 """
 from __future__ import annotations
 
-from . import engine
+from . import engine, wordlines
 from .columns import _phrases
 
 _SHARE = 0.8  # of the rows whose first line is followed by such a line
@@ -38,7 +38,7 @@ def second_line(pages: list, settings: dict, header: list) -> list | None:
     if anchors < 3 or len(second) < _SHARE * anchors:
         return None
     columns = _columns(lower, settings)
-    filled = [sum(1 for line in second if any(engine.column_of(w, columns) == i
+    filled = [sum(1 for line in second if any(wordlines.column_of(w, columns) == i
                                               for w in line[4])) for i in range(len(columns))]
     if min(filled) < 0.5 * len(second):
         return None  # a name no second line fills: a heading wrapped in its cell, not a tier
@@ -56,8 +56,8 @@ def _columns(lower: list, settings: dict) -> list:
     it stands under starts."""
     out = []
     for phrase in _phrases([lower]):
-        above = settings["columns"][engine.column_of(phrase[0], settings["columns"])]
+        above = settings["columns"][wordlines.column_of(phrase[0], settings["columns"])]
         x0 = above["x0"] if not out else max(above["x0"], out[-1]["x0"] + 1.0)
-        out.append({"name": engine.join_words(phrase, 0.8), "x0": x0, "kind": "text"})
+        out.append({"name": wordlines.join_words(phrase, 0.8), "x0": x0, "kind": "text"})
     out[0]["x0"] = 0.0
     return out

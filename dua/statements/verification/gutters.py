@@ -9,7 +9,7 @@ wrong place: the wider gap inside the cell is the gutter.
 """
 from __future__ import annotations
 
-from ..table import engine
+from ..table import engine, wordlines
 
 _SLACK = 1.0  # points: gaps this close are the same gap measured twice
 _ENOUGH = 3  # rows an edge must cross before its gaps say anything
@@ -64,7 +64,7 @@ def _edges(words: list, settings: dict) -> list:
     words on both sides of, with the gap inside a cell beside it that is wider than the
     one the edge cuts, if any."""
     columns = settings["columns"]
-    placed = [(engine.column_of(w, columns), w) for w in sorted(words, key=lambda w: w[1])]
+    placed = [(wordlines.column_of(w, columns), w) for w in sorted(words, key=lambda w: w[1])]
     inner: dict = {}
     for (c1, a), (c2, b) in zip(placed, placed[1:]):
         if c1 == c2 and b[1] - a[2] > inner.get(c1, (0.0, 0.0))[1] - inner.get(c1, (0.0, 0.0))[0]:
@@ -114,7 +114,7 @@ def _first_words(words: list, columns: list) -> dict:
     """column -> the leftmost word a line prints in it."""
     out: dict = {}
     for w in sorted(words, key=lambda w: w[1]):
-        out.setdefault(engine.column_of(w, columns), w)
+        out.setdefault(wordlines.column_of(w, columns), w)
     return out
 
 
@@ -131,7 +131,7 @@ def row_edges(rows: list, items: list, settings: dict) -> tuple:
                 if c == date:
                     starts.add(round(w[1]))
             ends |= {round(w[2]) for w in items[p][k][4]
-                     if columns[engine.column_of(w, columns)]["kind"] == "amount"
+                     if columns[wordlines.column_of(w, columns)]["kind"] == "amount"
                      and engine.looks_like_amount(w[0], settings)}
     return starts, ends
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import re
 
-from ..table import engine
+from ..table import engine, wordlines
 from . import gutters
 from .arithmetic import Arithmetic
 
@@ -192,7 +192,7 @@ def _cells(ledger: Ledger, page: int, item: list, row: list, settings: dict,
     An amount column's cell that reads as no amount keeps nothing of its words."""
     columns, offset = engine.item_columns(item, settings)
     for w in item[4]:
-        c = engine.column_of(w, columns) + offset
+        c = wordlines.column_of(w, columns) + offset
         col = (settings["columns"] + settings.get("second_line", []))[c]
         if not col.get("output", True):
             _own(ledger, page, [w], w[0], _LEFT_OUT)
@@ -216,7 +216,7 @@ def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
     a balance alone on its line), it stands only when the rows' own numbers say what it
     is: a balance they reach or a total of them. A label alone would let a lost row pass
     as furniture."""
-    cells = item[2] if item[2] is not None else engine.split_cells(
+    cells = item[2] if item[2] is not None else wordlines.split_cells(
         item[4], settings["columns"], settings["glue_gap"])
     kinds = [c["kind"] for c in settings["columns"]]
     cells = [c if i < len(kinds) and kinds[i] == "amount" and money.is_money(c, i)
@@ -250,7 +250,7 @@ def _text_starts(row: list, columns: list) -> set:
     out: dict = {}
     for line in row[1]:
         for w in line:
-            c = engine.column_of(w, columns)
+            c = wordlines.column_of(w, columns)
             if columns[c]["kind"] == "text":
                 out[c] = min(out.get(c, w[1]), w[1])
     return set(out.values())
@@ -312,7 +312,7 @@ def _rows(rows: list, items: list, settings: dict) -> list:
             by_col: dict = {}
             columns, offset = engine.item_columns(items[page][k], settings)
             for w in words:
-                by_col.setdefault(engine.column_of(w, columns) + offset, []).append(w)
+                by_col.setdefault(wordlines.column_of(w, columns) + offset, []).append(w)
             cells += [{"column": names[c], "page": page + 1, "box": _box(ws)}
                       for c, ws in sorted(by_col.items())]
         out.append({"row": n, "parts": [{"page": p + 1, "box": _box(ws)}

@@ -19,7 +19,7 @@ import pandas as pd
 
 from fixtures import make_notations
 from dua.statements.notation import datenotation, months
-from dua.statements.table import amounts, engine, pagewords
+from dua.statements.table import amounts, pagewords, wordlines
 
 from ...support import FIXTURES, run_dua
 
@@ -242,10 +242,10 @@ class DateNotationTest(unittest.TestCase):
         self.assertIsNone(evidence.date_notation(["21-07", "21-07"]))
 
     def test_without_a_key_day_and_month_alone_are_dates_only_when_many_run_in_order(self):
-        from dua.statements.table import engine
+        from dua.statements.table import wordlines
 
         def lines(dates):
-            return [engine.group_lines([(d, 40, 60, 10 * i, 10 * i + 8, 8.0),
+            return [wordlines.group_lines([(d, 40, 60, 10 * i, 10 * i + 8, 8.0),
                                         ("12.50", 300, 330, 10 * i, 10 * i + 8, 8.0)], 3.0)[0]
                     for i, d in enumerate(dates, 1)]
         has_money = lambda ln: True  # noqa: E731
@@ -362,8 +362,8 @@ class ScriptTest(unittest.TestCase):
         self.assertEqual(kept[0][0], "2024年8月1日")
 
     def test_a_heading_in_cyrillic_or_cjk_is_recognised_by_its_letters(self):
-        self.assertEqual(engine.normalize("Дата  Описание"), "дата описание")
-        self.assertEqual(engine.normalize("交易日期 摘要"), "交易日期 摘要")
+        self.assertEqual(wordlines.normalize("Дата  Описание"), "дата описание")
+        self.assertEqual(wordlines.normalize("交易日期 摘要"), "交易日期 摘要")
 
 
 if __name__ == "__main__":

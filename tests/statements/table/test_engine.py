@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 import unittest
 
-from dua.statements.table import dataframe, engine
+from dua.statements.table import dataframe, engine, wordlines
 
 SETTINGS = {"parens_negative": True, "trailing_minus_negative": True,
             "drcr_signs": {"dr": -1, "cr": 1}}
@@ -75,12 +75,12 @@ class AmountParsingTest(unittest.TestCase):
 class LinesTest(unittest.TestCase):
     def test_words_within_the_tolerance_share_a_line(self):
         words = [word("b", 50, 11.5), word("a", 10, 10), word("c", 10, 20)]
-        lines = engine.group_lines(words, 3.0)
+        lines = wordlines.group_lines(words, 3.0)
         self.assertEqual([[w[0] for w in ln] for ln in lines], [["a", "b"], ["c"]])
 
     def test_ocr_fragments_are_glued_and_spaced_words_are_not(self):
         words = [("IN", 10, 20, 0, 8), ("TERNET", 20.1, 50, 0, 8), ("BANKING", 52.5, 90, 0, 8)]
-        self.assertEqual(engine.join_words(words, 0.8), "INTERNET BANKING")
+        self.assertEqual(wordlines.join_words(words, 0.8), "INTERNET BANKING")
 
 
 class PageRowsTest(unittest.TestCase):
