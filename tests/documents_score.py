@@ -1,4 +1,5 @@
-"""Scoring ``dua extract`` against per-element truth: ``python -m tests.documents_score [--holdout]``.
+"""Scoring ``dua extract`` against per-element truth:
+``python -m tests.documents_score [--holdout] [--corpus typeset]``.
 
 Every printed word is tied to its truth element (by its glyph colour) and to the predicted
 element that holds it (by page, text and box), so a truth element and a predicted one
@@ -19,14 +20,17 @@ import os
 from tests.support import FIXTURES
 
 CORPUS = os.path.join(FIXTURES, "documents", "real")
+TYPESET = os.path.join(FIXTURES, "documents", "typeset")  # fixtures/documents_real/typeset.py
+CORPORA = {"real": CORPUS, "typeset": TYPESET}
 CLASSES = ("heading", "paragraph", "list", "table", "figure", "caption", "header", "footer",
            "page_number")
 
 
-def corpus(holdout: bool | None = None) -> list:
-    """``[(pdf path, truth)]``; ``holdout`` True/False picks one side, None takes all."""
+def corpus(holdout: bool | None = None, root: str = CORPUS) -> list:
+    """``[(pdf path, truth)]`` of the corpus in ``root``; ``holdout`` True/False picks one
+    side, None takes all."""
     out = []
-    for path in sorted(glob.glob(os.path.join(CORPUS, "*.truth.json"))):
+    for path in sorted(glob.glob(os.path.join(root, "*.truth.json"))):
         with open(path, encoding="utf-8") as fh:
             truth = json.load(fh)
         if holdout is None or truth["holdout"] == holdout:
@@ -215,12 +219,13 @@ def kendall_tau(sequence: list) -> float:
     return (concordant - discordant) / (n * (n - 1) / 2)
 
 
-def score_corpus(holdout: bool | None, extract=None) -> tuple:
-    """``(total Score, {name: Score})`` of extract (dua's by default) on one side of the corpus."""
+def score_corpus(holdout: bool | None, extract=None, root: str = CORPUS) -> tuple:
+    """``(total Score, {name: Score})`` of extract (dua's by default) on one side of the
+    corpus in ``root``."""
     if extract is None:
         from dua.documents.pipeline import extract
     total, per_doc = Score(), {}
-    for pdf, truth in corpus(holdout):
+    for pdf, truth in corpus(holdout, root):
         s = score_document(truth, truth_words(pdf), extract(pdf)["elements"])
         per_doc[truth["name"]] = s
         total.add(s)
@@ -240,12 +245,13 @@ def describe(score: Score) -> str:
 def main(argv=None) -> int:
     import argparse
 
-    ap = argparse.ArgumentParser(description="score dua extract on the real-producer corpus")
+    ap = argparse.ArgumentParser(description="score dua extract on a document corpus")
     ap.add_argument("--holdout", action="store_true", help="score the holdout (default: development)")
     ap.add_argument("--all", action="store_true", help="score every report")
     ap.add_argument("--confusions", action="store_true")
+    ap.add_argument("--corpus", choices=sorted(CORPORA), default="real")
     args = ap.parse_args(argv)
-    total, per_doc = score_corpus(None if args.all else args.holdout)
+    total, per_doc = score_corpus(None if args.all else args.holdout, root=CORPORA[args.corpus])
     for name, s in per_doc.items():
         f = s.figures()
         print(f"{name:<18} macro-F1 {f['macro_f1']:.3f}  levels {f['heading_level_accuracy']:.2f}  "

@@ -9,7 +9,7 @@ block.
 from __future__ import annotations
 
 from ..schemas import Block
-from .columns import find_gutter, mark_columns, reading_order
+from .columns import cut_at_gutter, find_band, mark_columns, reading_order
 from .figures import figure_block, figure_regions, with_labels, words_inside
 from .lines import Segment, body_size, center_in, rows_of, split_row
 from .rules import GLUED_MARKER, MARKER
@@ -41,7 +41,9 @@ def page_blocks(page, tables: list = ()) -> list:
         words = [w for w in words if id(w) not in taken]
         placed.append(figure_block(box, inside))
     rows = [split_row(row) for row in rows_of(words)]
-    gutter = _gutter_of(rows, page.width)
+    band = _gutter_of(rows, page.width)
+    rows = cut_at_gutter(rows, band)
+    gutter = None if band is None else (band[0] + band[1]) / 2
     rows, placed = _find_tables(rows, placed, gutter)
     items = _items(rows, placed)
     flows = mark_columns(items, gutter)
@@ -65,10 +67,11 @@ def _items(rows: list, placed: list) -> list:
                   key=lambda it: it[0])
 
 
-def _gutter_of(rows: list, width: float) -> float | None:
-    """The gutter, judged on the rows no table takes: a table's two wide cells are no columns."""
+def _gutter_of(rows: list, width: float) -> tuple | None:
+    """The gutter's band, judged on the rows no table takes: a table's two wide cells are no
+    columns."""
     keep, _ = unruled_tables(rows)
-    return find_gutter(keep, width)
+    return find_band(keep, width)
 
 
 def _find_tables(rows: list, placed: list, gutter: float | None) -> tuple:

@@ -1,5 +1,6 @@
-"""Columns and reading order: a page's gutter, which flow (full, left, right) each segment
-and each table or figure is read in, and the order that follows (left column first).
+"""Columns and reading order: a page's gutter (the band between two columns, and the
+lines of both columns on one baseline cut there), which flow (full, left, right) each
+segment and each table or figure is read in, and the order that follows (left column first).
 
 Items are ``(top, payload)`` sorted by top; a payload is a row (a list of Segments) or a
 whole Block (a table or a figure). A row's segments carry their flow; a block's flow is
@@ -8,20 +9,75 @@ returned in a dict keyed by ``id(block)``.
 from __future__ import annotations
 
 from ..schemas import Block
+from .lines import Segment, split_row
 
 
-def find_gutter(rows: list, width: float) -> float | None:
-    """Median gap center of rows made of two wide segments, if at least three agree."""
-    centers = []
-    for row in rows:
-        if len(row) == 2 and min(s.x1 - s.x0 for s in row) >= 0.18 * width:
-            centers.append((row[0].x1 + row[1].x0) / 2)
+def find_band(rows: list, width: float) -> tuple | None:
+    """``(left, right)``: the gap between two columns, where at least three rows agree that
+    two wide runs of text stand either side of it. Such a row is one of two segments; two
+    rows of one segment each, left and right by turns, whose lines overlap in height (each
+    column's lines on their own baselines); or one segment that a single word gap much
+    wider than its others cuts in two (columns set as close as a wide word space)."""
+    pairs = [row for row in rows if not isinstance(row, Block) and len(row) == 2]
+    pairs += _offset_pairs(rows) + _gapped(rows)
+    centers = [(a.x1 + b.x0) / 2 for a, b in pairs if min(a.x1 - a.x0, b.x1 - b.x0) >= 0.18 * width]
     if len(centers) < 3:
         return None
     centers.sort()
     mid = centers[len(centers) // 2]
-    agree = [row for row in rows if len(row) == 2 and row[0].x1 < mid < row[1].x0]
-    return mid if len(agree) >= 3 else None
+    agree = [(a, b) for a, b in pairs if a.x1 < mid < b.x0]
+    if len(agree) < 3:
+        return None
+    # The band no agreeing line enters: a short left line (a list item) moves the median
+    # of the centres towards the left column's edge, never the band.
+    return max(a.x1 for a, _ in agree), min(b.x0 for _, b in agree)
+
+
+def _offset_pairs(rows: list) -> list:
+    """``[(left, right)]``: next rows of one segment each, side by side, whose lines overlap
+    in height."""
+    out = []
+    for a, b in zip(rows, rows[1:]):
+        if isinstance(a, Block) or isinstance(b, Block) or len(a) != 1 or len(b) != 1:
+            continue
+        left, right = sorted((a[0], b[0]), key=lambda s: s.x0)
+        if left.x1 < right.x0 and b[0].top < a[0].bottom and a[0].top < b[0].bottom:
+            out.append((left, right))
+    return out
+
+
+_GUTTER_GAP = 0.6  # of the size: narrower than this, a gap is a word space however it stands
+
+
+def _gapped(rows: list) -> list:
+    """``[(left, right)]``: rows of one segment whose widest word gap is twice as wide as
+    most of its others, cut there."""
+    out = []
+    for row in rows:
+        if isinstance(row, Block) or len(row) != 1 or len(row[0].words) < 4:
+            continue
+        words = row[0].words
+        gaps = [b.x0 - a.x1 for a, b in zip(words, words[1:])]
+        i = max(range(len(gaps)), key=gaps.__getitem__)
+        rest = sorted(gaps[:i] + gaps[i + 1:])
+        if gaps[i] >= max(_GUTTER_GAP * row[0].size, 2 * rest[len(rest) // 2]):
+            out.append((Segment(words[:i + 1]), Segment(words[i + 1:])))
+    return out
+
+
+def cut_at_gutter(rows: list, band: tuple | None) -> list:
+    """Rows whose words leave a gap covering the whole band, cut there and each side cut
+    into segments on its own: a line of each column on one baseline (the side's own word
+    spaces measure its gaps, not the other column's)."""
+    if band is None:
+        return rows
+    out = []
+    for row in rows:
+        words = [w for seg in row for w in seg.words]
+        cut = next((i for i, (a, b) in enumerate(zip(words, words[1:]))
+                    if a.x1 <= band[0] + 1 and b.x0 >= band[1] - 1), None)
+        out.append(row if cut is None else split_row(words[:cut + 1]) + split_row(words[cut + 1:]))
+    return out
 
 
 def mark_columns(items: list, gutter: float | None) -> dict:
@@ -75,6 +131,7 @@ def _mark_run(run: list, gutter: float, flows: dict) -> None:
     """A run of items that leave the gutter free is read in two columns when two or more of
     its rows have text on both sides of it."""
     two_sided = sum(1 for p in run if _right(p, gutter) and len(_right(p, gutter)) < len(_spans(p)))
+    two_sided += sum(1 for a, b in _offset_pairs(run) if a.x1 <= gutter <= b.x0)
     if two_sided < 2:
         return
     sided = [i for i, p in enumerate(run) if _right(p, gutter)]

@@ -12,6 +12,7 @@ from ..schemas import Block, Line
 from .rules import MARKER
 
 _MARKER_GAP = 40.0  # points: a hanging list marker sits at most this far from its text
+_SENTENCE_END = (".", "!", "?", ":", ";")
 
 
 @dataclasses.dataclass
@@ -100,6 +101,10 @@ def split_row(row: list) -> list:
         prev = segs[-1].words[-1]
         size = max(w.size, prev.size)
         limit = max(9.0, 1.2 * size, min(2.0 * narrowest, 2.5 * size))
+        if prev.text.endswith(_SENTENCE_END) and w.text[:1].isupper():
+            # the wider space a typesetter puts after a sentence, stretched three times as
+            # much as the others (TeX's space factor)
+            limit = max(limit, min(4.0 * narrowest, 2.5 * size))
         if len(segs[-1].words) == 1 and MARKER.match(prev.text) and gap < _MARKER_GAP:
             limit = _MARKER_GAP
         if gap > limit:

@@ -14,8 +14,10 @@ import re
 from ..schemas import Block
 from .levels import SECTION_NUMBER, HeadingLevels
 
+# A glyph its font names no text for ("(cid:127)", as pdfminer reads it) standing alone
+# before a line's text is a symbol font's bullet (WinAnsi maps its unused codes to one).
 MARKER = re.compile(r"^(?:[\u2022\u25e6\u25aa\u2023\u00b7\u2013\u2014*\-]|\(?\d{1,3}[.)]|"
-                    r"\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)])$")
+                    r"\(?[a-zA-Z][.)]|\(?[ivxIVX]{1,4}[.)]|\(cid:\d{1,5}\))$")
 # A marker set against its text with a tab the PDF does not keep as a space: "(a)Preliminary".
 GLUED_MARKER = re.compile(r"^(?:\(?[a-z]\)|\(?[ivx]{1,4}\)|\d{1,2}[.)]|[\u2022\u2013\u25e6])[A-Z]")
 PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-\u2013(\[]?\s*\d{1,4}\s*[-\u2013)\]]?"

@@ -69,6 +69,7 @@ def unruled_tables(rows: list) -> tuple:
 
     def flush():
         if len(run) >= 2:
+            _take_head(keep, run)
             tables.append(_aligned_table(run))
         else:
             keep.extend(run)
@@ -93,6 +94,17 @@ def unruled_tables(rows: list) -> tuple:
     return keep, tables
 
 
+def _take_head(keep: list, run: list) -> None:
+    """The row right above a table whose words start where the table's cells start is its
+    first row, though set closer than a cell gap (the widest label of a key-value table)."""
+    if not keep or not _near(run[0], keep[-1]):
+        return
+    cut = _split_at_columns(keep[-1], run[:1])
+    if len(cut) > len(keep[-1]) and all(len(s.words) <= _PAIR_WORDS for s in cut):
+        keep.pop()
+        run.insert(0, cut)
+
+
 def _tabular(row: list) -> bool:
     return len(row) >= 3 or (len(row) == 2 and _short_pair(row))
 
@@ -103,8 +115,12 @@ def _near(row: list, prev: list) -> bool:
 
 
 def _short_pair(row: list) -> bool:
-    """Two short cells far apart: a label and its value (a key-value table's row)."""
-    return all(len(s.words) <= _PAIR_WORDS for s in row) and row[1].x0 - row[0].x1 > 12
+    """Two short cells far apart: a label and its value (a key-value table's row). Far is
+    12 points, or less in small type: TeX sets cells two 6 pt paddings apart, and a row
+    split in two already stands apart by more than a word space."""
+    size = max(w.size for s in row for w in s.words)
+    return all(len(s.words) <= _PAIR_WORDS for s in row) and \
+        row[1].x0 - row[0].x1 > min(12.0, 0.8 * size)
 
 
 def _split_at_columns(row: list, run: list) -> list:

@@ -11,7 +11,7 @@ import re
 
 from ..notation import datenotation
 from ..notation.dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
-from ..table import dataframe, engine, notation, tiers, wordlines
+from ..table import dataframe, engine, notation, sections, tiers, wordlines
 from ..table.columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_segments, join_word_rivers, money_segments, widen)
 from ..table.heading import find_header  # noqa: F401  (re-exported: tests use it here)
@@ -134,6 +134,11 @@ def _from_layout(pages: list) -> Analysis:
     if not candidates:
         return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
     found = _read_layout(pages, candidates, group_pattern, patterns=patterns)
+    titled = sections.in_heading(pages, found.settings, found.header_lines) \
+        if found.settings else None
+    if titled:  # a section's title set close under the heading is the first section's
+        again = _read_layout(pages, candidates, group_pattern, titled, patterns)
+        found = again if len(again.sections) >= 2 else found
     second = tiers.second_line(pages, found.settings, found.header_lines) \
         if found.settings else None
     if second:  # the heading's last line names each row's second line, not its columns
@@ -200,10 +205,11 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
         "anchor_needs_amount": True,
     }
     _signs(columns, by_col, settings)
-    settings["continuation"] = _wrap_side(pages, settings)
-    settings["continuation_gap"] = _wrap_leading(pages, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
+    # the table's ends are its rows', the undated ones of a day among them
+    settings["continuation"] = _wrap_side(pages, settings)
+    settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
     _once_a_day(pages, settings)
     _labels(settings, cells)
@@ -232,8 +238,6 @@ def _roles(pages: list, settings: dict) -> None:
 def _sections(pages: list, settings: dict) -> list:
     """Titles of the table's sections, which may sign the amounts printed under them: the
     search tries their signs only when the rows do not add up unsigned."""
-    from ..table import sections
-
     return [t for t, _ in sections.guess(pages, settings)]
 
 

@@ -333,6 +333,8 @@ def _heading(settings: dict, words_by_page: list, pages: list, rows: list, range
     segments = sorted((a, b) for a, b, _ in ranges.values())
     top = min(first.lines | {first.line})  # a description printed above the date line
     header = find_header(words_by_page, (first.page, pages[first.page].lines[top]), segments)
+    said = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header]
+    header = sections.in_heading(words_by_page, dict(settings, header=said), header) or header
     claimed = {wordlines.normalize(wordlines.join_words(pages[r.page].lines[k], GLUE_GAP))
                for r in rows[:3] for k in r.lines}  # a row's words stacked under the heading
     texts = sorted({wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}

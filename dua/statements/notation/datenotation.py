@@ -80,7 +80,7 @@ def induce(values: list) -> dict | None:
     if len(shaped) < 0.9 * len([v for v in values if v and v.strip()]) or len(kinds) > 6:
         return None
     roles, languages, cuts = None, set(), {}
-    for cuts in _cuts(kinds, [s[1] for s in shaped]):
+    for cuts in _cuts(kinds, shaped):
         cut = [_cut(s, cuts) for s in shaped]
         columns = [[s[1][i] for s in cut] for i in range(len(cut[0][0]))]
         roles, languages = _roles(cut[0][0], columns)
@@ -99,14 +99,18 @@ def induce(values: list) -> dict | None:
 
 # How a run of digits of one width down the column may hold two or three parts printed
 # without a separator ('Ott102025', '15122025'): the day and month two digits, the year four.
-_WIDTHS = {6: ((2, 4), (4, 2), (2, 2, 2)), 8: ((2, 2, 4), (4, 2, 2))}
+_WIDTHS = {4: ((2, 2),), 6: ((2, 4), (4, 2), (2, 2, 2)), 8: ((2, 2, 4), (4, 2, 2))}
 
 
-def _cuts(kinds: tuple, parts: list):
-    """``{part index: widths}`` to try: none first, then each way to cut the glued runs."""
+def _cuts(kinds: tuple, shaped: list):
+    """``{part index: widths}`` to try: none first, then each way to cut the glued runs. A
+    run of four may be a year alone ('Nov 2025'): it is cut only where it touches a word
+    ('Nov1725')."""
     yield {}
+    parts = [s[1] for s in shaped]
     glued = [i for i, k in enumerate(kinds) if k == "n" and len({len(p[i]) for p in parts}) == 1
-             and len(parts[0][i]) in _WIDTHS]
+             and len(parts[0][i]) in _WIDTHS
+             and (len(parts[0][i]) > 4 or all(not s[2][i] and i for s in shaped))]
     for i in glued:
         for widths in _WIDTHS[len(parts[0][i])]:
             yield {i: widths}

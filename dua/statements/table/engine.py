@@ -17,7 +17,8 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
-from .wordlines import _is_header, _skip_reason, column_of, group_lines, is_rule, join_words, normalize, split_cells
+from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, group_lines, is_rule,
+                        join_words, normalize, split_cells)
 
 _DIGITS = re.compile(r"\d+")
 _HEADING = "the table's column heading"  # the reason a heading line is no row
@@ -70,10 +71,14 @@ def mark_running(items_by_page: list) -> None:
     seen: dict = {}
     for p, items in enumerate(items_by_page):
         tops = [item[1] for item in items if item[0] == "anchor"]
+        # the band opens at the table's heading: a first row's words printed over its
+        # anchor line are the table's, even where the next page's first row prints the same
+        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == _HEADING]
+        low = min(heads + tops[:1], default=0.0)
         for k, item in enumerate(items):
             if item[0] in ("text", "money", "furniture", "outside") and item[3]:
                 key = _DIGITS.sub("#", normalize(item[3]))
-                outside = not tops or item[1] < tops[0] or item[1] > tops[-1]
+                outside = not tops or item[1] < low or item[1] > tops[-1]
                 seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
                                                  ("text", "money")))
     for places in seen.values():
@@ -148,7 +153,7 @@ def item_columns(item: list, settings: dict) -> tuple:
 
 def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) -> list:
     kinds, col = state["kinds"], settings["date_column"]
-    cells = split_cells(line, settings["columns"], settings["glue_gap"])
+    cells = split_cells(line, settings["columns"], settings["glue_gap"], settings)
     dated = cells
     if settings.get("date_groups") and not cells[col] and state.get("date"):
         dated = cells[:col] + [state["date"]] + cells[col + 1:]
@@ -197,14 +202,6 @@ def continues(item: list, settings: dict) -> bool:
             column_of(w, columns) in money and not _runs_on(words, n, settings))
             for n, w in enumerate(words))
     return all(column_of(w, columns) in allowed for w in item[4])
-
-
-def _runs_on(words: list, n: int, settings: dict) -> bool:
-    """Whether word ``n`` runs on from the word before it, a word space away, and is no
-    amount: a long line of text carried on under a column of money, not a cell of its own."""
-    if n == 0 or looks_like_amount(words[n][0], settings):
-        return False
-    return words[n][1] - words[n - 1][2] <= words[n][4] - words[n][3]
 
 
 def row_below(items: list, k: int, settings: dict) -> bool:
@@ -260,10 +257,11 @@ def _leading_run(items: list, leading: list, first: int) -> list:
     other: a description that began on an earlier page continues here. A page with no row
     of its own continues one only under the table's heading printed again (the rest of a
     row the page break cut); without it, it is some other text (terms, a notice)."""
+    heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == _HEADING]
+    leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
     if not leading:
         return []
-    if first == len(items) and not any(item[0] == "furniture" and item[5] == _HEADING
-                                       for item in items):
+    if first == len(items) and not heads:
         return []
     # the first wrapped line, under nothing but the page's furniture and text no row
     # continues (a running header the page prints in its own place)

@@ -35,14 +35,27 @@ def numeric_columns(frame) -> list:
 
 
 def drcr_column(frame):
-    """A text column that holds only Dr/Cr (or debit/credit) words, or None."""
+    """A text column that holds only Dr/Cr (or debit/credit) words, or two short codes
+    of its own ('D'/'C', 'S'/'H'), or None."""
     for c in frame.columns:
         if str(frame[c].dtype) in ("float64", "int64"):
             continue
         values = frame[c].dropna().astype(str)
-        if len(values) and values.str.fullmatch(_DRCR_WORD).all():
+        if len(values) and (values.str.fullmatch(_DRCR_WORD).all() or _two_codes(values)):
             return c
     return None
+
+
+def _two_codes(values) -> bool:
+    codes = {v.strip().rstrip(".").lower() for v in values}
+    return len(codes) == 2 and all(code.isalpha() and len(code) <= 2 for code in codes)
+
+
+def _out_codes(values: list) -> list:
+    """The codes that may mark money out, the usual first (a word for debit): the other
+    way round is an option too, which the balances decide."""
+    codes = sorted({str(v).strip().rstrip(".").lower() for v in values if v == v})
+    return sorted(codes, key=lambda code: not code.startswith("d"))
 
 
 def movement_options(frame, exclude=()) -> list:
@@ -57,11 +70,13 @@ def _movements(frame, exclude=()) -> list:
     vals = {c: _zero(_floats(frame, c)) for c in nums}
     drcr = drcr_column(frame)
     out = []
+    codes = _out_codes(frame[drcr].tolist()) if drcr is not None else []
     for c in nums:
-        if drcr is not None:
-            signs = [-1.0 if str(s).lower().startswith("d") else 1.0 for s in frame[drcr].tolist()]
-            out.append((f"{c!r} signed by {drcr!r}", [s * v for s, v in zip(signs, vals[c])],
-                        {c}))
+        for k, code in enumerate(codes):
+            signs = [-1.0 if str(s).strip().rstrip(".").lower() == code else 1.0
+                     for s in frame[drcr].tolist()]
+            name = f"{c!r} signed by {drcr!r}" + (f" ({code!r} out)" if k else "")
+            out.append((name, [s * v for s, v in zip(signs, vals[c])], {c}))
         out.append((f"{c!r}", vals[c], {c}))
     for d, c in itertools.permutations(nums, 2):
         out.append((f"{c!r} in, {d!r} out", [b - a for a, b in zip(vals[d], vals[c])], {c, d}))
@@ -267,6 +282,26 @@ def reconcile_totals(frame, printed: list) -> dict:
                           ", so its amounts are not checked"}
     return {"name": "totals_reconcile", "passed": True, "explained": explained,
             "detail": detail}
+
+
+def directed(frame, printed: list) -> tuple | None:
+    """``(what, moves, start, end)``: the one way the columns of money, netted (or signed
+    by a Dr/Cr column), lead from a printed amount to one printed after it (an opening balance and the closing
+    one); None when no way or several do. Without a balance column this is what says
+    which column is money in: the mirror way leads from the later figure to the earlier."""
+    every = set(numeric_columns(frame))
+    printed = list(dict.fromkeys(round(v, 2) for v in printed))
+    found = []
+    for what, moves, columns in _movements(frame):
+        total = sum(moves)
+        if columns != every or abs(total) < 0.005:
+            continue
+        for i, start in enumerate(printed):
+            end = next((q for q in printed[i + 1:] if abs(start + total - q) < 0.005), None)
+            if end is not None:
+                found.append((what, moves, start, end))
+                break
+    return found[0] if len(found) == 1 else None
 
 
 def _total_of(moves: list, printed: list, net: bool) -> tuple | None:

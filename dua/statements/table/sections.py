@@ -69,6 +69,28 @@ def _over_rows(pages: list, settings: dict) -> list:
     return out
 
 
+def in_heading(pages: list, settings: dict, header: list) -> list | None:
+    """The heading's lines without those that stand where a section's title stands further
+    down the table (its first words at the same place, at the same height, one phrase):
+    'Money out' set close under the column heading is the first section's title, not a
+    wrapped heading cell. None when no heading line stands so."""
+    if len(header) < 2:
+        return None
+    lines = [wordlines.group_lines(words, LINE_TOLERANCE) for words in pages]
+    found = [lines[p][k] for p, k, _ in titles(pages, settings)]
+    keep = [ln for ln in header if not any(
+        _same_place(ln, t) for t in found if wordlines.join_words(t, GLUE_GAP)
+        != wordlines.join_words(ln, GLUE_GAP))]
+    return keep if keep and len(keep) < len(header) else None
+
+
+def _same_place(line: list, title: list) -> bool:
+    height = max(w[4] - w[3] for w in line)
+    return (abs(line[0][1] - title[0][1]) <= 1.5
+            and abs(height - max(w[4] - w[3] for w in title)) <= 0.5
+            and line[-1][1] - line[0][2] < 3 * height)  # one short phrase, as a title is
+
+
 def guess(pages: list, settings: dict) -> list:
     """``[[title, 1], ...]`` when two different titles or more head the table's sections,
     else ``[]``. Every section starts unsigned (+1); the search flips them by evidence."""

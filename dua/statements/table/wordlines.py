@@ -58,18 +58,32 @@ def column_of(word: tuple, columns: list) -> int:
     return len(columns) - 1
 
 
-def split_cells(line: list, columns: list, glue_gap: float) -> list:
+def split_cells(line: list, columns: list, glue_gap: float, settings: dict | None = None) -> list:
     """The line's text per column ('' where the column is empty). A sign printed apart
     over a column of money, with an amount next in the line ('-' raised and set to the
-    left of '£349.51'), is that amount's, whichever column it stands over."""
+    left of '£349.51'), is that amount's, whichever column it stands over. With
+    ``settings``, a word that runs on from the one before it under a column of money, and
+    is no amount, stays in that word's cell: a long description carried on under money."""
     buckets = [[] for _ in columns]
+    at = 0
     for i, word in enumerate(line):
-        at = column_of(word, columns)
+        before, at = at, column_of(word, columns)
         if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
                 and looks_like_amount(line[i + 1][0]):
             at = column_of(line[i + 1], columns)
+        elif settings is not None and columns[at].get("kind") == "amount" \
+                and _runs_on(line, i, settings):
+            at = before
         buckets[at].append(word)
     return [join_words(b, glue_gap) for b in buckets]
+
+
+def _runs_on(words: list, n: int, settings: dict) -> bool:
+    """Whether word ``n`` runs on from the word before it, a word space away, and is no
+    amount: a long line of text carried on under a column of money, not a cell of its own."""
+    if n == 0 or looks_like_amount(words[n][0], settings):
+        return False
+    return words[n][1] - words[n - 1][2] <= words[n][4] - words[n][3]
 
 
 def _is_header(line_text: str, settings: dict) -> bool:

@@ -19,6 +19,7 @@ _HEADER = "the page's header, above the table's column heading"
 _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
 _LEFT_OUT = "a column the output leaves out"
 _FOOT = "the page's foot: below its last row, out of a continuation's reach"
+_ACCOUNT = "the title of an account whose balances start again right below it"
 
 
 @dataclasses.dataclass
@@ -74,12 +75,15 @@ def _box(words: list) -> list:
 
 
 def build(pages: list, settings: dict, apart: list | None = None,
-          extraction: tuple | None = None, balances: set | None = None) -> Ledger:
+          extraction: tuple | None = None, balances: set | None = None,
+          restarts: tuple = ()) -> Ledger:
     """The ledger of ``pages`` (engine words) read with ``settings``; ``apart`` holds the
     words ``pagewords`` set apart, page by page, with their reasons, and ``extraction``
     what ``engine.extract`` already returned for them; ``balances`` those the arithmetic
-    found the rows reach day by day (a statement with no balance column)."""
+    found the rows reach day by day (a statement with no balance column); ``restarts`` the
+    rows whose balances the arithmetic found starting again from one printed above them."""
     rows, items = extraction or engine.extract(pages, settings)
+    titles = _before(rows, items, restarts)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     region = _region(rows, items)
     money = Arithmetic(rows, settings, balances)
@@ -109,6 +113,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not reason and item[0] == "text" and _heads_rows(items[page], k, settings,
                                                                 left):
                 reason = _GROUP
+            if not reason and item[0] == "text" and (page, k) in titles:
+                reason = _ACCOUNT
             if not reason and item[0] in ("money", "text") and money.amounts(item):
                 reason = money.explain_anywhere([w[0] for w in item[4]])
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
@@ -122,6 +128,21 @@ def build(pages: list, settings: dict, apart: list | None = None,
     _carried_over(ledger, items, region, owned, settings, rows)
     _groups_of_one(ledger, len(rows))
     return ledger
+
+
+def _before(rows: list, items: list, restarts) -> set:
+    """``(page, line)`` of the lines between each row in ``restarts`` and the row before it:
+    where a second account's chain starts, its title and number stand."""
+    out = set()
+    for r in restarts:
+        if not 0 < r < len(rows):
+            continue
+        (p0, k0), (p1, k1) = rows[r - 1][3][-1], rows[r][3][0]
+        for page in range(p0, p1 + 1):
+            start = k0 + 1 if page == p0 else 0
+            stop = k1 if page == p1 else len(items[page])
+            out |= {(page, k) for k in range(start, stop)}
+    return out
 
 
 def _groups_of_one(ledger: Ledger, rows: int) -> None:

@@ -11,7 +11,7 @@ import math
 from ...errors import DocumentNotFoundError, SchemaError
 from ..table import dataframe, engine
 from ..table import reconcile as reconcile_mod
-from . import gutters, printed, textcheck
+from . import gutters, owners, printed, textcheck
 
 # the common schema ``normalize`` writes: a key or rows to check may come in it
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
@@ -324,7 +324,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     settings = _with_balance(settings, arithmetic)
-    ledger = ledger_mod.build(pages, settings, apart, extraction, reached) \
+    ledger = ledger_mod.build(pages, settings, apart, extraction, reached,
+                              tuple(arithmetic.get("restarts") or ())) \
         if settings.get("columns") else None
     checks = [arithmetic, accounting(ledger)]
     same = ledger is not None and same
@@ -334,13 +335,18 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                                "its rows are not the rows of this result"}
     if same:
         checks += [gutters.check(*extraction, settings), gutters.bands(*extraction, settings)]
+        owned = owners.check(*extraction, settings)
+        checks += [owned] if owned else []
     if settings.get("columns") and len(frame):
         checks.append(printed.check(outside, settings, frame))
     hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
     if arithmetic["passed"] is False or any(c["passed"] is False for c in checks[2:]):
         status = "failed"
     else:
-        status = "passed" if arithmetic["passed"] and checks[1]["passed"] else "unverified"
+        undecided = any(c["name"] == "wrapped_lines_owned" and c["passed"] is None
+                        for c in checks)
+        status = "passed" if arithmetic["passed"] and checks[1]["passed"] and not undecided \
+            else "unverified"
     left = len(ledger.unaccounted) if ledger and checks[1]["passed"] is not None else 0
     # Failed arithmetic dominates; rows that do not reconcile and words left over rank the
     # rest, so that the search moves towards a result whose every word is accounted for.

@@ -328,6 +328,10 @@ class DateNotationTest(unittest.TestCase):
         self.assertEqual(datenotation.order_keys(["02012026"], glued), [(2026, 1, 2)])
         # Runs of several widths are no glued date: nothing says where to cut them.
         self.assertIsNone(datenotation.induce(["Ott92025", "Ott102025"]))
+        # Four digits touching the month are a day and a short year; set apart, a year alone.
+        found = datenotation.induce(["Nov1725", "Dec0125"])
+        self.assertEqual(datenotation.order_keys(["Dec0125"], found), [(25, 12, 1)])
+        self.assertIsNone(datenotation.induce(["Nov 2025", "Dec 2025"]))
 
     def test_an_ambiguous_month_word_is_read_in_the_languages_of_its_column(self):
         # 'mar' is March in most languages, November (marraskuu) in Finnish: alone it reads

@@ -220,6 +220,14 @@ class PageBreakTest(unittest.TestCase):
         rest = HEADER + line(62, (100, "shop London")) + line(90, (100, "Total"), (320, "3.50"))
         self.assertEqual(descriptions([self.FIRST, rest], settings()), ["Coffee shop London"])
 
+    def test_text_over_the_heading_printed_again_is_the_pages_header_and_continues_nothing(self):
+        # header_once: a statement learned on one page reads the next pages as going on
+        second = (line(20, (100, "Bank - Ms Okoye")) + line(40, (40, "Date"), (100, "Description"),
+                                                              (310, "Amount"), (410, "Balance"))
+                  + row(60, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([self.FIRST, second], settings(header_once=True)),
+                         ["Coffee", "Tea"])
+
     def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
         for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
             with self.subTest(under=under[0][0]):
@@ -234,6 +242,12 @@ class DescriptionAboveTest(unittest.TestCase):
     PAGE = (HEADER + line(62, (100, "Coffee shop")) + line(72, (100, "Main Street"))
             + row(82, "01/02/24", "", "3.50") + line(94, (100, "Tea"))
             + row(104, "02/02/24", "", "1.50"))
+
+    def test_a_first_rows_words_under_the_heading_are_its_own_where_the_next_page_prints_the_same(self):
+        page = HEADER + line(62, (100, "Transfer")) + row(72, "01/02/24", "", "3.50")
+        later = HEADER + line(62, (100, "Transfer")) + row(72, "03/02/24", "", "1.50")
+        self.assertEqual(descriptions([page, later], settings(continuation="above")),
+                         ["Transfer", "Transfer"])
 
     def test_lines_over_a_row_are_its_own_when_descriptions_stand_above(self):
         self.assertEqual(descriptions([self.PAGE], settings(continuation="above")),
@@ -311,3 +325,65 @@ class SecondLineTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunOnUnderMoneyTest(unittest.TestCase):
+    COLUMNS = [{"name": "Details", "x0": 0.0, "kind": "text"},
+               {"name": "Amount", "x0": 60.0, "kind": "amount"}]
+
+    def test_a_word_running_on_under_a_column_of_money_stays_in_its_cell(self):
+        line = [("including", 10.0, 50.0, 100.0, 108.0, 8.0), ("taxes", 52.0, 75.0, 100.0, 108.0, 8.0)]
+        settings = {"decimal": "."}
+        self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8, settings),
+                         ["including taxes", ""])
+        self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8), ["including", "taxes"])
+
+    def test_an_amount_after_the_text_is_a_cell_of_its_own(self):
+        line = [("Fee", 10.0, 25.0, 100.0, 108.0, 8.0), ("12.50", 62.0, 80.0, 100.0, 108.0, 8.0)]
+        self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8, {"decimal": "."}),
+                         ["Fee", "12.50"])
+
+
+class SignCodesTest(unittest.TestCase):
+    def test_a_column_of_two_short_codes_signs_the_amounts_either_way_the_balances_say(self):
+        import pandas as pd
+
+        from dua.statements.table import reconcile
+
+        frame = pd.DataFrame({"Amount": [10.0, 5.0, 2.0], "S/H": ["S", "H", "S"]})
+        self.assertEqual(reconcile.drcr_column(frame), "S/H")
+        options = dict(reconcile.movement_options(frame))
+        self.assertIn([10.0, -5.0, 2.0], options.values())
+        self.assertIn([-10.0, 5.0, -2.0], options.values())
+        words = pd.DataFrame({"Amount": [10.0, 5.0], "Note": ["Shop", "Rent"]})
+        self.assertIsNone(reconcile.drcr_column(words))
+
+
+class WrappedLineOwnerTest(unittest.TestCase):
+    """A line as near the row above as the row below: the page does not say whose it is."""
+
+    @staticmethod
+    def items(middle: float) -> list:
+        return [["anchor", 100.0, [], "01 Mar 5.00", [], ""],
+                ["text", middle, [], "Bill payment water", [], ""],
+                ["anchor", 124.0, [], "02 Mar 7.00", [], ""]]
+
+    def check(self, middle: float):
+        from dua.statements.verification import owners
+
+        rows = [[[], [], 1, [(0, 0), (0, 1)]], [[], [], 1, [(0, 2)]]]
+        settings = {"continuation": "nearest", "continuation_gap": 14.0}
+        return owners.check(rows, [self.items(middle)], settings)
+
+    def test_a_line_halfway_between_two_rows_leaves_the_reading_undecided(self):
+        found = self.check(112.0)
+        self.assertIsNone(found["passed"])
+        self.assertIn("'Bill payment water' on page 1", found["detail"])
+
+    def test_a_line_nearer_one_row_is_that_rows(self):
+        self.assertTrue(self.check(106.0)["passed"])
+
+    def test_a_side_the_settings_name_is_not_judged_by_distance(self):
+        from dua.statements.verification import owners
+
+        self.assertIsNone(owners.check([], [], {"continuation": "above"}))

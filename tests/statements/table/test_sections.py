@@ -54,3 +54,20 @@ class GuessTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TitleUnderHeadingTest(unittest.TestCase):
+    def test_a_title_set_close_under_the_heading_where_later_titles_stand_is_no_part_of_it(self):
+        from dua.statements.table import wordlines
+
+        out = line(62, (40, "Money out"))
+        page = (HEADER + out + row(80, "01/02/24", "Coffee", "3.50") + row(95, "02/02/24", "Tea", "1.50")
+                + line(115, (40, "Money in")) + row(130, "03/02/24", "Salary", "900.00")
+                + row(145, "04/02/24", "Refund", "9.00"))
+        header = wordlines.group_lines(HEADER + out, 3.0)
+        kept = sections.in_heading([page], settings(), header)
+        self.assertEqual([[w[0] for w in ln] for ln in kept],
+                         [["Date", "Description", "Amount", "Balance"]])
+        # where no title stands further down, the heading's lines are its own
+        alone = HEADER + out + row(80, "01/02/24", "Coffee", "3.50")
+        self.assertIsNone(sections.in_heading([alone], settings(), header))

@@ -84,6 +84,14 @@ class BetweenRowsTest(unittest.TestCase):
                             settings())
         self.assertEqual(furniture(book), [(1, "JOHN SMITH", ledger._GROUP)])
 
+    def test_a_title_over_a_row_whose_balances_start_again_is_an_accounts_title(self):
+        title = line(82, (100, "Savings Account 2940 1660"))
+        pages = [HEADER + COFFEE + title + row(100, "02/02/24", "Tea", "1.50", "501.50")]
+        self.assertEqual(sorted(unaccounted(ledger.build(pages, settings()))),
+                         ["1660", "2940", "Account", "Savings"])
+        book = ledger.build(pages, settings(), restarts=(1,))
+        self.assertEqual(furniture(book), [(1, "Savings Account 2940 1660", ledger._ACCOUNT)])
+
     def test_a_line_starting_inside_the_date_column_but_not_at_its_edge_is_no_heading(self):
         # a description wrapped from under its date, read as no part of any row
         book = ledger.build([HEADER + COFFEE + line(77, (60, "shop"), (100, "London")) + TEA],
