@@ -4,6 +4,7 @@ column of money. Settings only; ``learning`` calls these once the rows are found
 from __future__ import annotations
 
 import collections
+import re
 
 from ..notation import datenotation
 from ..table import wordlines
@@ -33,7 +34,9 @@ def wrapped_dates(settings: dict, rows: list, c: int, date_pattern) -> None:
                                             if abs(w[3] - words[0][3]) <= LINE_TOLERANCE],
                                            GLUE_GAP))
     if heads:
-        head = date_pattern(heads) or datenotation.head_pattern(heads)
+        head = date_pattern(heads)
+        if not head or not all(re.fullmatch(head, h, re.IGNORECASE) for h in heads):
+            head = datenotation.head_pattern(heads)  # every first line must start a date
         if head:
             settings["date_head_pattern"] = f"(?:{settings['date_pattern']})|(?:{head})"
             settings["wrapped_columns"] = [settings["date_column"]]

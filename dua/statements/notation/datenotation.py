@@ -133,16 +133,23 @@ def _cut(shape: tuple, cuts: dict) -> tuple:
 
 
 def head_pattern(values: list) -> str | None:
-    """The shape the first lines of dates a narrow cell wraps share ('november', 'MAR 07',
-    '11 June'): each number by its width, each word a month of the languages that spell
-    them all, the separators as seen. None when they share no shape or a word names no
-    month: a first line alone is no date, so only a month or a number may stand for it."""
-    shaped = [_shape(v) for v in values if v and v.strip()]
-    if not shaped:
+    """The shapes of the first lines of dates a narrow cell wraps ('november', 'MAR 07',
+    '11 June'; a cell wraps some dates after the month, others after the day): each number
+    by its width, each word a month of the languages that spell them all, the separators
+    as seen. None when a word names no month: a first line alone is no date, so only a
+    month or a number may stand for it."""
+    groups: dict = {}
+    for shape in (_shape(v) for v in values if v and v.strip()):
+        groups.setdefault(shape[0], []).append(shape)
+    found = [_head_of(kinds, shaped) for kinds, shaped in groups.items()]
+    if not found or None in found:
         return None
-    kinds = max({s[0] for s in shaped}, key=lambda k: sum(1 for s in shaped if s[0] == k))
-    shaped = [s for s in shaped if s[0] == kinds]
-    if len(shaped) < 0.9 * len(values) or not kinds or len(kinds) > 3:
+    return found[0] if len(found) == 1 else "|".join(f"(?:{p})" for p in found)
+
+
+def _head_of(kinds: tuple, shaped: list) -> str | None:
+    """The pattern of first lines of one shape."""
+    if not kinds or len(kinds) > 3:
         return None
     pieces = [_sep([s[2][0] for s in shaped], True)]
     for i, kind in enumerate(kinds):

@@ -36,7 +36,7 @@ def numeric_columns(frame) -> list:
 
 def drcr_column(frame):
     """A text column that holds only Dr/Cr (or debit/credit) words, or two short codes
-    of its own ('D'/'C', 'S'/'H'), or None."""
+    of its own ('D'/'C', 'S'/'H', 'Af'/'Bij'), or None."""
     for c in frame.columns:
         if str(frame[c].dtype) in ("float64", "int64"):
             continue
@@ -48,7 +48,7 @@ def drcr_column(frame):
 
 def _two_codes(values) -> bool:
     codes = {v.strip().rstrip(".").lower() for v in values}
-    return len(codes) == 2 and all(code.isalpha() and len(code) <= 2 for code in codes)
+    return len(codes) == 2 and all(code.isalpha() and len(code) <= 3 for code in codes)
 
 
 def _out_codes(values: list) -> list:

@@ -7,7 +7,9 @@ all the way down. Distance decides only where it differs; a tie is said, never p
 """
 from __future__ import annotations
 
-from ..table import engine
+import re
+
+from ..table import engine, wordlines
 
 _TIE = 1.0  # points: two distances this close are the same distance measured twice
 
@@ -18,10 +20,14 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
     if settings.get("continuation") != "nearest":
         return None
     gap = settings["continuation_gap"]
+    # a narrow cell's wrapped date belongs to the row whose date it completes: the date's
+    # notation, not the distance, places it
+    dated = set(settings.get("wrapped_columns") or ()) | _heads_of_dates(items, settings)
     ties = []
     for row in rows:
         for page, k in row[3]:
-            if items[page][k][0] != "text":
+            if items[page][k][0] != "text" or (dated and all(
+                    wordlines.column_of(w, settings["columns"]) in dated for w in items[page][k][4])):
                 continue
             up, d_up = engine._owner(items[page], k, -1, gap)
             down, d_down = engine._owner(items[page], k, 1, gap)
@@ -35,3 +41,15 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
             "detail": f"{len(ties)} wrapped line(s) stand as near the row above as the row "
                       f"below ({text!r} on page {page + 1}): which row each belongs to, the "
                       "page does not show"}
+
+
+def _heads_of_dates(items: list, settings: dict) -> set:
+    """The columns whose cells on the rows' first lines are the first lines of wrapped
+    dates ('5 november' over '23'), a value date's column with the date's own."""
+    head = settings.get("date_head_pattern")
+    anchors = [item[2] for page in items for item in page if item[0] == "anchor"]
+    if not head or not anchors:
+        return set()
+    return {c for c in range(len(anchors[0]))
+            if sum(1 for cells in anchors if c < len(cells) and cells[c]
+                   and re.fullmatch(head, cells[c], re.IGNORECASE)) >= 0.8 * len(anchors)}

@@ -319,6 +319,13 @@ class DateNotationTest(unittest.TestCase):
         found = datenotation.from_lines(lines, lambda line: True)
         self.assertRegex("Dic. 02 24", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
+    def test_first_lines_of_wrapped_dates_of_two_shapes_both_start_a_date(self):
+        # a narrow cell wraps '11 set' over '2023', and '13' over 'nov' over '2023'
+        found = datenotation.head_pattern(["11 set", "12 set", "13", "14"])
+        for head in ("15 set", "16"):
+            self.assertRegex(head, re.compile("^(?:%s)$" % found, re.IGNORECASE))
+        self.assertIsNone(datenotation.head_pattern(["11 set", "Total"]))
+
     def test_numbers_glued_into_one_run_of_one_width_are_cut_into_day_month_and_year(self):
         found = datenotation.induce(["Ott102025", "Ott282025", "Nov032025"])
         self.assertEqual(found["roles"], ["m", "d", "y"])

@@ -383,6 +383,20 @@ class WrappedLineOwnerTest(unittest.TestCase):
     def test_a_line_nearer_one_row_is_that_rows(self):
         self.assertTrue(self.check(106.0)["passed"])
 
+    def test_a_wrapped_dates_tail_belongs_to_the_date_it_completes(self):
+        from dua.statements.verification import owners
+
+        year = [("23", 40.0, 50.0, 112.0, 120.0, 8.0)]
+        items = [["anchor", 100.0, ["5 november", "Coffee", "3.50"], "", [], ""],
+                 ["text", 112.0, ["23", "", ""], "23", year, ""],
+                 ["anchor", 124.0, ["7 november", "Tea", "1.50"], "", [], ""]]
+        rows = [[[], [], 1, [(0, 0), (0, 1)]], [[], [], 1, [(0, 2)]]]
+        settings = {"continuation": "nearest", "continuation_gap": 14.0,
+                    "columns": [{"name": "Date", "x0": 0.0}, {"name": "Details", "x0": 90.0},
+                                {"name": "Amount", "x0": 300.0}],
+                    "date_head_pattern": r"\d{1,2} november"}
+        self.assertTrue(owners.check(rows, [items], settings)["passed"])
+
     def test_a_side_the_settings_name_is_not_judged_by_distance(self):
         from dua.statements.verification import owners
 
