@@ -91,6 +91,18 @@ def used_half_of(extra: int) -> bool:
     return cap != resource.RLIM_INFINITY and peak - (cap - extra) >= extra // 2
 
 
+def peak_within(extra: int) -> bool:
+    """Whether this process's peak address space stands less than ``extra`` bytes above what
+    it maps now (False where /proc cannot say)."""
+    try:
+        with open("/proc/self/status") as fh:
+            found = {line.split(":")[0]: int(line.split()[1]) * 1024 for line in fh
+                     if line.startswith(("VmPeak:", "VmSize:"))}
+        return found["VmPeak"] - found["VmSize"] < extra
+    except (OSError, ValueError, IndexError, KeyError):
+        return False
+
+
 def _mapped_bytes() -> int:
     try:
         with open("/proc/self/statm") as fh:

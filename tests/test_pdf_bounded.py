@@ -71,12 +71,49 @@ print(json.dumps({
     "page_count": doc.page_count}))
 """
 
+_REUSED = """
+import json, os, sys
+from dua import errors, pdf
+from dua.pdf import child
+from tests.test_pdf_bounded import _graphics, _summary
+first, second, bad = sys.argv[1:]
+pids = []
+def read(path):
+    reading = pdf.start_reading(path, graphics=True, word_rule="reading")
+    pids.append(reading._child.pid)
+    return reading.document()
+docs = [read(first), read(second)]
+try:
+    read(bad)
+except errors.DocumentError:
+    pass
+idle_after_failure = list(child._idle)
+read(first)
+waiting = child._idle[0][1].pid
+child.end_idle()
+print(json.dumps({"pids": [pids[0] == pids[1], pids[2] == pids[1], pids[3] == pids[2]],
+                  "as_read_document": [
+                      (_summary(d), _graphics(d)) == (_summary(here), _graphics(here))
+                      for d, here in zip(docs, [pdf.read_document(p, with_tables=True,
+                                                word_rule="reading") for p in (first, second)])],
+                  "idle_after_failure": idle_after_failure,
+                  "waiting_alive_after_end": os.path.exists(f"/proc/{waiting}")}))
+"""
+
 
 class BoundedReadTest(unittest.TestCase):
     def test_the_forked_reading_is_read_document_word_for_word(self):
         self.assertEqual(_in_fresh_interpreter(_COMPARE, STATEMENT),
                          {"forked": True, "as_read_document": True, "as_read_pages": True,
                           "page_count": pdf.read_document(STATEMENT).page_count})
+
+    def test_a_child_that_read_well_reads_the_next_file_and_a_failure_ends_it(self):
+        documents = os.path.join(FIXTURES, "documents")
+        found = _in_fresh_interpreter(_REUSED, os.path.join(documents, "tables.pdf"),
+                                      os.path.join(documents, "figure.pdf"),
+                                      os.path.join(BAD, "page_tree_flood.pdf"))
+        self.assertEqual(found, {"pids": [True, True, False], "as_read_document": [True, True],
+                                 "idle_after_failure": [], "waiting_alive_after_end": False})
 
     def test_with_threads_running_a_fresh_interpreter_reads_the_same_words(self):
         stop = threading.Event()

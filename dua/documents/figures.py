@@ -7,6 +7,8 @@ go with it, not to paragraphs.
 """
 from __future__ import annotations
 
+import bisect
+
 from ..schemas import Block
 from .lines import center_in, rows_of, split_row, words_block
 from .rules import CAPTION
@@ -73,18 +75,21 @@ def _root(parent: list, i: int) -> int:
 def _touching_pairs(edges: list, parent: list) -> bool:
     """Join every two edges within ``_TOUCH`` of each other; False once over budget."""
     order = sorted(range(len(edges)), key=lambda i: edges[i][1])
+    tops = [edges[i][1] for i in order]
+    lefts = [edges[i][0] for i in order]
+    rights = [edges[i][2] + _TOUCH for i in order]
     budget = _PAIR_BUDGET
     for a_pos, a in enumerate(order):
         ea = edges[a]
-        for b in order[a_pos + 1:]:
-            eb = edges[b]
-            if eb[1] > ea[3] + _TOUCH:
-                break  # sorted by top: nothing further down touches ea
-            budget -= 1
-            if budget < 0:
-                return False
-            if eb[0] <= ea[2] + _TOUCH and ea[0] <= eb[2] + _TOUCH:
-                parent[_root(parent, a)] = _root(parent, b)
+        # sorted by top: nothing below the first edge past ea's bottom touches ea
+        end = bisect.bisect_right(tops, ea[3] + _TOUCH, a_pos + 1)
+        budget -= end - a_pos - 1  # the pairs compared
+        if budget < 0:
+            return False
+        reach, left = ea[2] + _TOUCH, ea[0]
+        for b_pos in range(a_pos + 1, end):
+            if lefts[b_pos] <= reach and left <= rights[b_pos]:
+                parent[_root(parent, a)] = _root(parent, order[b_pos])
     return True
 
 

@@ -2,8 +2,8 @@
 
 ``document`` opens a file and reads its pages into dataclasses, turning every failure into
 a typed ``DocumentError`` (``pagetree`` checks with pdfium the files where pdfminer finds no
-page); ``bounded`` (over ``child``) reads the same in a child process that a budget of
-seconds and memory stops: the commands read through it. The word reader (``words`` over
+page); ``bounded`` (over ``child`` and its ``answer``) reads the same in a child process
+that a budget of seconds and memory stops: the commands read through it. The word reader (``words`` over
 ``chars``, ``content``, ``fonts`` and ``wordrule``, none importing upward) gives
 pdfplumber's words, box for box, by reading each page's content as pdfminer does, faster; a
 page it cannot read so falls back to pdfplumber with its reason. It is copied verbatim into

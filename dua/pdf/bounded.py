@@ -6,7 +6,8 @@ Checking the structure with pdfium first would not do either: forms that draw ea
 2^40 times hang pdfium's text page as they hang pdfminer's layout (measured). The one bound
 that always holds is a process that can be killed, so every command reads through here: a
 child reads (``document.read_words``; with ``graphics``, as ``dua extract`` needs, the lines,
-images, tables and metadata too), answers in JSON on a pipe, and is killed past its budget.
+images, tables and metadata too), answers on a pipe (JSON, a document in marshal), and is
+killed past its budget.
 
 The child is a fork of this process wherever that is safe (no other thread runs), else a fresh
 interpreter (tens of ms more). It dies with its parent (``dua.lifetime``), stays in the
@@ -144,10 +145,14 @@ class Reading:
         child, self._child = self._child, None
         if child is None:
             raise ValueError("this reading was collected or cancelled already")
+        answer = None
         try:
             answer = self._collect(child)
         finally:
-            child.stop()
+            if answer is None:
+                child.stop()
+            else:
+                child.release(answer)  # a child that read well may read the next file
         if "error" in answer:
             raise _rebuilt(answer["error"])
         return answer

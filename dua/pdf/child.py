@@ -1,13 +1,18 @@
 """The reading child of ``dua.pdf.bounded``: how it starts, what it runs, and the pipe between.
 
-The child sends JSON lines: ``{"count": N}`` as soon as pdfium has counted the pages (the
-default budget grows with them), then one answer, ``{"pages": …}`` or ``{"error": …}``.
-Asked with SIGUSR1, it writes its Python stack to the same pipe (faulthandler), so that a
-reader stopped past its budget can say what it was doing.
+The child sends JSON lines: ``{"count": N}`` once pdfium has counted the pages (the default
+budget grows with them), then one answer, ``{"pages": …}`` or ``{"error": …}``; a document's
+(words, lines, tables) goes as ``{"marshal": N}`` and N bytes of marshal data, as JSON cost
+more than reading a short file. A forked child that read well, with memory to spare, waits
+for the next request on a pipe of its own (``serve``), which the process's next reading
+takes rather than fork again (that cost more than a short file too: copied pages, a fresh
+heap); a reading that fails, times out or is cancelled ends its child. Asked with SIGUSR1,
+the child writes its Python stack to the answer pipe (faulthandler): what it was doing.
 """
 from __future__ import annotations
 
 import json
+import marshal
 import os
 import re
 import select
@@ -15,7 +20,8 @@ import signal
 import sys
 import time
 
-from .. import errors, lifetime
+from .. import lifetime
+from .answer import _LIBRARIES, _failed, _page_count, _read, _translate, _typed  # noqa: F401
 
 _BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()); "
          "sys.path[:] = request['sys_path']; "
@@ -23,6 +29,7 @@ _BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()
 _FRAME = re.compile(rb'File "([^"]+)", line (\d+) in (\S+)')
 _STACK_GRACE = 0.5  # seconds a stopped child gets to write its stack
 _keep: list = []  # the stack's file object: faulthandler needs it alive
+_idle: list = []  # (owner pid, forked child) waiting for its next request: one at most
 
 
 def start(request: dict) -> Child:
@@ -34,34 +41,63 @@ def start(request: dict) -> Child:
     import threading  # lazy: keeps import dua fast
 
     if hasattr(os, "fork") and threading.active_count() == 1:
+        while _idle:
+            child = _waiting()
+            if child is not None and child.ask(request):
+                return child
         return _forked(request)
     return _spawned(request)
+
+
+def end_idle() -> None:
+    """Stop the forked child waiting for a request, if any: the next reading forks anew."""
+    while _idle:
+        child = _waiting()
+        if child is not None:
+            child.stop()
+
+
+def _waiting() -> Child | None:
+    """The waiting child, taken; None where this process is a fork of its owner (a batch
+    worker), which must not touch it: only its pipe ends are closed here."""
+    owner, child = _idle.pop()
+    if owner == os.getpid():
+        return child
+    for fd in (child.fd, child.requests):
+        os.close(fd)
+    return None
 
 
 def _forked(request: dict) -> Child:
     _preload()
     read_end, write_end = os.pipe()
+    inbox, outbox = os.pipe()  # the requests after the first
     pid = os.fork()
     if pid == 0:  # the copy: read, answer, and leave without running the parent's exit code
         status = 1
         try:
             os.close(read_end)
-            status = main(write_end, request)
+            os.close(outbox)
+            status = serve(write_end, inbox, request)
         finally:
             os._exit(status)
     os.close(write_end)
-    return Child(pid, read_end)
+    os.close(inbox)
+    return Child(pid, read_end, requests=outbox)
 
 
 def _preload() -> None:
-    """Load here, once, the libraries every forked child would otherwise import on its own
-    (about 100 ms a child where this process had none, 20 ms where pdfplumber was loaded:
-    a batch of files paid it per file)."""
+    """Load here, once, what every forked child would otherwise load on its own (about
+    100 ms a child where this process had no pdfplumber, 20 ms where it had)."""
     try:
         import pdfplumber  # noqa: F401  lazy: only a process that reads PDFs loads them
         import pypdfium2  # noqa: F401  (the page count)
     except ImportError:  # the child says what is missing
-        pass
+        return
+    from . import content
+
+    for paths in (True, False):  # compiled once here, not again in every child
+        content._content_patterns(re, paths)
 
 
 def _spawned(request: dict) -> Child:
@@ -69,13 +105,10 @@ def _spawned(request: dict) -> Child:
 
     proc = subprocess.Popen([sys.executable, "-c", _BOOT], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, close_fds=True)
-    import logging  # lazy: loaded by dua already
-
     # the request (its password too) goes through a pipe, never the command line; the
     # libraries' log levels go along (--quiet silences their warnings in the child too)
-    levels = {name: logging.getLogger(name).level for name in _LIBRARIES}
     line = dict(request, sys_path=[p for p in sys.path if p] or [""], module=__name__,
-                log_levels=levels)
+                log_levels=_levels())
     try:
         proc.stdin.write(json.dumps(line).encode() + b"\n")
         proc.stdin.close()
@@ -84,28 +117,27 @@ def _spawned(request: dict) -> Child:
     return Child(proc.pid, proc.stdout.fileno(), proc)
 
 
+def _levels() -> dict:
+    import logging  # lazy: loaded by dua already
+    return {name: logging.getLogger(name).level for name in _LIBRARIES}
+
+
 class Child:
     """The parent's side: the child's messages, its stack on request, and its end."""
 
-    def __init__(self, pid: int, fd: int, proc=None) -> None:
-        self.pid, self.fd, self.proc = pid, fd, proc
+    def __init__(self, pid: int, fd: int, proc=None, requests: int | None = None) -> None:
+        self.pid, self.fd, self.proc, self.requests = pid, fd, proc, requests
         self.buffer, self.scanned, self.eof, self.status = bytearray(), 0, False, None
+        self.size: int | None = None  # the bytes of the marshal data announced
         self.peak = 0  # the child's peak resident bytes, once reaped
 
     def next_message(self, deadline: float) -> dict | None:
         """The next message, ``{"died": how}`` if the child ended without one, or None once
         ``deadline`` (time.monotonic) has passed."""
         while True:
-            end = self.buffer.find(b"\n", self.scanned)
-            if end >= 0:
-                line = bytes(self.buffer[:end])
-                del self.buffer[:end + 1]
-                self.scanned = 0
-                try:
-                    return json.loads(line)
-                except ValueError:
-                    return {"died": "it answered something that is not JSON"}
-            self.scanned = len(self.buffer)
+            message = self._parsed()
+            if message is not None:
+                return message
             if self.eof:
                 return {"died": self._ended()}
             left = deadline - time.monotonic()
@@ -116,6 +148,55 @@ class Child:
                 self.buffer += chunk
             else:
                 self.eof = True
+
+    def _parsed(self) -> dict | None:
+        """The first whole message in the buffer, taken out of it; None while none is whole."""
+        if self.size is not None:  # marshal data after its header
+            if len(self.buffer) < self.size:
+                return None
+            data = bytes(self.buffer[:self.size])
+            del self.buffer[:self.size]
+            self.size = None
+            try:
+                message = marshal.loads(data)
+            except (EOFError, ValueError, TypeError):  # answered as below
+                message = None
+            return message if isinstance(message, dict) else {
+                "died": "it answered something that is not marshal data"}
+        end = self.buffer.find(b"\n", self.scanned)
+        if end < 0:
+            self.scanned = len(self.buffer)
+            return None
+        line = bytes(self.buffer[:end])
+        del self.buffer[:end + 1]
+        self.scanned = 0
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return {"died": "it answered something that is not JSON"}
+        if isinstance(message, dict) and isinstance(message.get("marshal"), int):
+            self.size = message["marshal"]
+            return self._parsed()
+        return message
+
+    def ask(self, request: dict) -> bool:
+        """Hand a waiting child its next request; False (the child stopped) where it cannot."""
+        line = memoryview(json.dumps(dict(request, log_levels=_levels())).encode() + b"\n")
+        try:
+            while line:
+                line = line[os.write(self.requests, line):]
+        except OSError:
+            self.stop()
+            return False
+        return True
+
+    def release(self, answer: dict) -> None:
+        """Keep the child for the next reading where ``answer`` says it can, else stop it."""
+        if (answer.pop("again", False) and not self.buffer and self.size is None
+                and not self.eof and self.status is None and not _idle):
+            _idle.append((os.getpid(), self))
+        else:
+            self.stop()
 
     def where(self) -> list:
         """The running child's Python stack, innermost first (``path:line in function``)."""
@@ -149,6 +230,9 @@ class Child:
             else:
                 os.close(self.fd)
             self.fd = None
+        if self.requests is not None:
+            os.close(self.requests)
+            self.requests = None
 
     def _ended(self) -> str:
         """How the child ended: ``exit N``, or ``killed by SIGNAME`` and its peak memory."""
@@ -174,21 +258,42 @@ class Child:
 
 # --- the child's side ----------------------------------------------------------------------
 
-
 def main_spawned(request: dict) -> int:
     """A fresh interpreter's entry: answers go to a copy of stdout, and stdout itself to
     stderr, so that nothing a library prints can break the answer."""
-    import logging  # lazy: loaded by dua already
-
     fd = os.dup(1)
     os.dup2(2, 1)
-    for name, level in request.get("log_levels", {}).items():
-        logging.getLogger(name).setLevel(level)
+    _set_levels(request)
     return main(fd, request)
 
 
 def main(fd: int, request: dict) -> int:
     """Read as ``request`` says and write the answer to ``fd``; 0 once it is written."""
+    _begin(fd, request)
+    _answer(fd, request, reusable=False)
+    return 0
+
+
+def serve(fd: int, inbox: int, request: dict) -> int:
+    """A forked child's life: answer ``request``, then each request that comes on ``inbox``
+    for as long as its answers say it serves again; 0 once it ends so."""
+    _begin(fd, request)
+    while _answer(fd, request, reusable=True):
+        request = _next_request(inbox)
+        if request is None:  # the parent closed the pipe, or is gone
+            break
+        _set_levels(request)
+    return 0
+
+
+def _set_levels(request: dict) -> None:
+    import logging  # lazy: loaded by dua already
+
+    for name, level in request.get("log_levels", {}).items():
+        logging.getLogger(name).setLevel(level)
+
+
+def _begin(fd: int, request: dict) -> None:
     lifetime.die_with_parent(request["parent"])
     # Ctrl-C ends the child quietly, as it ends dua; but where dua ignores it (a job a shell
     # started in the background), so does its reader, or a Ctrl-C to the group would kill
@@ -197,7 +302,13 @@ def main(fd: int, request: dict) -> int:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     _answer_stack_requests(fd)
-    lifetime.limit_memory(int(request["memory"]))
+
+
+def _answer(fd: int, request: dict, reusable: bool) -> bool:
+    """Read as ``request`` says and answer on ``fd``; whether the child serves again: pages
+    read, with a peak low enough not to count against the next reading (``used_half_of``)."""
+    memory = int(request["memory"])
+    lifetime.limit_memory(memory)  # this reading's budget, over what the child maps now
     try:
         count = _page_count(request["path"], request.get("password"))
         if count is not None:
@@ -207,22 +318,26 @@ def main(fd: int, request: dict) -> int:
         answer = _failed(exc, request)
     if answer is None:  # the failure's objects are freed now: a short answer fits
         answer = {"error": _typed(MemoryError(), request)}
+    again = reusable and "pages" in answer and lifetime.peak_within(memory // 4)
+    if again:
+        answer["again"] = True
     try:
-        _send(fd, answer)
+        _send(fd, answer, binary="pages" in answer and bool(request.get("graphics")))
     except MemoryError:  # the answer itself was too large to write down
         _send(fd, {"error": _typed(MemoryError(), request)})
-    return 0
+        return False
+    return again
 
 
-def _failed(exc: BaseException, request: dict) -> dict | None:
-    """The answer to a failed reading; None where there was no memory left to word it. A
-    reader that failed near its memory cap wanted memory, whatever the library said."""
-    try:
-        if lifetime.used_half_of(int(request["memory"])):
-            exc = MemoryError()
-        return {"error": _typed(exc, request)}
-    except MemoryError:
-        return None
+def _next_request(inbox: int) -> dict | None:
+    """The next request line on ``inbox``; None at its end."""
+    line = bytearray()
+    while not line.endswith(b"\n"):
+        chunk = os.read(inbox, 1 << 16)
+        if not chunk:
+            return None
+        line += chunk
+    return json.loads(bytes(line))
 
 
 def _answer_stack_requests(fd: int) -> None:
@@ -233,100 +348,26 @@ def _answer_stack_requests(fd: int) -> None:
     faulthandler.register(signal.SIGUSR1, file=out, all_threads=False)
 
 
-def _page_count(path: str, password: str | None) -> int | None:
-    try:
-        import pypdfium2  # lazy: the reader imports it anyway
-    except ImportError:
-        return None
-    try:
-        doc = pypdfium2.PdfDocument(path, password=password)
-    except pypdfium2.PdfiumError:
-        return None  # the reader says why
-    try:
-        return len(doc)
-    finally:
-        doc.close()
-
-
-def _read(request: dict) -> dict:
-    from . import document
-
-    path, password, pages = request["path"], request.get("password"), request.get("pages")
-    rule = request.get("word_rule", "parser")
-    if not request.get("graphics"):
-        read, count = document.read_words(path, password, pages, rule)
-        return {"pages": read, "count": count}
-    doc = document.read_document(path, password, pages, with_tables=True, word_rule=rule)
-    out, drawn = [], {}
-    for p in doc.pages:
-        words = [(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs, w.stream)
-                 for w in p.words]
-        out.append({"number": p.number, "of": doc.page_count, "width": p.width,
-                    "height": p.height, "words": words, "chars": p.char_count,
-                    "reader": p.reader, "why": p.why, "graphics": True})
-        if p.h_rules or p.v_rules or p.images or p.tables:
-            drawn[str(p.number)] = {"h_rules": p.h_rules, "v_rules": p.v_rules,
-                                    "images": p.images,
-                                    "tables": [(t.bbox, t.rows) for t in p.tables]}
-    return {"pages": out, "count": doc.page_count, "drawn": drawn,
-            "metadata": document.plain_metadata(doc.metadata)}
-
-
 def _ocr(fd: int, request: dict) -> dict:
     from . import scans
 
     return {"ocr": scans.make(request, lambda n, of: _send(fd, {"progress": [n, of]}))}
 
 
-def _send(fd: int, message: dict) -> None:
-    view = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
+def _send(fd: int, message: dict, binary: bool = False) -> None:
+    """``message`` as a JSON line, or (``binary``) as a header line and marshal data: a
+    tenth of JSON's cost for a page's floats, and the same values. Marshal data from a
+    child is no more to fear than the child: it is this program, forked."""
+    data = None
+    if binary:
+        try:
+            data = marshal.dumps(message)
+        except ValueError:  # a value marshal cannot write: JSON says it as before
+            data = None
+    if data is not None:
+        head = json.dumps({"marshal": len(data)}).encode() + b"\n"
+        view = memoryview(head + data)
+    else:
+        view = memoryview(json.dumps(message, separators=(",", ":")).encode() + b"\n")
     while view:
         view = view[os.write(fd, view):]
-
-
-def _typed(exc: BaseException, request: dict) -> dict:
-    """``exc`` as the child's answer: a dua error as it is; a foreign one typed by where it
-    was raised (inside the PDF libraries: a damaged file; inside dua: a bug)."""
-    if not isinstance(exc, errors.DuaError):
-        exc = _translate(exc, request["path"], request.get("memory"))
-    hint = exc.hint if exc.hint != type(exc).hint else None
-    details = json.loads(json.dumps(exc.details, default=str))
-    return {"class": type(exc).__name__, "message": exc.message, "details": details,
-            "hint": hint}
-
-
-_LIBRARIES = ("pdfminer", "pdfplumber", "pypdfium2", "PIL")
-
-
-def _translate(exc: BaseException, path: str, memory: int | None = None) -> errors.DuaError:
-    import traceback  # lazy: only a failure needs it
-
-    what = f"{type(exc).__name__}: {errors.excerpt(str(exc), 200)}".rstrip(": ")
-    if isinstance(exc, MemoryError):
-        budget = f" {int(memory) / (1 << 20):,.0f} MB of" if memory else ""
-        return errors.PDFMemoryLimitError(f"{path} could not be read within the reader's"
-                                          f"{budget} memory: it needed more", path=path)
-    if isinstance(exc, RecursionError):
-        return errors.CorruptPDFError(f"{path} is damaged: its objects are nested too deeply "
-                                      f"to read ({what})", path=path)
-    frames = traceback.extract_tb(exc.__traceback__)
-    inner = frames[-1] if frames else None
-    where = f"{_short(inner.filename)}:{inner.lineno} in {inner.name}" if inner else "?"
-    library = next((name for name in _LIBRARIES
-                    if inner and f"{os.sep}{name}{os.sep}" in inner.filename), None)
-    if library:
-        return errors.CorruptPDFError(f"{path} is damaged: {library} failed on it ({what})",
-                                      path=path, where=where)
-    return errors.UnexpectedError(
-        f"the PDF reader failed on {path} ({what}, at {where})", path=path, where=where,
-        exception=type(exc).__name__, traceback="".join(traceback.format_exception(
-            type(exc), exc, exc.__traceback__))[-4000:])
-
-
-def _short(filename: str) -> str:
-    """A source path from its package folder on (``dua/pdf/chars.py``)."""
-    parts = filename.replace(os.sep, "/").split("/")
-    for i, part in enumerate(parts):
-        if part in ("dua",) + _LIBRARIES or part.endswith("site-packages"):
-            return "/".join(parts[i + (part.endswith("site-packages")):])
-    return filename

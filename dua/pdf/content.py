@@ -170,7 +170,7 @@ class _Scan:
         """
         begin, came = self.region if region is False else region
         pieces = content[begin:start].split()  # most streams put a blank between tokens
-        if len(pieces) >= n and all(self.plain.match(p) for p in pieces[-n - 1:]):
+        if len(pieces) >= n and all(map(self.plain.match, pieces[-n - 1:])):
             if len(pieces) > n:
                 if not self.keyword.match(pieces[-n - 1]):
                     raise _Refused("an operator with more operands than it takes")
