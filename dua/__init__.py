@@ -47,8 +47,8 @@ __all__ = (
 _LAZY = {
     "extract": (".documents.pipeline", "extract"),
     "handle_in_process": (".recovery", "handle_in_process"),
-    "normalize": (".statements.normalize", "normalize_statement"),
-    "parse_statement": (".statements.agent", "run_agent"),
+    "normalize": (".statements.output.normalize", "normalize_statement"),
+    "parse_statement": (".statements.agent.agent", "run_agent"),
     "run_batch": (".batch", "run"),
     "run_parser": (".sandbox", "run_parser"),
 }

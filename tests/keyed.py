@@ -75,6 +75,6 @@ def keyed_statements(roots: list | None = None) -> list:
 def read_statement(pdf: str) -> tuple:
     """(pages, apart) of a statement, as ``dua parse`` reads it."""
     from dua import pdf as reader
-    from dua.statements import analysis
+    from dua.statements.learning import analysis
 
     return analysis.statement_pages(reader.read_document(pdf))

@@ -94,7 +94,7 @@ READER_MARK = "#@ dua's word reader @#"
 def _with_reader(built: str, name: str, source: str) -> str:
     """The attack with today's reader (as parsers carry it) where it marks, tampered as its
     header says; built from the reader, so the attack cannot go stale when the reader changes."""
-    from dua.statements.writer import reader_body
+    from dua.statements.agent.writer import reader_body
 
     reader = reader_body().splitlines()
     after = re.search(r"^# tamper-after: (.+)$", source, re.M)

@@ -377,7 +377,8 @@ class RowsCheckTest(unittest.TestCase):
 
     def test_a_fault_in_the_check_leaves_the_file_converted_and_names_the_fault(self):
         parser = self.parser("SETTINGS = {'columns': []}\n")
-        with mock.patch("dua.statements.verify.on_words", side_effect=RuntimeError("boom")):
+        with mock.patch("dua.statements.verification.verify.on_words",
+                        side_effect=RuntimeError("boom")):
             check = checks.rows_check(parser, None, [{"words": []}])
         self.assertEqual(check["status"], "not checked")
         self.assertIn("RuntimeError: boom", check["summary"])

@@ -7,7 +7,7 @@ import unittest
 
 from dua.config import Settings
 from dua.errors import UsageError
-from dua.statements.llm_writer import LLMWriter
+from dua.statements.agent.llm_writer import LLMWriter
 from tests.llm_server import LLMServer, Turn
 
 from .support import FIXTURES, run_dua

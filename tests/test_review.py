@@ -317,7 +317,7 @@ class LedgerDrawingTest(unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        from dua.statements.analysis import reader_pages
+        from dua.statements.learning.analysis import reader_pages
 
         tmp = tempfile.mkdtemp(prefix="dua-review-ledger-")
         try:

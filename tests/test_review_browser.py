@@ -17,7 +17,7 @@ import unittest
 
 from dua import pdf
 from dua.review import extraction, sources, statement
-from dua.statements.analysis import reader_pages
+from dua.statements.learning.analysis import reader_pages
 from tests.review_support import Screenshot, browse, chromium, drive, page_requests
 from tests.support import FIXTURES, run_dua
 

@@ -36,7 +36,7 @@ class ReaderBlockTest(unittest.TestCase):
     def test_the_engine_and_the_reader_share_no_top_level_name(self):
         # both are copied into one parser module: a shared name would be rebound, and the
         # policy would refuse every parser the writer saves
-        from dua.statements import writer
+        from dua.statements.agent import writer
 
         engine = set()
         for stmt in ast.parse(writer.engine_body()).body:

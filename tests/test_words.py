@@ -229,7 +229,7 @@ class StreamOrderStatementTest(unittest.TestCase):
 
     def test_the_statement_engine_reads_the_stacked_words_as_printed(self):
         from dua.pdf import read_document
-        from dua.statements.analysis import statement_pages
+        from dua.statements.learning.analysis import statement_pages
 
         folder = os.path.join(os.path.dirname(SHARED_DATA), "corpus", "real",
                               "r02_td_visa_card_ca")

@@ -21,7 +21,7 @@ def rows_check(parser_path: str, frame, pages: list | None) -> dict:
         return _not_checked(why)
     if pages is None:
         return _not_checked("the parser reads the PDF itself, so its words are not at hand")
-    from ..statements import verify  # lazy: the engine loads only to check rows
+    from ..statements.verification import verify  # lazy: the engine loads only to check rows
 
     try:
         result = verify.on_words([p["words"] for p in pages], settings, frame,

@@ -30,7 +30,7 @@ class Task:
     # where rows that did not pass go when the output is a device or a pipe (those never
     # grow a file beside them): the planned name in the folder the batch was started from
     apart_from: str | None = None
-    row_format: str = "csv"  # csv | jsonl | ofx | qif (see dua.statements.formats)
+    row_format: str = "csv"  # csv | jsonl | ofx | qif (see dua.statements.output.formats)
     normalize: bool = False  # the rows in the common schema (ofx and qif always are)
 
 

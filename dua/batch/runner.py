@@ -32,7 +32,7 @@ def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str 
     ``read_timeout`` bounds reading each PDF (None: ``dua.pdf``'s default budget), and
     ``timeout`` the parser's own run. ``check_rows`` puts each file's rows to the
     statement's own checks (``FileResult.check``; see ``checks``). ``row_format`` (csv,
-    jsonl, ofx, qif) and ``normalize`` say how rows are written (``dua.statements.formats``);
+    jsonl, ofx, qif) and ``normalize`` say how rows are written (``dua.statements.output.formats``);
     without an output, a result then carries the rows' text as ``frame``.
 
     Raises:

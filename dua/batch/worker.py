@@ -83,7 +83,7 @@ def _write(task, frame, check: dict | None, sources: dict | None, rows: int) -> 
 def _rows_text(task, frame, words: list | None) -> str:
     """The rows as ``task.row_format`` asks, normalised where asked or needed."""
     from ..review.sources import parser_settings  # lazy: only these outputs need them
-    from ..statements.normalize import rows_text
+    from ..statements.output.normalize import rows_text
 
     if words is None:  # the parser read the PDF itself: read it here for the evidence
         words = _read_words(task)

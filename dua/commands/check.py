@@ -52,7 +52,10 @@ def run(args, settings) -> int:
     from .. import pdf
     from ..cli import read_budget
     from ..review import options as review_options
-    from ..statements import analysis, ledgerkey, rowcheck, verify
+    from ..statements.learning import analysis
+    from ..statements.verification import verify
+    from ..statements.agent import rowcheck
+    from ..statements.output import ledgerkey
 
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
@@ -99,8 +102,12 @@ def _check_ledger(pages: list, apart: list, rows, reader_pages: list, path: str)
     passes the statement's checks, must normalise to these rows (dates, amounts, balances).
     Descriptions are not compared, and the verdict says so."""
     from ..errors import DuaError
-    from ..statements import analysis, dataframe, engine, ledgerkey, normalize, verify, writer
-    from ..statements.rowcheck import RowsCheck
+    from ..statements.table import dataframe, engine
+    from ..statements.learning import analysis
+    from ..statements.verification import verify
+    from ..statements.agent import writer
+    from ..statements.agent.rowcheck import RowsCheck
+    from ..statements.output import ledgerkey, normalize
 
     found = analysis.layout_of(pages)
     try:
@@ -152,7 +159,7 @@ def _check_out(args) -> None:
 
 def _write_rows(args, rows, reader_pages: list, settings: dict | None) -> None:
     from ..outputs import write_output  # lazy: only --out needs them
-    from ..statements.normalize import rows_text
+    from ..statements.output.normalize import rows_text
 
     write_output(args.out, rows_text(rows, args.row_format, args.normalize, reader_pages,
                                      settings))

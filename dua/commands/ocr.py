@@ -292,7 +292,7 @@ def verdict(state, pdf: str, answer: dict | None, out: str | None = None,
 
 def _to_partial(state, out: str | None, parsers_dir: str) -> str | None:
     from ..outputs import FILE, kind  # lazy: keeps dua --help fast
-    from ..statements.agent import result_path
+    from ..statements.agent.provenance import result_path
 
     written = state.output_csv_path
     if not written or kind(written) != FILE:  # a pipe or stdout has its rows already
@@ -308,7 +308,7 @@ def dates_check(frame) -> dict | None:
     import datetime  # lazy: keeps import dua fast
     import re
 
-    from ..statements.dates import DATE_PATTERNS, order_keys
+    from ..statements.notation.dates import DATE_PATTERNS, order_keys
 
     shape = re.compile("|".join(f"(?:{p})" for p in DATE_PATTERNS), re.IGNORECASE)
     first = None
@@ -342,7 +342,7 @@ def pages_check(frame, result: dict, answer: dict) -> dict | None:
     dates is a page rows were read from (the ledger's pages); None without such dates."""
     import re  # lazy: keeps import dua fast
 
-    from ..statements.dates import DATE_PATTERNS
+    from ..statements.notation.dates import DATE_PATTERNS
 
     shapes = set()
     for column in frame.columns:

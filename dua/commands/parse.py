@@ -105,8 +105,7 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
         UsageError
     """
     from .. import outputs  # lazy: keeps dua --help fast
-    from ..statements import provenance
-    from ..statements.agent import check_bank, result_path
+    from ..statements.agent import provenance
 
     if expected and not os.path.isfile(expected):  # exit 2, before the PDF is read
         raise UsageError(f"No such file: {expected} (--expected)",
@@ -120,8 +119,8 @@ def check_destinations(args, pdf: str | None, bank: str | None, expected: str | 
         outputs.require_folder(args.out, "--out", args.mkdir)
         return
     outputs.check_folder(args.parsers_dir, "--parsers-dir")
-    parser = provenance.parser_path(args.parsers_dir, check_bank(bank))
-    partial = result_path(args.out, args.parsers_dir, bank, partial=True)
+    parser = provenance.parser_path(args.parsers_dir, provenance.check_bank(bank))
+    partial = provenance.result_path(args.out, args.parsers_dir, bank, partial=True)
     outputs.check_file(parser, "the parser file", streams=False)
     kept_apart = [(provenance.apart_path(args.parsers_dir, bank, v), "the parser file")
                   for v in ("attempt", "failed", "unverified")]
@@ -139,7 +138,7 @@ def _ledger_key(expected: str | None) -> str | None:
     """``expected`` when it is a key in the common schema alone (see ``ledgerkey``)."""
     if not expected:
         return None
-    from ..statements import ledgerkey  # lazy: keeps dua --help fast
+    from ..statements.output import ledgerkey  # lazy: keeps dua --help fast
 
     return expected if ledgerkey.is_ledger_key(expected) else None
 
@@ -147,8 +146,8 @@ def _ledger_key(expected: str | None) -> str | None:
 def _judge_by_ledger(report: dict, state, key: str, password: str | None) -> None:
     """The key decides: the rows, normalised, must equal it (its verdict and check join
     the report's)."""
-    from ..statements import ledgerkey
-    from ..statements.normalize import normalize_statement
+    from ..statements.output import ledgerkey
+    from ..statements.output.normalize import normalize_statement
 
     if state.generated_df is None:
         return
@@ -170,7 +169,7 @@ def _render(args, notes: dict):
         return None
 
     def render(frame, state, ctx) -> str:
-        from ..statements.normalize import rows_text  # lazy: only these outputs need it
+        from ..statements.output.normalize import rows_text  # lazy: only these outputs need it
 
         return rows_text(frame, args.row_format, args.normalize, ctx.words,
                          state.writer_settings, account=state.target_bank, notes=notes)
@@ -197,7 +196,8 @@ def run(args, settings) -> int:
     from ..cli import feedback_for, read_budget  # lazy
     from ..errors import VerificationError
     from ..review import options as review_options
-    from ..statements.agent import AGENT_ID, resume_agent, run_agent
+    from ..statements.agent.agent import resume_agent, run_agent
+    from ..statements.agent.recovery import AGENT_ID
     from . import ocr
 
     scanned = None
@@ -273,7 +273,8 @@ def _print_verdict(report: dict, quiet: bool) -> None:
 
 def summary(state, seconds: float) -> dict:
     """The --json object: status, bank, attempts, LLM usage, paths, rows, seconds, checks."""
-    from ..statements import keyspec, provenance  # lazy: keeps dua --help fast
+    from ..statements.learning import keyspec  # lazy: keeps dua --help fast
+    from ..statements.agent import provenance
 
     result = state.comparison_result
     checks = provenance.checks_of(result)

@@ -2,9 +2,9 @@
 
 ``parse_review`` and ``extract_review`` write one file; ``run_reviews`` writes one page per
 statement and an index. Files are written by ``dua.outputs.write_output`` (whole or not at
-all). A statement's boxes are its ledger (``dua.statements.ledger``, in its JSON form): the
-one the parse verified with, or, for ``dua run``, the one dua's own checks build from the
-rows its engine reads with the parser's SETTINGS.
+all). A statement's boxes are its ledger (``dua.statements.verification.ledger``, in its
+JSON form): the one the parse verified with, or, for ``dua run``, the one dua's own checks
+build from the rows its engine reads with the parser's SETTINGS.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import os
 import re
 
 from ..outputs import write_output
-from ..statements import rulesfired
+from ..statements.verification import rulesfired
 from . import extraction, index, sources, statement
 
 

@@ -33,7 +33,7 @@ def read_pages(pdf_path: str, password: str | None, dpi: float, numbers=None,
     notes, words, sizes, chars = [], [], {}, []
     if with_words:
         try:
-            from ..statements.analysis import reader_pages  # lazy: statements only
+            from ..statements.learning.analysis import reader_pages  # lazy: statements only
 
             doc = pdf.read_document(pdf_path, password, numbers)
             words, chars = reader_pages(doc), [p.char_count for p in doc.pages]
@@ -94,7 +94,7 @@ def engine_reading(words: list, settings: dict | None, chars: list | None = None
     statement's ledger as "accounting"), or None and why not."""
     if settings is None or not words:
         return None, ""
-    from ..statements import verify  # lazy: the engine and pandas load here
+    from ..statements.verification import verify  # lazy: the engine and pandas load here
 
     try:
         return verify.on_words(words, settings, chars=chars), ""

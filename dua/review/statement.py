@@ -1,7 +1,7 @@
 """The statement review: the verdict and its checks, the pages with every row, cell,
 furniture line and unaccounted word drawn where it is printed, and the rows as a table.
 
-It draws from the statement's ledger in its JSON form (``dua.statements.ledger.Ledger.
+It draws from the statement's ledger in its JSON form (``dua.statements.verification.ledger.Ledger.
 to_dict``: rows with their parts and cells, furniture lines with their reasons, unaccounted
 words; pages from 1, boxes in PDF points from the top-left) and from the CSV the run
 wrote; it reads no PDF itself (``sources.py`` does).

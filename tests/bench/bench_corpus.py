@@ -21,7 +21,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 def _words(path: str) -> tuple:
     """(engine pages, words set apart, seconds) for reading a PDF the way dua does."""
     from dua import pdf
-    from dua.statements import analysis
+    from dua.statements.learning import analysis
 
     started = time.perf_counter()
     pages, apart = analysis.statement_pages(pdf.read_document(path))
@@ -32,7 +32,10 @@ def score(folder: str) -> dict:
     """One layout's three outcomes and the seconds each took beyond reading the words."""
     import pandas as pd
 
-    from dua.statements import analysis, dataframe, learning, verify, writer
+    from dua.statements.table import dataframe
+    from dua.statements.learning import analysis, learning
+    from dua.statements.verification import verify
+    from dua.statements.agent import writer
 
     a_pages, a_apart, a_read = _words(os.path.join(folder, "a.pdf"))
     b_pages, b_apart, b_read = _words(os.path.join(folder, "b.pdf"))

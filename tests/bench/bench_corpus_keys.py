@@ -38,7 +38,7 @@ def statements(folder: str) -> list:
 
 def _read(path: str) -> tuple:
     from dua import pdf
-    from dua.statements import analysis
+    from dua.statements.learning import analysis
 
     started = time.perf_counter()
     pages, apart = analysis.statement_pages(pdf.read_document(path))
@@ -54,7 +54,10 @@ def score(folder: str) -> dict:
     """Supervised, reused (each later statement) and unsupervised (each statement)."""
     import pandas as pd
 
-    from dua.statements import analysis, dataframe, verify, writer
+    from dua.statements.table import dataframe
+    from dua.statements.learning import analysis
+    from dua.statements.verification import verify
+    from dua.statements.agent import writer
 
     found = statements(folder)
     out = {"supervised": False, "reused": [], "unsupervised": [], "seconds": 0.0, "read": 0.0}

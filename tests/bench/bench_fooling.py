@@ -27,7 +27,9 @@ def statements(roots: list | None = None) -> list:
 
 def score(case: tuple) -> dict:
     """The verdicts of one statement's right rows and of each wrong version."""
-    from dua.statements import analysis, rowcheck, verify
+    from dua.statements.learning import analysis
+    from dua.statements.verification import verify
+    from dua.statements.agent import rowcheck
     from tests import fooling
     from tests.keyed import read_statement
 

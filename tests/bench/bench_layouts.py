@@ -81,7 +81,9 @@ def _unsupervised(pdf: str, key: str) -> tuple:
     difference only by a printed label is said in what went wrong."""
     import pandas as pd
 
-    from dua.statements import analysis, dataframe, writer
+    from dua.statements.table import dataframe
+    from dua.statements.learning import analysis
+    from dua.statements.agent import writer
 
     from .bench_corpus_keys import _read
 
@@ -103,7 +105,10 @@ def score_layout(folder: str) -> dict:
     """Supervised on a, its settings on b, and a and b without a key, with the reasons."""
     import pandas as pd
 
-    from dua.statements import analysis, dataframe, verify, writer
+    from dua.statements.table import dataframe
+    from dua.statements.learning import analysis
+    from dua.statements.verification import verify
+    from dua.statements.agent import writer
 
     from .bench_corpus_keys import _read
 

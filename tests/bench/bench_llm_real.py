@@ -159,8 +159,10 @@ def _provider(opts: dict):
 def _statement(folder: str, supervised: bool, opts: dict) -> list:
     """Two rows (builtin, llm) for one statement."""
     from dua import pdf
-    from dua.statements import analysis, verify, writer
-    from dua.statements.llm_writer import LLMWriter
+    from dua.statements.learning import analysis
+    from dua.statements.verification import verify
+    from dua.statements.agent import writer
+    from dua.statements.agent.llm_writer import LLMWriter
 
     name = os.path.basename(folder) + (" (a, --expected)" if supervised else " (b)")
     name += " stress" if opts["stress"] else ""
@@ -206,7 +208,7 @@ def _stressed(found, stress: bool) -> tuple:
 
 
 def _outcome(draft, pages: list, truth) -> str:
-    from dua.statements import dataframe
+    from dua.statements.table import dataframe
 
     status = draft.in_process["status"]
     if truth is None:

@@ -84,7 +84,10 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
 
     from dua import pdf as reader
     from dua.commands.ocr import dates_check, pages_check
-    from dua.statements import analysis, dataframe, verify, writer
+    from dua.statements.table import dataframe
+    from dua.statements.learning import analysis
+    from dua.statements.verification import verify
+    from dua.statements.agent import writer
     from fixtures.make_scans import scan
 
     scanned = os.path.join(folder, f"scan_{kind}.pdf")

@@ -23,7 +23,7 @@ ROUNDS = 3
 def _parse(tmp: str) -> tuple:
     """(seconds, --json report) of ``dua parse`` with the answer key, in this process."""
     from dua.commands.parse import summary
-    from dua.statements.agent import run_agent
+    from dua.statements.agent.agent import run_agent
 
     started = time.perf_counter()
     state = run_agent(LONG, "long", expected=ANSWER, parsers_dir=tmp,

@@ -57,7 +57,7 @@ def _load(path: str):
 
 def run() -> list:
     from dua.sandbox import run_parser
-    from dua.statements.agent import run_agent
+    from dua.statements.agent.agent import run_agent
 
     figures = []
     tmp = tempfile.mkdtemp(prefix="dua-bench-statements-")

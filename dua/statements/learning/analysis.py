@@ -1,0 +1,391 @@
+"""Layout analysis of a statement on words read once: header row, column x-ranges, row anchors.
+
+It turns the cached words into the engine's first SETTINGS guess plus what an LLM
+prompt needs (headers, sample rows, raw sample text). It never opens the PDF itself.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import re
+
+from ..notation import datenotation
+from ..notation.dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
+from ..table import dataframe, engine, notation, sections, tiers, wordlines
+from ..table.columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
+    GLUE_GAP, LINE_TOLERANCE, build_columns, find_segments, join_word_rivers, money_segments, widen)
+from ..table.heading import find_header  # noqa: F401  (re-exported: tests use it here)
+from ..table.tablelines import (  # noqa: F401  (re-exported: tests and the writer use them here)
+    SKIP_PATTERNS, _has_amount, _pitch, _table_lines, candidate_lines, date_headings,
+    grouped_lines)
+from . import learning
+
+
+@dataclasses.dataclass
+class Analysis:
+    """What the analysis learned: the first settings guess and the prompt material."""
+
+    settings: dict
+    column_headers: list
+    sample_rows: list
+    raw_sample_text: list
+    candidate_lines: int
+    page_count: int
+    learned: dict | None = None  # settings learned from the answer key's evidence, if given
+    sections: list = dataclasses.field(default_factory=list)  # titles that may sign rows
+    header_lines: list = dataclasses.field(default_factory=list)  # the heading's words
+
+
+def reader_pages(doc) -> list:
+    """dua.pdf Words as the reader's tuples (what a generated parser's reader gives)."""
+    return [[(w.text, w.x0, w.x1, w.top, w.bottom, w.font, w.size, w.runs, w.stream)
+             for w in page.words] for page in doc.pages]
+
+
+def statement_pages(doc) -> tuple:
+    """``(pages, apart)``: the engine's words of each page and the words set apart with
+    their reasons (``pagewords``), as a generated parser makes them."""
+    return engine.statement_pages(reader_pages(doc), {}, [p.char_count for p in doc.pages])
+
+
+def pages_from_document(doc) -> list:
+    """The engine's words of each page (see ``statement_pages``)."""
+    return statement_pages(doc)[0]
+
+
+def _vote_date(cells_by_col: list, patterns: tuple = DATE_PATTERNS) -> tuple:
+    best = (0, 0, patterns[0])
+    for col, cells in enumerate(cells_by_col):
+        for pattern in patterns:
+            n = sum(1 for c in cells if c and re.fullmatch(pattern, c, re.IGNORECASE))
+            if n > best[0]:
+                best = (n, col, pattern)
+    return best[1], best[2]
+
+
+def _kinds(columns: list, cells_by_col: list, date_col: int, money: dict) -> None:
+    for i, (col, cells) in enumerate(zip(columns, cells_by_col)):
+        present = [c for c in cells if c and c.strip("-–— ")]  # a dash prints "nothing"
+        amounts = sum(1 for c in present if engine.looks_like_amount(c, money))
+        if i == date_col:
+            col["kind"] = "date"
+        elif present and amounts >= 0.6 * len(present):
+            col["kind"] = "amount"
+
+
+def continuation_lines(pages: list, candidates: list, header: list) -> list:
+    """Plain lines close below or above a row (wrapped descriptions), heading lines excepted."""
+    heading = {wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}
+    reach = 2.5 * _pitch(candidates)
+    tops: dict = {}
+    for index, line in candidates:
+        tops.setdefault(index, []).append(line[0][3])
+    out = []
+    for index, rows in tops.items():
+        for line in wordlines.group_lines(pages[index], LINE_TOLERANCE):
+            text = wordlines.join_words(line, GLUE_GAP)
+            if (wordlines.normalize(text) in heading or DATE_SEARCH.search(text)
+                    or any(engine.looks_like_amount(w[0]) for w in line)):
+                continue
+            if any(0 < abs(line[0][3] - top) <= reach for top in rows):
+                out.append(line)
+    return out
+
+
+def analyze_pages(pages: list, expected=None, layout: Analysis | None = None) -> Analysis:
+    """Guess the engine settings for these pages (words as engine tuples).
+
+    With ``expected`` (the answer key) the settings its evidence teaches are learned too,
+    and they stand in for the layout's guess when the layout alone finds no table.
+    ``layout``: the layout's own reading of these pages, made before (``layout_of``).
+    """
+    found = copy.deepcopy(layout) if layout is not None else _from_layout(pages)
+    if expected is not None:
+        found.learned = learning.learn(pages, expected, found.settings or None)
+        if not found.settings and found.learned:
+            found.settings = found.learned
+            found.column_headers = [c["name"] for c in found.learned["columns"]]
+    return found
+
+
+def layout_of(pages: list) -> Analysis:
+    """The layout's reading alone, for several keys checked against the same pages."""
+    return _from_layout(pages)
+
+
+def _from_layout(pages: list) -> Analysis:
+    """The layout's reading, read again from the rows it read when they are fewer than the
+    lines that looked like rows: a strip of daily balances under a heading of its own,
+    which the table's reading leaves out, no longer shapes the table's columns."""
+    patterns = DATE_PATTERNS
+    candidates, group_pattern = _table_lines(pages)
+    # The notation the dated lines share (any language, any order), where it reads more
+    # rows than the usual shapes: a few month names may read in English ('sept.', 'nov.').
+    # Where it reads as many, it still votes first: the usual shapes may read only the head
+    # of its dates ('Nov. 19' of 'Nov. 19 24').
+    lines = [ln for words in pages for ln in wordlines.group_lines(words, LINE_TOLERANCE)]
+    learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
+    if learned:
+        more = _table_lines(pages, (learned,))
+        if len(more[0]) > len(candidates):
+            patterns, (candidates, group_pattern) = (learned,), more
+        elif len(more[0]) == len(candidates):
+            patterns = (learned,) + tuple(DATE_PATTERNS)
+    if not candidates:
+        return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
+    found = _read_layout(pages, candidates, group_pattern, patterns=patterns)
+    titled = sections.in_heading(pages, found.settings, found.header_lines) \
+        if found.settings else None
+    if titled:  # a section's title set close under the heading is the first section's
+        again = _read_layout(pages, candidates, group_pattern, titled, patterns)
+        found = again if len(again.sections) >= 2 else found
+    second = tiers.second_line(pages, found.settings, found.header_lines) \
+        if found.settings else None
+    if second:  # the heading's last line names each row's second line, not its columns
+        lower = found.header_lines[-1]
+        found = _read_layout(pages, candidates, group_pattern, found.header_lines[:-1], patterns)
+        found.settings["second_line"] = second
+        found.settings["header"] = sorted(set(found.settings["header"]) | {
+            wordlines.normalize(wordlines.join_words(lower, GLUE_GAP))})
+    try:
+        rows, items = engine.extract(pages, found.settings)
+    except (KeyError, ValueError, TypeError, IndexError):
+        return found
+    read = [(p, items[p][k][4]) for row in rows for p, k in row[3] if items[p][k][0] == "anchor"]
+    if 2 <= len(read) < len(candidates):
+        again = _read_layout(pages, read, group_pattern,
+                             found.header_lines if found.settings.get("second_line") else None,
+                             patterns)
+        if again.settings:
+            if found.settings.get("second_line"):
+                again.settings["second_line"] = found.settings["second_line"]
+            return again
+    return found
+
+
+def _read_layout(pages: list, candidates: list, group_pattern: str | None,
+                 header: list | None = None, patterns: tuple = DATE_PATTERNS) -> Analysis:
+    segments = join_word_rivers(find_segments([ln for _, ln in candidates]),
+                                [ln for _, ln in candidates])
+    if header is None:
+        header = find_header(pages, candidates[0], segments)
+    segments = widen(segments, continuation_lines(pages, candidates, header))
+    columns = build_columns(segments, header,
+                            money_segments(segments, [ln for _, ln in candidates]))
+    if group_pattern:  # the day's heading fills a Date column of its own, first
+        columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
+    cells = [wordlines.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]
+    by_col = [[row[i] for row in cells] for i in range(len(columns))]
+    date_col, pattern = (0, group_pattern) if group_pattern else _vote_date(by_col, patterns)
+    money = {"decimal": notation.decimal_mark(pages),
+             "currency_codes": sorted(set(engine.CURRENCY_CODES)
+                                      | set(notation.currency_codes(pages, LINE_TOLERANCE)))}
+    _kinds(columns, by_col, date_col, money)
+    text_cols = [i for i, c in enumerate(columns) if c["kind"] == "text"]
+    bare = sum(1 for row in cells if text_cols and not any(row[i] for i in text_cols))
+    settings = {
+        "columns": columns,
+        "date_column": date_col,
+        "date_pattern": pattern,
+        "date_groups": bool(group_pattern),
+        "header": sorted({wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}),
+        "require_header": bool(header),
+        # A header printed on the first page only: later pages continue the table.
+        "header_once": bool(header) and not _header_on_every_page(pages, candidates, header),
+        "line_tolerance": LINE_TOLERANCE,
+        "glue_gap": GLUE_GAP,
+        "continuation_gap": round(_pitch(candidates) * 1.6, 2),
+        # Anchors with no description of their own: wrapped cells centred on the date line.
+        "continuation": "nearest" if bare >= max(2, 0.2 * len(cells)) else "below",
+        "skip_patterns": list(SKIP_PATTERNS),
+        **money,
+        "parens_negative": True,
+        "trailing_minus_negative": True,
+        "drcr_signs": {"dr": -1, "cr": 1},
+        "anchor_needs_amount": True,
+    }
+    _signs(columns, by_col, settings)
+    if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
+        settings["anchor"] = "amount"  # the date is printed once per day
+    # the table's ends are its rows', the undated ones of a day among them
+    settings["continuation"] = _wrap_side(pages, settings)
+    settings["continuation_gap"] = _wrap_leading(pages, settings)
+    _roles(pages, settings)
+    _once_a_day(pages, settings)
+    _labels(settings, cells)
+    samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
+    return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),
+                    len(candidates), len(pages), sections=_sections(pages, settings),
+                    header_lines=header)
+
+
+def _roles(pages: list, settings: dict) -> None:
+    """The balance column, when the rows reconcile with one: a line printing only it is
+    then no row."""
+    from ..table import reconcile  # lazy: pandas loads with the first frame
+
+    try:
+        extraction = engine.extract(pages, settings)
+        result = reconcile.reconcile(dataframe.frame_of(extraction[0], settings),
+                                     reconcile.openings(extraction, settings))
+    except (KeyError, ValueError, TypeError, IndexError):
+        result = {"passed": None}
+    names = [c["name"] for c in settings["columns"]]
+    if result["passed"] and result["roles"][0] in names:
+        settings["balance_column"] = names.index(result["roles"][0])
+
+
+def _sections(pages: list, settings: dict) -> list:
+    """Titles of the table's sections, which may sign the amounts printed under them: the
+    search tries their signs only when the rows do not add up unsigned."""
+    return [t for t, _ in sections.guess(pages, settings)]
+
+
+def _signs(columns: list, by_col: list, settings: dict) -> None:
+    for col, cells in zip(columns, by_col):
+        signs = notation.drcr_signs(cells, settings) if col["kind"] == "amount" else None
+        if signs and signs != settings["drcr_signs"]:
+            col["drcr_signs"] = signs
+
+
+def _labels(settings: dict, cells: list) -> None:
+    """A field's name printed before every value of a text column ('Ref:', a word ending
+    in a colon that opens nearly every cell): a label, no part of the values."""
+    for c, col in enumerate(settings["columns"]):
+        firsts = [row[c].split(" ", 1)[0] for row in cells if row[c]]
+        if col["kind"] != "text" or len(firsts) < 3:
+            continue
+        word = max(set(firsts), key=firsts.count)
+        if word.endswith(":") and not re.search(r"\d", word) and \
+                firsts.count(word) >= 0.9 * len(firsts):
+            col["labels"] = [word]
+
+
+def _once_a_day(pages: list, settings: dict) -> None:
+    """Columns of dates beside the rows' date that print a day once, on its first row:
+    their blanks are the day above (``carry_columns``). Such a column's dates change at
+    every date it prints and agree with the row's date on some rows; a value date printed
+    only where it differs from the booking date never agrees with it, and keeps its blanks."""
+    try:
+        rows = engine.extract(pages, settings)[0]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return
+    date, pattern, out = settings["date_column"], settings["date_pattern"], []
+    for c, col in enumerate(settings["columns"]):
+        cells = [row[0][c] for row in rows]
+        printed = [(i, v) for i, v in enumerate(cells) if v]
+        if c == date or col["kind"] != "text" or len(printed) < 2 or len(printed) == len(rows) \
+                or not cells[0] or not all(re.fullmatch(pattern, v, re.I) for _, v in printed):
+            continue
+        changes = all(a != b for (_, a), (_, b) in zip(printed, printed[1:]))
+        if changes and any(rows[i][0][date] == v for i, v in printed):
+            out.append(c)
+    if out:
+        settings["carry_columns"] = out
+
+
+def _wrap_leading(pages: list, settings: dict) -> float:
+    """How far under its row a wrapped line may stand. A table that pads its rows sets a
+    description's second line a whole row below its first: where three lines or more that
+    may continue a row stand that same distance under the line before them, a row and no
+    further, that distance is a wrap's reach too."""
+    gap = settings["continuation_gap"]
+    try:
+        pages_items = engine.extract(pages, settings)[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return gap
+    offsets, steps = [], []
+    for items in pages_items:
+        anchors = [i for i, item in enumerate(items) if item[0] == "anchor"]
+        steps += [items[b][1] - items[a][1] for a, b in zip(anchors, anchors[1:])]
+        offsets += [round(items[i + 1][1] - items[i][1], 1) for i in anchors
+                    if i + 1 < len(items) and items[i + 1][0] == "text"
+                    and engine.continues(items[i + 1], settings)]
+    wide = [o for o in offsets if gap < o <= 1.05 * min(steps or [0])]
+    common = max(set(wide), key=wide.count) if wide else None
+    if common is None or sum(1 for o in wide if abs(o - common) <= 0.5) < 3:
+        return gap
+    return round(common + 1.0, 2)
+
+
+def _wrap_side(pages: list, settings: dict) -> str:
+    """Where rows keep their wrapped lines. Between two rows a wrapped line could be
+    either's, but the table's ends tell: text just over its first row and none under its
+    last is printed above each row's anchor line."""
+    try:
+        pages_items = engine.extract(pages, dict(settings, continuation="nearest"))[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return settings["continuation"]
+    anchors = [(items, i) for items in pages_items for i, item in enumerate(items)
+               if item[0] == "anchor"]
+    if not anchors:
+        return settings["continuation"]
+    gap = settings["continuation_gap"]
+    over = _wraps_to(*anchors[0], -1, gap, settings)
+    under = _wraps_to(*anchors[-1], 1, gap, settings)
+    # Text under the last row alone is no evidence: rows centred on their date line
+    # print the same when the first row fits on one line.
+    return "above" if over and not under else settings["continuation"]
+
+
+def _wraps_to(items: list, anchor: int, step: int, gap: float, settings: dict) -> bool:
+    """Whether the line next to ``anchor`` (``step``: -1 over it, 1 under it) is text
+    that may continue a row, within a wrapped line's reach."""
+    j = anchor + step
+    return 0 <= j < len(items) and items[j][0] == "text" and \
+        abs(items[j][1] - items[anchor][1]) <= gap and engine.continues(items[j], settings)
+
+
+def _dateless_rows(pages: list, settings: dict) -> int:
+    """Table lines with money in an amount column but an empty date cell."""
+    kinds = [c["kind"] for c in settings["columns"]]
+    return sum(1 for items in engine.extract(pages, settings)[1] for item in items
+               if item[0] == "money" and not item[2][settings["date_column"]]
+               and engine._has_amount(item[2], settings, kinds))
+
+
+def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:
+    wanted = wordlines.normalize(wordlines.join_words(header[0], GLUE_GAP))
+    for index in sorted({i for i, _ in candidates}):
+        texts = {wordlines.normalize(wordlines.join_words(ln, GLUE_GAP))
+                 for ln in wordlines.group_lines(pages[index], LINE_TOLERANCE)}
+        if wanted not in texts:
+            return False
+    return True
+
+
+# What the analysis looks for, in words a person can check against the page.
+DATE_SHAPES = ("02/01/25", "02-01-2025", "2025-01-02", "2025/01/02", "02.01.2025", "02 Jan 2025",
+               "02-Apr-2025", "02MAY25", "Jan 02, 2025", "01/02",
+               "15 ago 2024 in one of 20 languages, running in order", "2024年12月16日")
+AMOUNT_SHAPES = ("1,234.56", "1.234,56", "12 345.67", "1,00,102.03", "-12.00", "+12.00",
+                 "12.00-", "(12.00)", "12.00 Dr", "12.00Cr", "$12.00", "12.00 EUR")
+
+
+def explain_no_table(pages: list) -> str:
+    """Why no table was found: what was looked for, and what the pages do print."""
+    dated = money = both = 0
+    plain = []
+    for words in pages:
+        for line in wordlines.group_lines(words, LINE_TOLERANCE):
+            text = wordlines.join_words(line, GLUE_GAP)
+            has_date = bool(DATE_SEARCH.search(text))
+            has_money = any(engine.looks_like_amount(w[0]) for w in line)
+            dated, money, both = dated + has_date, money + has_money, both + (has_date and has_money)
+            if not has_date and not has_money and len(line) >= 3 and len(plain) < 3:
+                plain.append(text[:80])
+    seen = f"; lines that look like headings: {plain}" if plain else ""
+    return (f"looked for rows that print a date ({', '.join(DATE_SHAPES)}) and an amount "
+            f"({', '.join(AMOUNT_SHAPES)}), or day headings over rows of amounts; of "
+            f"{sum(len(p) for p in pages)} words on {len(pages)} page(s), {dated} line(s) "
+            f"print a date, {money} an amount and {both} both{seen}")
+
+
+def _raw_sample(pages: list, limit: int = 40) -> list:
+    out = []
+    for words in pages[:3]:
+        for line in wordlines.group_lines(words, LINE_TOLERANCE):
+            out.append(wordlines.join_words(line, GLUE_GAP))
+            if len(out) >= limit:
+                return out
+    return out

@@ -1,0 +1,102 @@
+"""Where a row's lines wrap, learned from where the answer key's words stand: the side each
+column wraps to, how far, dates a narrow cell wraps, and long lines that run on under a
+column of money. Settings only; ``learning`` calls these once the rows are found."""
+from __future__ import annotations
+
+import collections
+import re
+
+from ..notation import datenotation
+from ..table import wordlines
+from ..table.columns import GLUE_GAP, LINE_TOLERANCE
+
+_WRAP_SHARE = 0.9  # of a column's wrapped words on one side of the anchor line: its side
+
+
+def lines_text(words: list) -> str:
+    """A cell's text line by line, top to bottom (a date wrapped in a narrow cell)."""
+    lines: dict = {}
+    for w in words:
+        top = next((t for t in lines if abs(t - w[3]) <= LINE_TOLERANCE), w[3])
+        lines.setdefault(top, []).append(w)
+    return " ".join(wordlines.join_words(lines[t], GLUE_GAP) for t in sorted(lines))
+
+
+def wrapped_dates(settings: dict, rows: list, c: int, date_pattern) -> None:
+    """Dates a narrow cell wraps ('11 June' over '2023'): a row starts at the date's first
+    line, whose words take the shape of the dates' first lines (``date_head_pattern``), and
+    the date column may continue on the row's next line (``wrapped_columns``)."""
+    heads = []
+    for r in rows:
+        words = r.cells.get(c, [])
+        if words and any(abs(w[3] - words[0][3]) > LINE_TOLERANCE for w in words):
+            heads.append(wordlines.join_words([w for w in words
+                                            if abs(w[3] - words[0][3]) <= LINE_TOLERANCE],
+                                           GLUE_GAP))
+    if heads:
+        head = date_pattern(heads)
+        if not head or not all(re.fullmatch(head, h, re.IGNORECASE) for h in heads):
+            head = datenotation.head_pattern(heads)  # every first line must start a date
+        if head:
+            settings["date_head_pattern"] = f"(?:{settings['date_pattern']})|(?:{head})"
+            settings["wrapped_columns"] = [settings["date_column"]]
+
+
+def sides(settings: dict, pages: list, rows: list) -> None:
+    """How far apart a row's lines stand, and whether its wrapped text sits below its
+    anchor line, above it (a description printed over its date and amounts), or both.
+    Where the description wraps above and a narrow column's cells (a value date) wrap
+    below, the rows read above and those columns go on under the anchor line."""
+    steps, sides = [], collections.defaultdict(collections.Counter)
+    columns = settings["columns"]
+    for row in rows:
+        lines = pages[row.page].lines
+        tops = sorted(lines[k][0][3] for k in row.lines)
+        anchor = lines[row.line][0][3]
+        own = {id(w) for k in row.lines for w in lines[k]}  # not a day's heading above
+        for words in row.cells.values():
+            for w in words:
+                if id(w) in own and abs(w[3] - anchor) > LINE_TOLERANCE:
+                    sides[wordlines.column_of(w, columns)]["above" if w[3] < anchor else "below"] += 1
+        steps += [b - a for a, b in zip(tops, tops[1:])]
+    if not steps:
+        return
+    settings["continuation_gap"] = round(max(steps) * 1.25, 2)
+    total = sum(sides.values(), collections.Counter())
+    if not total:
+        settings["continuation"] = "below"
+        return
+    # each column by the side most of its wrapped words take: a cell of the key's found
+    # on the next row's line now and then (the same word printed there) says nothing
+    side = {c: n.most_common(1)[0][0] for c, n in sides.items()
+            if n.most_common(1)[0][1] >= _WRAP_SHARE * sum(n.values())}
+    under = sorted(c for c, where in side.items() if where == "below")
+    if len(side) == len(sides) and set(side.values()) == {"above"}:
+        settings["continuation"] = "above"
+    elif len(side) == len(sides) and set(side.values()) == {"below"}:
+        settings["continuation"] = "below"
+    elif len(side) == len(sides) and total.most_common(1)[0][0] == "above":
+        settings["continuation"] = "above"
+        settings["wrapped_columns"] = sorted(set(settings.get("wrapped_columns", [])) | set(under))
+    else:
+        settings["continuation"] = "nearest"
+
+
+def spills(settings: dict, pages: list, rows: list, kinds: list) -> None:
+    """Wrapped lines of text that run on under a column of money (a long description
+    line wider than its column): the columns a row's wrapped lines may fill become the
+    text columns and those (``continuation_columns``); elsewhere a line reaching a column
+    of money is none of a row's."""
+    columns = settings["columns"]
+    text = {i for i, c in enumerate(columns) if c["kind"] != "amount"}
+    seen = set()
+    for row in rows:
+        for c, words in row.cells.items():
+            if kinds[c] == "text":
+                seen |= {wordlines.column_of(w, columns) for w in words
+                         if not any(w is x for x in pages[row.page].lines[row.line])}
+    if seen - text:
+        settings["continuation_columns"] = sorted(text | seen)
+
+
+# --- the heading and the lines that are not rows ------------------------------------------

@@ -1,0 +1,306 @@
+"""The table's columns: x-ranges from whitespace rivers, and their names from the heading
+above them (``heading`` finds it).
+
+Everything is found by where words stand: the rivers that the rows leave between
+their cells, and the heading's phrases over those rivers.
+"""
+from __future__ import annotations
+
+from ..notation.dates import DATE_SEARCH
+from . import engine, wordlines
+
+LINE_TOLERANCE = 3.0
+GLUE_GAP = 0.8
+
+def find_segments(lines: list) -> list:
+    """x-ranges that the candidate lines' words cover, split at whitespace rivers."""
+    step, changes = 0.5, {}
+    for line in lines:
+        # each line counts once where its words cover a half-point: count the edges of
+        # the runs it covers, not each half-point (a wide table has a thousand of them)
+        for a, b in _runs(sorted((int(w[1] / step), int(w[2] / step)) for w in line)):
+            changes[a] = changes.get(a, 0) + 1
+            changes[b + 1] = changes.get(b + 1, 0) - 1
+    noise = len(lines) // 30
+    segments, count, edges = [], 0, sorted(changes)
+    for x, nxt in zip(edges, edges[1:]):
+        count += changes[x]
+        if count <= noise:
+            continue
+        if segments and x - segments[-1][1] <= 1:
+            segments[-1][1] = nxt - 1
+        else:
+            segments.append([x, nxt - 1])
+    return [(a * step, (b + 1) * step) for a, b in segments]
+
+
+def join_word_rivers(segments: list, lines: list) -> list:
+    """Neighbouring segments of words joined where every line with words in both reads on
+    from one to the other across a single space: the words of one column that happen to
+    align on every row (a few rows of a fixed-pitch printout), not two columns. Money and
+    dates never join: a gutter one space wide beside them is still a gutter."""
+    if len(segments) < 2:
+        return segments
+    out = [list(segments[0])]
+    for seg in segments[1:]:
+        if _reads_on(out[-1], seg, lines):
+            out[-1][1] = seg[1]
+        else:
+            out.append(list(seg))
+    return [tuple(s) for s in out]
+
+
+def _reads_on(left: list, right: tuple, lines: list) -> bool:
+    gaps = []
+    for line in lines:
+        a = [w for w in line if left[0] - 1 <= w[1] and w[2] <= left[1] + 1]
+        b = [w for w in line if right[0] - 1 <= w[1] and w[2] <= right[1] + 1]
+        if not a or not b:
+            continue
+        if any(_numeric(w[0]) for w in a + b):
+            return False
+        space = sum(w[2] - w[1] for w in a + b) / max(1, sum(len(w[0]) for w in a + b))
+        if space > 0:  # glyphs of no width (a damaged font) give no letter pitch to measure by
+            gaps.append((b[0][1] - a[-1][2]) / space)
+    return len(gaps) >= 2 and max(gaps) <= 1.5
+
+
+def _numeric(text: str) -> bool:
+    return engine.looks_like_amount(text) or bool(DATE_SEARCH.fullmatch(text))
+
+
+def money_segments(segments: list, lines: list) -> list:
+    """For each segment, whether most of the words the lines print in it are amounts."""
+    out = []
+    for a, b in segments:
+        words = [w for line in lines for w in line if a - 1 <= (w[1] + w[2]) / 2 <= b + 1]
+        out.append(bool(words) and sum(engine.looks_like_amount(w[0]) for w in words)
+                   >= 0.6 * len(words))
+    return out
+
+
+def _runs(spans: list) -> list:
+    """Sorted inclusive integer spans merged where they overlap: the integers they cover."""
+    out = []
+    for a, b in spans:
+        if out and a <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return out
+
+
+def widen(segments: list, lines: list) -> list:
+    """Segments widened by the continuation lines whose text runs on past them.
+
+    A wrapped description's second line can be longer than any first line; its words,
+    chained by ordinary word spaces, belong to the segment the chain starts in, as long
+    as the chain stops short of the next segment. Gutters are then placed beyond them.
+    """
+    out = [list(s) for s in segments]
+    for line in lines:
+        for phrase in _phrases([line]):
+            a, b = phrase[0][1], phrase[-1][2]
+            home = [i for i, (s0, s1) in enumerate(out) if s0 - 1 <= a <= s1]
+            if len(home) != 1:
+                continue
+            i = home[0]
+            if b > out[i][1] and (i + 1 == len(out) or b < out[i + 1][0] - 1.0):
+                out[i][1] = b
+    return [tuple(s) for s in out]
+
+
+def _phrases(header: list) -> list:
+    """Header words grouped into labels: words one space apart belong to one column's name."""
+    phrases = []
+    for line in header:
+        height = max(w[4] - w[3] for w in line)
+        # One space: about 0.3 em in proportional fonts, a whole character cell in Courier.
+        char = sum(w[2] - w[1] for w in line) / max(1, sum(len(w[0]) for w in line))
+        gap = max(0.6 * height, 1.2 * char)
+        for w in line:
+            if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < gap:
+                phrases[-1].append(w)
+            else:
+                phrases.append([w])
+    return phrases
+
+
+def _split_at_rivers(phrases: list, segments: list) -> list:
+    """Heading phrases cut where a river of the rows runs between two of their words.
+
+    Two heading cells can stand one space apart (a right-aligned 'Amount' beside a
+    left-aligned 'Txn Date'); the rows' own river between them says they are two.
+    """
+    rivers = [(a[1] + b[0]) / 2 for a, b in zip(segments, segments[1:])]
+    out = []
+    for phrase in phrases:
+        out.append([phrase[0]])
+        for left, right in zip(phrase, phrase[1:]):
+            if any(left[2] - 1 <= x <= right[1] + 1 for x in rivers):
+                out.append([])
+            out[-1].append(right)
+    return out
+
+
+def _aligned_tier(line: list, best: list, slack: float = 1.5) -> bool:
+    """Every word of ``line`` starts, ends or is centred where a word of ``best`` does, and
+    no two of them on the same word."""
+    taken = set()
+    for w in line:
+        match = next((i for i, b in enumerate(best) if i not in taken and (
+            abs(w[1] - b[1]) <= slack or abs(w[2] - b[2]) <= slack
+            or abs(w[1] + w[2] - b[1] - b[2]) <= 2 * slack)), None)
+        if match is None:
+            return False
+        taken.add(match)
+    return len(line) >= 2
+
+
+def _tier_phrases(header: list) -> list:
+    """The heading's phrases, where a tier whose every word is aligned with a word of the
+    tier below it gives one phrase per word: 'TRANSACTION POSTING' over 'DATE DATE' names
+    two columns, however narrow the space between its words."""
+    phrases = []
+    for i, line in enumerate(header):
+        below = [ln for ln in header[i + 1:] if ln[0][3] > line[0][3]]
+        if below and _aligned_tier(line, below[0]):
+            phrases += [[w] for w in line]
+        else:
+            phrases += _phrases([line])
+    return phrases
+
+
+def _covered(segments: list, phrase: list) -> list:
+    a, b = phrase[0][1], phrase[-1][2]
+    hit = [i for i, (s0, s1) in enumerate(segments) if min(b, s1) - max(a, s0) > 0]
+    if hit:
+        return hit
+    centre = (a + b) / 2
+    return [min(range(len(segments)),
+                key=lambda i: min(abs(centre - segments[i][0]), abs(centre - segments[i][1])))]
+
+
+def _group(segments: list, header: list, numeric: list | None = None) -> list:
+    """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
+    groups = [[a, b, []] for a, b in segments]
+    owner = list(range(len(segments)))
+    phrases = _split_at_rivers(_tier_phrases(header), segments)
+    phrases, empty = _heads_of_nothing(phrases, segments)
+    hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
+                     numeric or [False] * len(segments))
+    for phrase, hit in zip(phrases, hits):
+        first = owner[hit[0]]
+        for i in range(hit[0], hit[-1] + 1):
+            owner[i] = first
+        groups[first][2].append(phrase)
+    merged = []
+    for i, g in enumerate(groups):
+        if merged and owner[i] == owner[i - 1]:
+            merged[-1][1] = g[1]
+            merged[-1][2].extend(g[2])
+        else:
+            merged.append(g)
+    # a column the heading names and no row fills stands where its name stands
+    return sorted(merged + [[min(p[0][1] for p in cell), max(p[-1][2] for p in cell), cell]
+                            for cell in empty], key=lambda g: g[0])
+
+
+def _heads_of_nothing(phrases: list, segments: list) -> tuple:
+    """``(phrases, empty)``: where a heading cell stands over every segment of the rows'
+    words, a cell over none of them names an empty column (a 'Branch' never filled). Where
+    some segment has no cell over it, the cells are set off to the side of their values
+    (left-aligned names over right-aligned money) and each names the segment it is near."""
+    over = [[i for i, (s0, s1) in enumerate(segments) if min(p[-1][2], s1) - max(p[0][1], s0) > 0]
+            for p in phrases]
+    everyone = {i for hit in over for i in hit} == set(range(len(segments)))
+    named = [p for p, hit in zip(phrases, over) if hit]
+    empty = [cell for cell in _stacked([p for p, hit in zip(phrases, over) if not hit])
+             if not any(_beside(p, q) for p in cell for q in named)
+             and (everyone or _named_before(cell[0], phrases, over, _covered(segments, cell[0])))]
+    return [p for p in phrases if not any(p is q for cell in empty for q in cell)], empty
+
+
+def _stacked(phrases: list) -> list:
+    """Phrases one over the other gathered into cells: a name wrapped onto two lines
+    ('Chq' over 'No.') is one cell."""
+    cells: list = []
+    for p in phrases:
+        cell = next((c for c in cells if any(_beside(p, q) for q in c)), None)
+        if cell is None:
+            cells.append([p])
+        else:
+            cell.append(p)
+    return cells
+
+
+def _named_before(p: list, phrases: list, over: list, near: list) -> bool:
+    """Whether the segments nearest an unplaced heading cell are named already by cells
+    that start to its left: it is the next column's name, over words on other lines than
+    the rows' first (a description printed above them), not a name set off beside its
+    own values (those stand to the right of their name, under the next name)."""
+    owners = [q for q, hit in zip(phrases, over) if set(hit) & set(near)]
+    return bool(owners) and all(q[0][1] < p[0][1] for q in owners)
+
+
+def _beside(p: list, q: list) -> bool:
+    """Whether heading cells ``p`` and ``q`` share some of their width (one over the other)."""
+    return min(p[-1][2], q[-1][2]) - max(p[0][1], q[0][1]) > 0
+
+
+def _in_order(hits: list, phrases: list, segments: list, numeric: list) -> list:
+    """Segments for the names of a one-line heading whose names collide: two over one
+    segment of money, which one number fills and one name heads. A heading set off to one
+    side of its columns' values ('Money out' over nothing, 'Money in' over the money out)
+    still names them in order: each name takes its own segment, left to right, the names
+    as near their segments as they can stand. Two names over a segment of words are two
+    words of one name set a little apart ('TRANSACTION  DESCRIPTION')."""
+    single_line = len({round(p[0][3]) for p in phrases}) == 1
+    firsts = [h[0] for h in hits]
+    collide = any(b <= a and numeric[b] for a, b in zip(firsts, firsts[1:]))
+    if not single_line or not collide or len(phrases) > len(segments):
+        return hits
+    cost = [[_distance(p, seg) for seg in segments] for p in phrases]
+    n, m = len(phrases), len(segments)
+    best = [[float("inf")] * (m + 1) for _ in range(n + 1)]  # best[i][j]: i names, j segments
+    best[0] = [0.0] * (m + 1)
+    for i in range(1, n + 1):
+        for j in range(i, m + 1):
+            best[i][j] = min(best[i][j - 1], best[i - 1][j - 1] + cost[i - 1][j - 1])
+    out, j = [], m
+    for i in range(n, 0, -1):
+        while best[i][j] == best[i][j - 1]:
+            j -= 1
+        out.append([j - 1])
+        j -= 1
+    return out[::-1]
+
+
+def _distance(phrase: list, segment: tuple) -> float:
+    a, b = phrase[0][1], phrase[-1][2]
+    return max(0.0, segment[0] - b, a - segment[1])
+
+
+def _merge_unlabeled(groups: list) -> list:
+    """A segment with no header joins its nearer neighbour (a 'Rs.' prefix, a city sub-column)."""
+    while len(groups) > 1 and any(not g[2] for g in groups):
+        i = next(i for i, g in enumerate(groups) if not g[2])
+        left = groups[i][0] - groups[i - 1][1] if i > 0 else float("inf")
+        right = groups[i + 1][0] - groups[i][1] if i + 1 < len(groups) else float("inf")
+        j = i - 1 if left <= right else i + 1
+        lo, hi = min(i, j), max(i, j)
+        groups[lo:hi + 1] = [[groups[lo][0], groups[hi][1], groups[lo][2] + groups[hi][2]]]
+    return groups
+
+
+def build_columns(segments: list, header: list, numeric: list | None = None) -> list:
+    """Columns named by the header phrases above them, with x0 halfway across each river;
+    ``numeric`` says which segments hold money (one name each)."""
+    groups = _merge_unlabeled(_group(segments, header, numeric))
+    columns = []
+    for i, (a, _, phrases) in enumerate(groups):
+        x0 = (groups[i - 1][1] + a) / 2 if i else 0.0
+        ordered = sorted(phrases, key=lambda p: (round(p[0][3]), p[0][1]))
+        name = " ".join(wordlines.join_words(p, GLUE_GAP) for p in ordered) or f"Column {i + 1}"
+        columns.append({"name": name, "x0": round(x0, 2), "kind": "text"})
+    return columns

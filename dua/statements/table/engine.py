@@ -1,0 +1,379 @@
+"""The statement engine: pure functions over words, driven by one SETTINGS dict.
+
+Copied verbatim, after ``amounts``, ``pagewords`` and ``wordlines`` and before ``dataframe``,
+into every generated parser, so it imports only the standard library, never dua. Words are
+``(text, x0, x1, top, bottom, size)`` tuples, one list per page (``pagewords`` makes them from
+the reader's; ``wordlines`` groups them into lines and cells).
+
+Every line of a page gets a kind: ``anchor`` (it starts a row), ``text`` (it may continue
+one), ``furniture`` (no part of any row, for a reason the item states), ``money`` (it
+prints an amount but is no row) or ``outside`` (above the table's heading). Items are
+``[kind, top, cells, text, words, reason]`` (an anchor adds the sign of its section); the
+ledger reads them to account for every word.
+"""
+from __future__ import annotations
+
+import re
+
+from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
+from .pagewords import statement_pages  # noqa: F401
+from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, group_lines, is_rule,
+                        join_words, normalize, split_cells)
+
+_DIGITS = re.compile(r"\d+")
+_HEADING = "the table's column heading"  # the reason a heading line is no row
+
+
+def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
+    return [i for i, k in enumerate(kinds)
+            if k == "amount" and cells[i] and parse_amount(cells[i], settings) is not None]
+
+
+def _has_amount(cells: list, settings: dict, kinds: list) -> bool:
+    return bool(_amount_cells(cells, settings, kinds))
+
+
+def _moves(cells: list, settings: dict, kinds: list) -> bool:
+    """Money in a column other than the balance: a line that prints only a balance moves
+    nothing, and is no row (unless the answer key lists such lines as rows)."""
+    balance = None if settings.get("balance_rows") else settings.get("balance_column")
+    return any(i != balance for i in _amount_cells(cells, settings, kinds))
+
+
+def _foreign_heading(line: list, settings: dict) -> bool:
+    """A line of plain words under three columns or more that is not the table's heading:
+    another table's heading ('Date Amount Date Amount' over daily balances), where the
+    transactions' table has ended. A wrapped description or a group's title stands under
+    one or two columns."""
+    if len(line) < 3 or not all(re.search(r"[^\W\d_]", w[0]) and not re.search(r"\d", w[0])
+                                for w in line):
+        return False
+    return len({column_of(w, settings["columns"]) for w in line}) >= 3
+
+
+def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
+    """A line that starts a transaction: its date cell matches (or, with ``anchor`` set to
+    ``amount``, is empty under a layout that prints each day's date once) and it has money."""
+    date = cells[settings["date_column"]]
+    if not date:
+        return settings.get("anchor") == "amount" and _moves(cells, settings, kinds)
+    pattern = settings.get("date_head_pattern") or settings["date_pattern"]
+    if not re.fullmatch(pattern, date, re.IGNORECASE):
+        return False
+    return not settings.get("anchor_needs_amount", True) or _moves(cells, settings, kinds)
+
+
+def mark_running(items_by_page: list) -> None:
+    """Text lines printed in the same place on other pages, and nowhere else, outside the
+    band of their page's rows become furniture: a running header or footer ('Continued',
+    'Page 2 of 5'). A line between two rows of its page is the table's own text, however
+    often it repeats."""
+    seen: dict = {}
+    for p, items in enumerate(items_by_page):
+        tops = [item[1] for item in items if item[0] == "anchor"]
+        # the band opens at the table's heading: a first row's words printed over its
+        # anchor line are the table's, even where the next page's first row prints the same
+        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == _HEADING]
+        low = min(heads + tops[:1], default=0.0)
+        for k, item in enumerate(items):
+            if item[0] in ("text", "money", "furniture", "outside") and item[3]:
+                key = _DIGITS.sub("#", normalize(item[3]))
+                outside = not tops or item[1] < low or item[1] > tops[-1]
+                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
+                                                 ("text", "money")))
+    for places in seen.values():
+        tops = [t for _, _, t, _ in places]
+        if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
+            continue
+        for p, k, _, free in places:
+            if free:
+                items_by_page[p][k][0] = "furniture"
+                items_by_page[p][k][5] = ("a running header or footer (the same text in the "
+                                          "same place on other pages)")
+
+
+def _sections(settings: dict) -> dict:
+    return {h: sign for h, sign in settings.get("sections", [])}
+
+
+def _item(line: list, settings: dict, state: dict) -> list:
+    """One line as ``[kind, top, cells, text, words, reason]`` (see the module docstring)."""
+    text, top = join_words(line, settings["glue_gap"]), line[0][3]
+    if _is_header(text, settings):
+        state["in_table"] = True
+        return ["furniture", top, None, text, line, _HEADING]
+    norm = normalize(text)
+    if norm in state["sections"]:  # above its section's heading, or inside the table
+        state["sign"] = state["sections"][norm]
+        return ["furniture", top, None, text, line, "a section's title (it signs its rows)"]
+    if not state["in_table"]:
+        where = state.get("outside", "above the table's heading")
+        return ["outside", top, None, text, line, where]
+    if is_rule(line):
+        return ["furniture", top, None, text, line, "a rule drawn with text"]
+    skipped = _skip_reason(text, settings["skip_patterns"])
+    if skipped:
+        return ["furniture", top, None, text, line, skipped]
+    if _foreign_heading(line, settings):
+        state["in_table"] = False
+        state["outside"] = "under another table's column heading"
+        return ["outside", top, None, text, line,
+                "another table's column heading: the transactions' table ends here"]
+    if settings.get("date_groups") and re.fullmatch(settings["date_pattern"], text, re.IGNORECASE):
+        state["date"] = text
+        return ["furniture", top, None, text, line, "the date heading of the rows below it"]
+    return _second_tier(_cells_item(line, text, top, settings, state), settings, state)
+
+
+def _second_tier(item: list, settings: dict, state: dict) -> list:
+    """Under a two-tier heading every row prints a second line of other fields (a value
+    date under the date, a reference under the details): the line after a row's first is
+    that second line, cut by the heading's second tier. Cells of both tiers, one list."""
+    second = settings.get("second_line")
+    if not second:
+        return item
+    if item[0] in ("money", "text") and state.get("awaiting"):
+        state["awaiting"] = False
+        cells = split_cells(item[4], second, settings["glue_gap"])
+        return ["second", item[1], [""] * len(settings["columns"]) + cells, item[3], item[4], ""]
+    if item[0] != "furniture":  # a balance line between a row's two lines waits with it
+        state["awaiting"] = item[0] == "anchor"
+    if item[2] is not None:
+        item[2] = item[2] + [""] * len(second)
+    return item
+
+
+def item_columns(item: list, settings: dict) -> tuple:
+    """``(columns, offset)``: the columns a line's words fall into, and where its cells
+    start among a row's (a second-tier line's are after the first tier's)."""
+    if item[0] == "second":
+        return settings["second_line"], len(settings["columns"])
+    return settings["columns"], 0
+
+
+def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) -> list:
+    kinds, col = state["kinds"], settings["date_column"]
+    cells = split_cells(line, settings["columns"], settings["glue_gap"], settings)
+    dated = cells
+    if settings.get("date_groups") and not cells[col] and state.get("date"):
+        dated = cells[:col] + [state["date"]] + cells[col + 1:]
+    if is_anchor(dated, settings, kinds):
+        return ["anchor", top, dated, text, line, "", state["sign"]]
+    money = _amount_cells(cells, settings, kinds)
+    balance_only = money and set(money) == {settings.get("balance_column")}
+    if balance_only and not settings.get("balance_rows"):
+        return ["furniture", top, cells, text, line, "a balance line (it prints only a balance)"]
+    if money or re.fullmatch(settings["date_pattern"], cells[col], re.IGNORECASE):
+        return ["money", top, cells, text, line, ""]  # money, or a date: no row of its own
+    return ["text", top, cells, text, line, ""]
+
+
+def _classify(lines: list, settings: dict, state: dict) -> list:
+    """The items of one page's lines (``state`` carries the table, the day and the section)."""
+    return [_item(line, settings, state) for line in lines]
+
+
+def _owner(items: list, i: int, step: int, gap: float) -> tuple:
+    """The anchor reached from text line ``i`` going ``step`` (±1) through close text lines."""
+    j = i
+    while 0 <= j + step < len(items) and abs(items[j + step][1] - items[j][1]) <= gap:
+        j += step
+        if items[j][0] == "anchor":
+            return j, abs(items[j][1] - items[i][1])
+        if items[j][0] != "text":
+            break
+    return None, float("inf")
+
+
+def continues(item: list, settings: dict) -> bool:
+    """Whether a text line may continue a row: its words stand in the columns rows wrap in
+    (learned from the answer key), or at least none in the date column, where a heading
+    over a group of rows starts and a wrapped description does not, and no money in a
+    column of money (a long wrapped line may run on under one, its words no amounts)."""
+    allowed = settings.get("continuation_columns")
+    columns = settings["columns"]
+    if allowed is None:
+        date = settings["date_column"]
+        money = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
+        barred = set() if settings.get("date_groups") else {date}
+        barred -= set(settings.get("wrapped_columns", ()))  # a cell wrapped in a narrow column
+        words = item[4]
+        return not any(column_of(w, columns) in barred or (
+            column_of(w, columns) in money and not _runs_on(words, n, settings))
+            for n, w in enumerate(words))
+    return all(column_of(w, columns) in allowed for w in item[4])
+
+
+def row_below(items: list, k: int, settings: dict) -> bool:
+    """Whether a row starts right under line ``k``: the next line that is no furniture is
+    an anchor, or, where rows print their description above it, that description."""
+    above = settings.get("continuation") == "above"
+    for item in items[k + 1:]:
+        if item[0] == "furniture":
+            continue
+        if above and item[0] == "text" and continues(item, settings):
+            continue
+        return item[0] == "anchor"
+    return False
+
+
+def _page_parts(items: list, settings: dict) -> tuple:
+    """``({anchor: [item indices]}, [text items before the first anchor, left unowned])``."""
+    gap = settings["continuation_gap"]
+    mode = settings.get("continuation", "below")  # where a row's wrapped lines stand
+    parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
+    first = min(parts) if parts else len(items)
+    leading = []
+    for i, item in enumerate(items):
+        if item[0] == "second":
+            above = [a for a in parts if a < i]
+            if above:
+                parts[max(above)].append(i)
+            else:
+                leading.append(i)  # a row's second line on the page after its first
+            continue
+        if item[0] != "text" or not continues(item, settings):
+            continue
+        # a narrow cell's wrapped date goes on under its row's first line, whatever side
+        # the row's description wraps to
+        tail = mode == "above" and _in_columns(item, settings.get("wrapped_columns"), settings)
+        up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail \
+            else (None, float("inf"))
+        down, d_down = _owner(items, i, 1, gap) if mode != "below" else (None, float("inf"))
+        owner = up if d_up <= d_down else down
+        if owner is not None:
+            parts[owner].append(i)
+        elif i < first and mode == "below":
+            leading.append(i)
+        elif i > first and mode == "above":
+            leading.append(i)  # over a row that the page break carries to the next page
+    if mode == "above":
+        return parts, _trailing_run(items, leading)
+    return parts, _leading_run(items, leading, first)
+
+
+def _leading_run(items: list, leading: list, first: int) -> list:
+    """The text lines that open a page's table, before its first row and touching each
+    other: a description that began on an earlier page continues here. A page with no row
+    of its own continues one only under the table's heading printed again (the rest of a
+    row the page break cut); without it, it is some other text (terms, a notice)."""
+    heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == _HEADING]
+    leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
+    if not leading:
+        return []
+    if first == len(items) and not heads:
+        return []
+    # the first wrapped line, under nothing but the page's furniture and text no row
+    # continues (a running header the page prints in its own place)
+    start = min(leading)
+    if any(items[i][0] not in ("outside", "furniture", "text") for i in range(start)):
+        return []
+    run = []
+    for i in range(start, first):
+        if i not in leading:
+            break
+        run.append(i)
+    return run
+
+
+def _in_columns(item: list, columns, settings: dict) -> bool:
+    """Whether a word of the line stands in one of ``columns`` (indices)."""
+    return bool(columns) and any(column_of(w, settings["columns"]) in columns for w in item[4])
+
+
+def _trailing_run(items: list, trailing: list) -> list:
+    """The text lines that close a page's table after its last row and touch each other:
+    the start of a row whose date and amounts the next page prints."""
+    if not trailing:
+        return []
+    end = max(i for i, item in enumerate(items) if item[0] not in ("outside", "furniture"))
+    run = []
+    for i in range(end, -1, -1):
+        if i not in trailing:
+            break
+        run.insert(0, i)
+    return run
+
+
+def _row(items: list, order: list, page: int, sign: int) -> list:
+    """``[cells, lines, sign, refs]``: a row's cells joined over its lines in page order."""
+    width = len(items[order[0]][2])
+    cells = [" ".join(items[k][2][c] for k in order if items[k][2][c]) for c in range(width)]
+    return [cells, [items[k][4] for k in order], sign, [(page, k) for k in order]]
+
+
+_READ: list = []  # the last few readings: the analysis reads one page set with one
+# settings from several places (columns, sections, tiers, the balance); callers never
+# change what they are given back
+
+
+def extract(pages: list, settings: dict) -> tuple:
+    """``(rows, items)``: every transaction in printed order as ``[cells, lines, sign,
+    refs]`` (``refs``: the ``(page, item)`` of its lines), and each page's items."""
+    key = repr(settings)
+    for held, known, result in _READ:
+        if held is pages and known == key:
+            return result
+    result = _extract(pages, settings)
+    _READ.append((pages, key, result))
+    del _READ[:-4]
+    return result
+
+
+def _extract(pages: list, settings: dict) -> tuple:
+    tolerance = settings["line_tolerance"]
+    lines_by_page = [group_lines(words, tolerance) for words in pages]
+    state = {"in_table": not settings.get("require_header", False), "date": None, "sign": 1,
+             "sections": _sections(settings), "kinds": [c["kind"] for c in settings["columns"]]}
+    items_by_page = []
+    for lines in lines_by_page:
+        items_by_page.append(_classify(lines, settings, state))
+        # "once": pages after the first header continue the table without repeating it.
+        if not settings.get("header_once"):
+            state["in_table"] = not settings.get("require_header", False)
+            state["outside"] = "above the table's heading"
+    if settings.get("running", True):
+        mark_running(items_by_page)
+    rows, above, carried = [], settings.get("continuation") == "above", None
+    for page, items in enumerate(items_by_page):
+        parts, leading = _page_parts(items, settings)
+        if leading and rows and settings.get("carry_rows", True) and not above:
+            _extend(rows[-1], items, leading, page)
+        for anchor in sorted(parts):
+            order = sorted(parts[anchor], key=lambda k: items[k][1])
+            rows.append(_row(items, order, page, items[anchor][6]))
+            if carried:  # the row's first lines, printed at the foot of the page before
+                _extend(rows[-1], *carried, first=True)
+                carried = None
+        if leading and above and settings.get("carry_rows", True):
+            carried = (items, leading, page)
+    _carry_dates(rows, settings)
+    return rows, items_by_page
+
+
+def _extend(row: list, items: list, lines: list, page: int, first: bool = False) -> None:
+    """``row`` continued by ``lines`` of ``page`` (``first``: they open it, from the page
+    before)."""
+    for c, cell in enumerate(row[0]):
+        more = " ".join(items[k][2][c] for k in lines if items[k][2][c])
+        row[0][c] = " ".join(t for t in ((more, cell) if first else (cell, more)) if t)
+    at = 0 if first else len(row[1])
+    row[1][at:at] = [items[k][4] for k in lines]
+    row[3][at:at] = [(page, k) for k in lines]
+
+
+def extract_rows(pages: list, settings: dict) -> list:
+    """Every transaction of the document, in printed order, as ``(cells, lines)``."""
+    return [(row[0], row[1]) for row in extract(pages, settings)[0]]
+
+
+def _carry_dates(rows: list, settings: dict) -> None:
+    """A row printed without its date takes the date above it (one date per day layouts),
+    and so does a cell of a column of dates printed once a day (``carry_columns``)."""
+    carry = list(settings.get("carry_columns", ()))
+    if settings.get("anchor") == "amount" and settings.get("date_fill", "carry") == "carry":
+        carry.append(settings["date_column"])
+    for col in carry:
+        last = ""
+        for row in rows:
+            last = row[0][col] = row[0][col] or last

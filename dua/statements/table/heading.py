@@ -1,0 +1,131 @@
+"""The table's heading: the plain line(s) standing over the columns just above the first row.
+
+Found by where it stands (over the rivers between the rows' cells), with the plain lines
+stacked against it when a heading cell wraps; a heading printed on every page keeps only the
+lines that come with it every time. ``columns`` names the columns from it.
+"""
+from __future__ import annotations
+
+from ..notation.dates import DATE_SEARCH
+from . import engine, wordlines
+from .columns import GLUE_GAP, LINE_TOLERANCE, _aligned_tier, _phrases, _split_at_rivers
+
+# Used only when no river geometry is given (and as a hint): common English column words.
+HEADER_WORDS = {
+    "date", "description", "particulars", "narration", "details", "amount", "debit", "credit",
+    "balance", "withdrawal", "withdrawals", "deposit", "deposits", "txn", "transaction", "value",
+    "ref", "reference", "cheque", "chq", "remarks", "type", "dr", "cr", "posting", "post",
+    "memo", "payee", "paid", "money", "in", "out", "no", "transactions", "tran", "trans",
+}
+
+
+def _header_score(line: list) -> int:
+    words = wordlines.normalize(" ".join(w[0] for w in line)).split()
+    return sum(1 for w in words if w in HEADER_WORDS)
+
+
+def _plain(line: list) -> bool:
+    """Words, but no date and no amount: a line that can be a heading.
+
+    A line of dashes or equals signs under a printout's heading is a rule, not words.
+    """
+    text = " ".join(w[0] for w in line)
+    return (any(ch.isalnum() for ch in text) and not DATE_SEARCH.search(text)
+            and not any(engine.looks_like_amount(w[0]) for w in line))
+
+
+def _spans_table(line: list, segments: list) -> bool:
+    """Words over at least two of the table's columns, across half of its width or more.
+
+    A heading row labels the columns it stands over; a letterhead or address line
+    above the table is narrower or stands over one column only. Over the first column and
+    the last, it spans the table however wide the last column's text runs.
+    """
+    if not segments:
+        return False
+    left, right = segments[0][0], segments[-1][1]
+    hit = {i for w in line for i, (a, b) in enumerate(segments) if min(w[2], b) - max(w[1], a) > -3}
+    width = max(w[2] for w in line) - min(w[1] for w in line)
+    return len(hit) >= 2 and (width >= 0.5 * (right - left) or {0, len(segments) - 1} <= hit)
+
+
+def find_header(pages: list, first: tuple, segments: list | None = None) -> list:
+    """The heading line(s) above the first table row, found by where they stand.
+
+    Going up from the first row, lines that print a date or money (an opening balance,
+    a day heading) are passed over; the first plain line that stands over the table's
+    columns is the heading, with the plain lines stacked against it (a heading cell
+    wrapped on two or three lines). Without ``segments`` a line needs two column
+    words instead (the old test of a heading).
+    """
+    index, anchor = first
+    lines = wordlines.group_lines(pages[index], LINE_TOLERANCE)
+    above = [ln for ln in lines if ln[0][3] < anchor[0][3] - 0.5]
+    best = None
+    for ln in reversed(above[-12:]):
+        if not _plain(ln):
+            continue
+        if (_spans_table(ln, segments) if segments else _header_score(ln) >= 2):
+            best = ln
+            break
+    if best is None:
+        return []
+    return _repeated_with(pages, best, _stack(lines, best, segments))
+
+
+def _repeated_with(pages: list, best: list, block: list) -> list:
+    """The stacked lines a heading printed more than once keeps wherever it is printed: a
+    cell's wrapped words come with it every time, a section's title above it ('Deposits',
+    then 'Withdrawals') does not."""
+    key = wordlines.normalize(wordlines.join_words(best, GLUE_GAP))
+    places = []
+    for words in pages:
+        lines = wordlines.group_lines(words, LINE_TOLERANCE)
+        norms = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in lines]
+        places += [set(norms[max(0, k - 3):k + 4]) for k, n in enumerate(norms) if n == key]
+    if len(places) < 2:
+        return block
+    return [ln for ln in block if ln is best or all(
+        wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) in near for near in places)]
+
+
+def _stack(lines: list, best: list, segments: list | None) -> list:
+    """``best`` and the plain lines that touch it above and below (a wrapped heading)."""
+    height = max(w[4] - w[3] for w in best)
+    block = [best]
+    grew = True
+    while grew:
+        grew = False
+        top, bottom = min(ln[0][3] for ln in block), max(w[4] for ln in block for w in ln)
+        for ln in lines:
+            if any(ln is b for b in block) or not _plain(ln):
+                continue
+            gap = max(ln[0][3] - bottom, top - max(w[4] for w in ln))
+            under = all(any(min(w[2], h[2]) - max(w[1], h[1]) > -5 for h in best) for w in ln)
+            # A wrapped heading word may reach past a narrow right-aligned column.
+            inside = segments is None or (ln[0][1] >= segments[0][0] - 60
+                                          and ln[-1][2] <= segments[-1][1] + 60)
+            if gap < 0.6 * height and inside and _within_cells(ln, best, segments) and (
+                    segments or _header_score(ln) or under):
+                block.append(ln)
+                grew = True
+    return sorted(block, key=lambda ln: ln[0][3])
+
+
+def _within_cells(line: list, best: list, segments: list | None = None) -> bool:
+    """Each phrase of ``line`` stands over at most one phrase of the heading ``best``, or
+    each of its words is aligned with a word of ``best`` of its own (a heading's upper
+    tier: 'TRANSACTION' over 'DATE', 'POSTING' over the next 'DATE').
+
+    A heading cell wraps inside its own column; a section title printed just above the
+    heading runs across several columns, its words aligned with nothing, and is no part
+    of it.
+    """
+    if _aligned_tier(line, best):
+        return True
+    cells = _split_at_rivers(_phrases([best]), segments) if segments else _phrases([best])
+    for phrase in _phrases([line]):
+        a, b = phrase[0][1], phrase[-1][2]
+        if sum(1 for c in cells if min(b, c[-1][2]) - max(a, c[0][1]) > 0) > 1:
+            return False
+    return True

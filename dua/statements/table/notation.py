@@ -1,0 +1,115 @@
+"""How a statement writes its money, learned from the page's own amounts.
+
+The decimal mark (1,234.56 or 1.234,56), the currency codes printed beside amounts
+(12.00 EUR, USD 12.00), and per amount column the sign convention its markers imply.
+Nothing here is a list of banks: each answer is a vote over the document's tokens.
+"""
+from __future__ import annotations
+
+import collections
+import re
+
+from . import amounts, engine, wordlines
+
+_CODE = re.compile(r"[^\W\d_]{1,3}\.?")
+
+
+def decimal_mark(pages: list) -> str:
+    """'.' or ',': the separator that has exactly two digits after it in most amounts.
+
+    A separator followed by three digits groups thousands in either notation, so only
+    two-digit tails vote.
+    """
+    votes = collections.Counter()
+    for words in pages:
+        for w in words:
+            m = amounts._match_amount(w[0], {})
+            tail = re.search(r"([.,])(\d+)$", m.group("num")) if m else None
+            if tail and len(tail.group(2)) == 2:
+                votes[tail.group(1)] += 1
+    return "," if votes[","] > votes["."] else "."
+
+
+def currency_codes(pages: list, line_tolerance: float) -> list:
+    """Currency marks printed right beside amounts: a code (EUR) or a short unit (kr, zł),
+    apart or glued to the number (R2 922.27, CHF1'234.50).
+
+    A mark is a short word that stands one space or less from an amount three times or
+    more, and almost nowhere else (a description's short words stand beside other words);
+    a glued mark is letters that open three amounts or more.
+    """
+    beside, total = collections.Counter(), collections.Counter()
+    for words in pages:
+        for line in wordlines.group_lines(words, line_tolerance):
+            _glued(line, beside, total)
+            for i, w in enumerate(line):
+                if not _CODE.fullmatch(w[0]) or w[0].lower().rstrip(".") in ("dr", "cr"):
+                    continue
+                total[w[0]] += 1
+                gap = 0.6 * (w[4] - w[3])
+                near = [n for n in (line[i - 1] if i else None,
+                                    line[i + 1] if i + 1 < len(line) else None)
+                        if n and min(abs(w[1] - n[2]), abs(n[1] - w[2])) <= gap]
+                if any(engine.looks_like_amount(n[0]) for n in near):
+                    beside[w[0]] += 1
+    found = {c.split(":", 1)[-1] for c, n in beside.items() if n >= 3 and n >= 0.8 * total[c]}
+    return sorted(found)
+
+
+_GLUED = re.compile(r"([^\W\d_]{1,3})(\d[\d.,'’]*)")
+
+
+def _glued(line: list, beside, total) -> None:
+    """Count letters glued before a number that, alone or with the next word (a group of
+    three digits after a space), reads as an amount."""
+    for i, w in enumerate(line):
+        m = _GLUED.fullmatch(w[0])
+        if not m or m.group(1).lower() in ("dr", "cr"):
+            continue
+        rest = m.group(2)
+        nxt = line[i + 1][0] if i + 1 < len(line) else ""
+        key = "glued:" + m.group(1)
+        total[key] += 1
+        if engine.looks_like_amount(rest) or engine.looks_like_amount(f"{rest} {nxt}"):
+            beside[key] += 1
+
+
+def drcr_signs(cells: list, settings: dict) -> dict | None:
+    """The Dr/Cr convention of one amount column, from the markers its cells carry.
+
+    Both markers: Dr is money out, Cr money in. One marker beside unmarked amounts
+    marks the exception and is the negative one (a card's '45.00 Cr' credit, a
+    balance's '12.00 Dr' overdraft). None when the column has no Dr/Cr at all.
+    """
+    marks = collections.Counter(engine.amount_marker(c, settings) for c in cells if c)
+    has_dr, has_cr, bare = marks["dr"] > 0, marks["cr"] > 0, marks[""] > 0
+    if not (has_dr or has_cr):
+        return None
+    if has_cr and not has_dr and bare:
+        return {"dr": -1, "cr": -1}
+    return {"dr": -1, "cr": 1}
+
+
+_SIGN_WORD = re.compile(r"[^\W\d_]{1,2}\.?")
+
+
+def sign_words(lines_of, rows: list, kinds: list, signs: list) -> dict:
+    """Short words printed right after the key's amounts whose sign they tell ('S' and 'H',
+    Soll and Haben): word -> -1 or 1, learned when each word stands beside amounts of one
+    sign only in the key. ``lines_of(row)`` gives a row's anchor line, ``signs[row][c]``
+    the key's sign of its amount in column ``c`` (None when empty)."""
+    tally = collections.defaultdict(collections.Counter)
+    for row in rows:
+        line = lines_of(row)
+        for c, words in row.cells.items():
+            sign = signs[row.index][c] if kinds[c] == "amount" else None
+            i = next((i for i, w in enumerate(line) if w is words[-1]), None)
+            if sign is None or i is None or i + 1 >= len(line):
+                continue
+            nxt = line[i + 1]
+            if _SIGN_WORD.fullmatch(nxt[0]) and nxt[1] - words[-1][2] < 1.5 * (nxt[4] - nxt[3]) \
+                    and nxt[0].lower().rstrip(".") not in ("dr", "cr"):
+                tally[nxt[0].lower().rstrip(".")][sign] += 1
+    out = {w: (-1 if n[-1] else 1) for w, n in tally.items()
+           if sum(n.values()) >= 2 and len(n) == 1}
+    return out if out and len(out) == len(tally) else {}

@@ -1,0 +1,413 @@
+"""A statement's own arithmetic: which columns are balance and movements, and whether they add up.
+
+Column roles are not read from the heading words (which may be in any language): every
+assignment of the numeric columns to balance, signed amount or debit/credit pair is
+tried, and the one under which the printed balances reconcile row by row is the answer.
+Without a balance column, the movements must add up to an amount printed outside the
+rows (a total, or the new balance less the previous one).
+"""
+from __future__ import annotations
+
+import itertools
+import math
+
+from . import engine, wordlines
+
+_DRCR_WORD = r"(?i)dr\.?|cr\.?|debit|credit"
+_PROBE = 8  # rows checked first: most wrong assignments fail at once
+
+
+def _floats(frame, col) -> list:
+    out = []
+    for v in frame[col].tolist():
+        out.append(float("nan") if v is None else float(v))
+    return out
+
+
+def _zero(values: list) -> list:
+    return [0.0 if math.isnan(v) else v for v in values]
+
+
+def numeric_columns(frame) -> list:
+    """The columns of numbers that print some: a column the page heads and never fills
+    moves no balance."""
+    return [c for c in frame.columns if str(frame[c].dtype) == "float64" and frame[c].notna().any()]
+
+
+def drcr_column(frame):
+    """A text column that holds only Dr/Cr (or debit/credit) words, or two short codes
+    of its own ('D'/'C', 'S'/'H', 'Af'/'Bij'), or None."""
+    for c in frame.columns:
+        if str(frame[c].dtype) in ("float64", "int64"):
+            continue
+        values = frame[c].dropna().astype(str)
+        if len(values) and (values.str.fullmatch(_DRCR_WORD).all() or _two_codes(values)):
+            return c
+    return None
+
+
+def _two_codes(values) -> bool:
+    codes = {v.strip().rstrip(".").lower() for v in values}
+    return len(codes) == 2 and all(code.isalpha() and len(code) <= 3 for code in codes)
+
+
+def _out_codes(values: list) -> list:
+    """The codes that may mark money out, the usual first (a word for debit): the other
+    way round is an option too, which the balances decide."""
+    codes = sorted({str(v).strip().rstrip(".").lower() for v in values if v == v})
+    return sorted(codes, key=lambda code: not code.startswith("d"))
+
+
+def movement_options(frame, exclude=()) -> list:
+    """(description, movements) for every way the numeric columns can be the movements."""
+    return [(what, moves) for what, moves, _ in _movements(frame, exclude)]
+
+
+def _movements(frame, exclude=()) -> list:
+    """(description, movements, the columns they sum) for every way the numeric columns
+    can be the movements."""
+    nums = [c for c in numeric_columns(frame) if c not in exclude]
+    vals = {c: _zero(_floats(frame, c)) for c in nums}
+    drcr = drcr_column(frame)
+    out = []
+    codes = _out_codes(frame[drcr].tolist()) if drcr is not None else []
+    for c in nums:
+        for k, code in enumerate(codes):
+            signs = [-1.0 if str(s).strip().rstrip(".").lower() == code else 1.0
+                     for s in frame[drcr].tolist()]
+            name = f"{c!r} signed by {drcr!r}" + (f" ({code!r} out)" if k else "")
+            out.append((name, [s * v for s, v in zip(signs, vals[c])], {c}))
+        out.append((f"{c!r}", vals[c], {c}))
+    for d, c in itertools.permutations(nums, 2):
+        out.append((f"{c!r} in, {d!r} out", [b - a for a, b in zip(vals[d], vals[c])], {c, d}))
+    # Three or four columns move it: a charge column beside debit and credit columns.
+    for size in range(3, min(4, len(nums)) + 1):
+        for cols in itertools.combinations(nums, size):
+            for signs in itertools.product((1.0, -1.0), repeat=size - 1):
+                signs = (1.0,) + signs
+                if all(x > 0 for x in signs):
+                    continue
+                ins = " and ".join(repr(c) for c, x in zip(cols, signs) if x > 0)
+                outs = " and ".join(repr(c) for c, x in zip(cols, signs) if x < 0)
+                moves = [sum(x * vals[c][i] for c, x in zip(cols, signs))
+                         for i in range(len(frame))]
+                out.append((f"{ins} in, {outs} out", moves, set(cols)))
+    return out
+
+
+def _bad_rows(bal: list, moves: list, sign: float, newest_first: bool, rows) -> list:
+    """Rows whose balance the movements since the last balance printed do not explain.
+    Across a row that prints no balance the movements add up (a balance printed on a day's
+    last row only); whether a missing balance is a fault is not judged here (``_holes``)."""
+    out = []
+    last = None  # the row of the last balance printed
+    for i in rows:
+        if math.isnan(bal[i - 1]) and last is None:
+            continue
+        if not math.isnan(bal[i - 1]):
+            last = i - 1
+        if math.isnan(bal[i]):
+            continue
+        between = moves[last + 1:i + 1] if not newest_first else moves[last:i]
+        diff = (bal[i] + sign * sum(between) - bal[last] if newest_first
+                else bal[last] + sign * sum(between) - bal[i])
+        if abs(diff) > 0.005:
+            out.append(i)
+        last = i
+    return out
+
+
+def _best_convention(bal: list, moves: list) -> tuple:
+    """(bad rows, sign, newest_first) of the convention that fits best."""
+    n = len(bal)
+    best = None
+    for sign, newest in ((1.0, False), (-1.0, False), (1.0, True), (-1.0, True)):
+        if _bad_rows(bal, moves, sign, newest, range(1, min(n, _PROBE))) and best is not None:
+            continue  # fails on the first rows: cannot beat a convention already found
+        bad = _bad_rows(bal, moves, sign, newest, range(1, n))
+        if best is None or len(bad) < len(best[0]):
+            best = (bad, sign, newest)
+    return best
+
+
+def _holes(bal: list, days: list | None = None) -> list:
+    """Rows with no balance, but those a day's later row closes (``days``: each row's
+    date where the rows print one): a balance printed on a day's last row only."""
+    return [i for i, b in enumerate(bal) if math.isnan(b) and not (
+        days and i + 1 < len(bal) and days[i] is not None and days[i] == days[i + 1])]
+
+
+def _could_be_balance(bal: list, days: list | None = None) -> bool:
+    """Printed on every row, or nearly, or on every day's last row: a balance that lost a
+    cell or two is still the balance (and fails), while a debit or credit column is empty
+    on many rows."""
+    holes = len(_holes(bal, days))
+    printed = len(bal) - sum(math.isnan(b) for b in bal)
+    return printed >= 2 and (not holes or (holes <= 0.1 * len(bal) and printed >= 3))
+
+
+def _days(frame) -> list | None:
+    """Each row's day, from the text column that repeats a value on neighbouring rows
+    most often and is set on every row (the date); None when no column does."""
+    best, most = None, 0
+    for c in frame.columns:
+        if str(frame[c].dtype) in ("float64", "int64"):
+            continue
+        values = frame[c].tolist()
+        if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
+            continue
+        repeats = sum(a == b for a, b in zip(values, values[1:]))
+        if repeats > most:
+            best, most = values, repeats
+    return best
+
+
+def _fit(frame) -> tuple | None:
+    """(bad rows, balance column, movements' description, newest first, balances, movements,
+    sign: the balance moves by sign x movement) of the assignment that reconciles best. A
+    column with holes counts only when every pair of rows it prints reconciles: then it is
+    the balance, and its holes are the fault."""
+    best = None
+    days = _days(frame)
+    for bal_col in numeric_columns(frame):
+        bal = _floats(frame, bal_col)
+        if not _could_be_balance(bal, days):
+            continue
+        for what, moves in movement_options(frame, exclude=(bal_col,)):
+            bad, sign, newest = _best_convention(bal, moves)
+            if any(math.isnan(b) for b in bal) and bad:
+                continue
+            bad = sorted(bad + _holes(bal, days))
+            if sign < 0 and what.endswith(" out"):  # the pair moves the balance the other way
+                money_in, money_out = what[:-len(" out")].split(" in, ")
+                what = f"{money_out} in, {money_in} out"
+            if best is None or len(bad) < len(best[0]):
+                best = (bad, bal_col, what, newest, bal, moves, sign)
+            if not bad:
+                return best
+    return best
+
+
+def reconcile(frame, openings: dict | None = None) -> dict:
+    """Running balances: some column is the balance and the others move it, to the cent.
+    ``openings`` holds, by row, the amounts printed between it and the row before: a chain
+    that breaks there restarts where one of them is the balance the row moves from (a
+    second account's opening balance)."""
+    if len(frame) < 2:
+        return {"name": "balance_reconciles", "passed": None, "detail": "fewer than two rows"}
+    best = _fit(frame)
+    if best is None:
+        return {"name": "balance_reconciles", "passed": None,
+                "detail": "no balance column with movements to reconcile"}
+    bad, bal_col, what, newest, bal, moves, sign = best
+    restarts = [i for i in bad if not newest and _restarts(i, bal, moves, sign, openings)]
+    bad = [i for i in bad if i not in restarts]
+    if not bad:
+        order = "newest first" if newest else "in printed order"
+        again = f"; they start again at row(s) {', '.join(map(str, restarts))} from the " \
+            "opening balance printed above" if restarts else ""
+        return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
+                "restarts": restarts,
+                "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed in "
+                          f"{bal_col!r} follow one from another "
+                          f"by {what} ({order}){again}"}
+    i = bad[0]
+    if math.isnan(bal[i]):
+        detail = f"row {i} has no balance in {bal_col!r}"
+    else:
+        detail = (f"row {i}: {bal[i - 1]} with movement {moves[i]} does not give {bal[i]} "
+                  f"in {bal_col!r}")
+    return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
+            "detail": f"{detail} ({len(bad)} rows do not reconcile)"}
+
+
+def _restarts(i: int, bal: list, moves: list, sign: float, openings: dict | None) -> bool:
+    """Whether row ``i``'s balance follows from an amount printed right above it."""
+    return not math.isnan(bal[i]) and any(
+        abs(v + sign * moves[i] - bal[i]) < 0.005 for v in (openings or {}).get(i, ()))
+
+
+def oriented(frame) -> tuple | None:
+    """``(balance column, what moves it, movements, bad rows)``: each row's movement signed
+    the way it moves the printed balance (a balance that grows by it: positive), under the
+    assignment of the columns that reconciles best; None when no column is a balance."""
+    if len(frame) < 2:
+        return None
+    best = _fit(frame)
+    if best is None:
+        return None
+    bad, bal_col, what, _, bal, moves, sign = best
+    if not bad:  # one column alone may reconcile where the others print only before the
+        # first balance: an assignment that moves it by every column, where one fits, wins
+        others = [c for c in numeric_columns(frame) if c != bal_col]
+        for option, values in movement_options(frame, exclude=(bal_col,)):
+            if all(repr(c) in option for c in others):
+                wrong, way, _ = _best_convention(bal, values)
+                if not wrong:
+                    what, moves, sign = option, values, way
+                    break
+    return bal_col, what, [sign * m for m in moves], len(bad)
+
+
+def reconcile_totals(frame, printed: list) -> dict:
+    """Without a balance: the movements add up to a printed amount (or to one less another).
+
+    Every column of money must be accounted for so: a debit total printed beside a credit
+    column that no printed figure sums checks only half the money, and a row lost from the
+    other half would pass unseen."""
+    options = _movements(frame)
+    printed = list(dict.fromkeys(round(v, 2) for v in printed))  # each where first printed
+    if not len(frame) or not options or not printed:
+        return {"name": "totals_reconcile", "passed": None,
+                "detail": "no balance column and no printed total to reconcile"}
+    found, covered, every = [], set(), set(numeric_columns(frame))
+    for what, moves, columns in options:
+        match = _total_of(moves, printed, columns == every)
+        if match and not columns <= covered:
+            found.append((what, moves, match, columns == every))
+            covered |= columns
+    if not found:
+        return {"name": "totals_reconcile", "passed": False,
+                "detail": f"the amounts add up to {sum(options[0][1]):.2f}; no printed total "
+                          f"matches ({len(printed)} amounts printed outside the rows)"}
+    what, moves, (t, other), _ = found[0]
+    detail = (f"the {len(moves)} amounts of {what} add up to the printed {t}" if other is None
+              else f"the printed {other} and the {len(moves)} amounts of {what} give the "
+                   f"printed {t}")
+    explained = sorted({v for _, m, _, net in found for v in _explained(printed, sum(m), net)})
+    left = [c for c in numeric_columns(frame) if c not in covered]
+    if left:
+        return {"name": "totals_reconcile", "passed": None, "explained": explained,
+                "detail": detail + f"; but no printed figure sums {', '.join(map(repr, left))}"
+                          ", so its amounts are not checked"}
+    return {"name": "totals_reconcile", "passed": True, "explained": explained,
+            "detail": detail}
+
+
+def directed(frame, printed: list) -> tuple | None:
+    """``(what, moves, start, end)``: the one way the columns of money, netted (or signed
+    by a Dr/Cr column), lead from a printed amount to one printed after it (an opening balance and the closing
+    one); None when no way or several do. Without a balance column this is what says
+    which column is money in: the mirror way leads from the later figure to the earlier."""
+    every = set(numeric_columns(frame))
+    printed = list(dict.fromkeys(round(v, 2) for v in printed))
+    found = []
+    for what, moves, columns in _movements(frame):
+        total = sum(moves)
+        if columns != every or abs(total) < 0.005:
+            continue
+        for i, start in enumerate(printed):
+            end = next((q for q in printed[i + 1:] if abs(start + total - q) < 0.005), None)
+            if end is not None:
+                found.append((what, moves, start, end))
+                break
+    return found[0] if len(found) == 1 else None
+
+
+def _total_of(moves: list, printed: list, net: bool) -> tuple | None:
+    """``(t, other)``: the printed ``t`` the movements add up to (``other`` None), or, when
+    they are the ``net`` movement of every column of money, lead to from the printed
+    ``other`` (one balance to the next: a column of money in alone leads from no balance
+    to another); None when no printed amount is their total."""
+    total = sum(moves)
+    if abs(total) < 0.005:
+        return None  # nothing moved: any two equal printed amounts would "reconcile"
+    for t in printed:
+        # A total is often printed without its sign; one balance and the movements give
+        # another (which of the two is the earlier, the page does not always say).
+        if abs(abs(total) - abs(t)) < 0.005:
+            return t, None
+        other = next((p for p in printed if p != t and abs(p + total - t) < 0.005), None)
+        if other is not None and net:
+            return t, other
+    return None
+
+
+def _explained(printed: list, total: float, pairs: bool = True) -> list:
+    """The printed amounts the movements' total accounts for: the total itself, and (with
+    ``pairs``) each pair of balances it leads from one to the other (a previous and a new
+    balance)."""
+    out = {abs(t) for t in printed if abs(abs(total) - abs(t)) < 0.005}
+    for p in printed if pairs else ():
+        for q in printed:
+            if p != q and abs(p + total - q) < 0.005:
+                out |= {abs(p), abs(q)}
+    return sorted(out)
+
+
+def running_balances(frame, printed: list, date_column: str | None) -> dict | None:
+    """The balances the rows reach, day by day, from an opening balance printed outside
+    them: a summary of daily balances proves the direction the movements go (a total alone
+    reads the same either way). None when fewer than two printed balances are reached.
+
+    Returns ``{"opening", "what", "reached": [...], "balances": set}``.
+    """
+    from ..notation.dates import order_keys
+
+    if date_column is None or date_column not in frame.columns or len(frame) < 2:
+        return None
+    keys = order_keys([str(v) for v in frame[date_column].tolist()])
+    if keys is None:
+        return None
+    order = sorted(range(len(frame)), key=lambda i: keys[i])
+    printed = list(dict.fromkeys(round(v, 2) for v in printed))
+    best = None
+    for what, moves in movement_options(frame):
+        for opening in printed:
+            balances, total = set(), opening
+            for n, i in enumerate(order):
+                total += moves[i]
+                if n + 1 == len(order) or keys[order[n + 1]] != keys[i]:
+                    balances.add(round(total, 2))  # the day's last balance
+            reached = sorted((balances & set(printed)) - {opening})
+            if best is None or len(reached) > len(best["reached"]):
+                best = {"opening": opening, "what": what, "reached": reached,
+                        "balances": balances}
+    if not best or len(best["reached"]) < 2:
+        return None
+    best["balances"].add(best["opening"])  # the day before the first row's
+    return best
+
+
+def amounts_outside_rows(pages: list, settings: dict) -> list:
+    """Every amount printed on a line that is not a transaction (summary, totals, b/f).
+
+    Runs of up to three words are read too: '12 345.67' and '1,234.56 Cr' print as two.
+    """
+    found = []
+    for items in engine.extract(pages, dict(settings, require_header=False))[1]:
+        for item in items:
+            if item[0] == "anchor":
+                continue
+            texts = [w[0] for w in item[4]]
+            for size in (1, 2, 3):
+                for i in range(len(texts) - size + 1):
+                    token = " ".join(texts[i:i + size])
+                    if engine.looks_like_amount(token, settings):
+                        value = engine.parse_amount(token, settings)
+                        if value is not None:
+                            found.append(value)
+    return found
+
+
+def openings(extraction: tuple | None, settings: dict) -> dict:
+    """Row -> the amounts printed on the lines between it and the row before it (in the
+    table's columns of money): where a chain may start again from an opening balance."""
+    if not extraction or not settings.get("columns"):
+        return {}
+    rows, items = extraction
+    money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
+    out = {}
+    for i in range(1, len(rows)):
+        (p0, k0), (p1, k1) = rows[i - 1][3][-1], rows[i][3][0]
+        between = [items[p1][k] for k in range(k1)] if p0 != p1 else []
+        between += [items[p0][k] for k in range(k0 + 1, len(items[p0]) if p0 != p1 else k1)]
+        found = []
+        for item in between:
+            cells = item[2] or wordlines.split_cells(item[4], settings["columns"],
+                                                  settings["glue_gap"])
+            found += [engine.parse_amount(cells[c], settings) for c in money
+                      if c < len(cells) and cells[c]]
+        if any(v is not None for v in found):
+            out[i] = [v for v in found if v is not None]
+    return out

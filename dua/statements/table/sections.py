@@ -1,0 +1,164 @@
+"""Sections of a statement: the titles printed over each repetition of the table's heading,
+and the sign a section gives the unsigned amounts printed in it.
+
+A statement that lists its credits and its debits under two titles ('DEPOSITS AND OTHER
+CREDITS', 'OTHER DEBITS') prints every amount unsigned: the section says which way it
+moves the balance. The titles are found by where they stand (the plain line right above
+the column heading); the signs by evidence, the answer key's or the arithmetic's, never by
+what the titles say.
+"""
+from __future__ import annotations
+
+import re
+
+from . import engine, wordlines
+from .columns import GLUE_GAP, LINE_TOLERANCE
+
+
+def titles(pages: list, settings: dict) -> list:
+    """``(page, line, title)`` of each section title, in page order; ``title`` normalized.
+
+    A title is a plain line (no date, no amount) standing right above a line of the table's
+    heading, within two and a half of its own heights; or a line of words inside the table
+    that no row continues and the next rows stand under (a group's heading).
+    """
+    out = set(_over_headings(pages, settings))
+    if settings.get("columns"):
+        out |= set(_over_rows(pages, settings))
+    return sorted(t for t in out if not _running(pages, t, out))
+
+
+def _running(pages: list, title: tuple, found: set) -> bool:
+    """Whether a title is the page's running header: the same words at the same height on
+    two pages or more, where a section's title stands wherever its section starts."""
+    tops = {round(wordlines.group_lines(pages[p], LINE_TOLERANCE)[k][0][3])
+            for p, k, t in found if t == title[2]}
+    pages_with = {p for p, _, t in found if t == title[2]}
+    return len(pages_with) >= 2 and max(tops) - min(tops) <= 2
+
+
+def _over_headings(pages: list, settings: dict) -> list:
+    header = set(settings.get("header") or [])
+    out = []
+    for p, words in enumerate(pages):
+        lines = wordlines.group_lines(words, LINE_TOLERANCE)
+        norms = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in lines]
+        for k in range(1, len(lines)):
+            if norms[k] not in header or norms[k - 1] in header or not norms[k - 1]:
+                continue
+            above, line = lines[k - 1], lines[k]
+            height = max(w[4] - w[3] for w in above)
+            close = line[0][3] - above[0][3] <= 2.5 * height
+            if close and not any(engine.looks_like_amount(w[0]) for w in above):
+                out.append((p, k - 1, norms[k - 1]))
+    return out
+
+
+def _over_rows(pages: list, settings: dict) -> list:
+    try:
+        items_by_page = engine.extract(pages, dict(settings, sections=[]))[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return []
+    out = []
+    for p, items in enumerate(items_by_page):
+        for k, item in enumerate(items):
+            if item[0] != "text" or engine.continues(item, settings):
+                continue
+            if engine.row_below(items, k, settings):
+                out.append((p, k, wordlines.normalize(item[3])))
+    return out
+
+
+def in_heading(pages: list, settings: dict, header: list) -> list | None:
+    """The heading's lines without those that stand where a section's title stands further
+    down the table (its first words at the same place, at the same height, one phrase):
+    'Money out' set close under the column heading is the first section's title, not a
+    wrapped heading cell. None when no heading line stands so."""
+    if len(header) < 2:
+        return None
+    lines = [wordlines.group_lines(words, LINE_TOLERANCE) for words in pages]
+    found = [lines[p][k] for p, k, _ in titles(pages, settings)]
+    keep = [ln for ln in header if not any(
+        _same_place(ln, t) for t in found if wordlines.join_words(t, GLUE_GAP)
+        != wordlines.join_words(ln, GLUE_GAP))]
+    return keep if keep and len(keep) < len(header) else None
+
+
+def _same_place(line: list, title: list) -> bool:
+    height = max(w[4] - w[3] for w in line)
+    return (abs(line[0][1] - title[0][1]) <= 1.5
+            and abs(height - max(w[4] - w[3] for w in title)) <= 0.5
+            and line[-1][1] - line[0][2] < 3 * height)  # one short phrase, as a title is
+
+
+def guess(pages: list, settings: dict) -> list:
+    """``[[title, 1], ...]`` when two different titles or more head the table's sections,
+    else ``[]``. Every section starts unsigned (+1); the search flips them by evidence."""
+    found = list(dict.fromkeys(t for _, _, t in titles(pages, settings)))
+    return [[t, 1] for t in found] if len(found) >= 2 else []
+
+
+def of_lines(pages: list, settings: dict, starts: list | None = None) -> dict:
+    """``(page, line) -> title`` of the section each line of the document stands in
+    (``starts``: the titles' ``(page, line, title)``, found here when not given)."""
+    starts = titles(pages, settings) if starts is None else starts
+    out, current, i = {}, None, 0
+    for p, words in enumerate(pages):
+        for k in range(len(wordlines.group_lines(words, LINE_TOLERANCE))):
+            while i < len(starts) and starts[i][:2] <= (p, k):
+                current = starts[i][2]
+                i += 1
+            out[(p, k)] = current
+    return out
+
+
+def flipped(settings: dict, found: list) -> list:
+    """Settings with one section's sign flipped, for each section (the search's moves);
+    ``found`` are the titles the layout shows, used when the settings sign no section yet.
+    The amount columns other than the balance are signed by their section from then on.
+    The last section is flipped first: where the arithmetic cannot tell the two ways apart,
+    the section printed first keeps its amounts as printed (and the verdict says so)."""
+    current = settings.get("sections") or [[t, 1] for t in found]
+    out = []
+    for i in reversed(range(len(current))):
+        flips = [list(s) for s in current]
+        flips[i][1] = -flips[i][1]
+        columns = [dict(c, section_signed=True) if c["kind"] == "amount"
+                   and n != settings.get("balance_column") else c
+                   for n, c in enumerate(settings["columns"])]
+        out.append(dict(settings, sections=flips, columns=columns))
+    return out
+
+
+def unclaimed(pages: list, rows: list, settings: dict) -> list:
+    """``(page, line, title)`` of the lines of words alone (no digit) that stand inside the
+    table, under its heading or between rows, and that no row of the key claims. The
+    heading's lowest line is one too where it starts where such a title does: the first
+    section's title set close under the heading ('Money out'), the next one between rows."""
+    claimed = {(r.page, k) for r in rows for k in r.lines}
+    header = set(settings.get("header") or [])
+    last, glue = max(claimed), settings["glue_gap"]
+    out, lowest = [], []
+    for p, page in enumerate(pages):
+        inside = False
+        for k, line in enumerate(page.lines):
+            if (p, k) > last:
+                break
+            text = wordlines.join_words(line, glue)
+            if wordlines.normalize(text) in header:
+                inside, lowest = True, lowest + [(p, k, line)] if not inside else lowest
+                continue
+            inside = inside or (p, k) in claimed
+            if inside and (p, k) not in claimed and not re.search(r"\d", text) \
+                    and re.search(r"[^\W\d_]", text):
+                out.append((p, k, wordlines.normalize(text)))
+    edges = {pages[p].lines[k][0][1] for p, k, _ in out}
+    for p, k, line in lowest:
+        below = [ln for ln in pages[p].lines[k + 1:k + 3]
+                 if wordlines.normalize(wordlines.join_words(ln, glue)) in header]
+        if below and any(abs(below[-1][0][1] - x) <= 2.0 for x in edges) and \
+                not re.search(r"\d", wordlines.join_words(below[-1], glue)):
+            title = wordlines.normalize(wordlines.join_words(below[-1], glue))
+            settings["header"] = [h for h in settings["header"] if h != title]
+            out.append((p, pages[p].lines.index(below[-1]), title))
+    return sorted(out)

@@ -1,0 +1,108 @@
+"""A page's words as lines and a line's words as cells, and what a line is by its words
+alone (the heading's, a label of no transaction, a rule drawn with text).
+
+Copied verbatim, after ``amounts`` and ``pagewords`` and before ``engine``, into every
+generated parser: standard library only, never dua.
+"""
+from __future__ import annotations
+
+import re
+
+from .amounts import looks_like_amount
+
+SPACE_RE = re.compile(r"\s+")
+_RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
+_SIGNS = ("-", "+", "\u2212")
+
+
+def normalize(text: str) -> str:
+    """Lower-case letters (of any script) and digits only: how header lines are recognised
+    on every page."""
+    return re.sub(r"[\W_]+", " ", text.lower()).strip()
+
+
+def group_lines(words: list, tolerance: float) -> list:
+    """Words of one page grouped into lines by ``top``; each line is a list sorted by x0."""
+    lines, current, anchor = [], [], None
+    for word in sorted(words, key=lambda w: (w[3], w[1])):
+        if current and word[3] - anchor > tolerance:
+            lines.append(sorted(current, key=lambda w: w[1]))
+            current = []
+        if not current:
+            anchor = word[3]
+        current.append(word)
+    if current:
+        lines.append(sorted(current, key=lambda w: w[1]))
+    return lines
+
+
+def join_words(words: list, glue_gap: float) -> str:
+    """Join words left to right; fragments closer than ``glue_gap`` are one word (OCR splits)."""
+    if len(words) < 2:  # most cells: nothing to order or glue
+        return SPACE_RE.sub(" ", words[0][0]).strip() if words else ""
+    out, last_x1 = "", None
+    for word in sorted(words, key=lambda w: w[1]):
+        if last_x1 is not None:
+            out += "" if word[1] - last_x1 < glue_gap else " "
+        out += word[0]
+        last_x1 = word[2]
+    return SPACE_RE.sub(" ", out).strip()
+
+
+def column_of(word: tuple, columns: list) -> int:
+    """Index of the column whose x-range holds the word's centre (first/last are open-ended)."""
+    centre = (word[1] + word[2]) / 2.0
+    for i, col in enumerate(columns[:-1]):
+        if centre < columns[i + 1]["x0"]:
+            return i
+    return len(columns) - 1
+
+
+def split_cells(line: list, columns: list, glue_gap: float, settings: dict | None = None) -> list:
+    """The line's text per column ('' where the column is empty). A sign printed apart
+    over a column of money, with an amount next in the line ('-' raised and set to the
+    left of '£349.51'), is that amount's, whichever column it stands over. With
+    ``settings``, a word that runs on from the one before it under a column of money, and
+    is no amount, stays in that word's cell: a long description carried on under money."""
+    buckets = [[] for _ in columns]
+    at = 0
+    for i, word in enumerate(line):
+        before, at = at, column_of(word, columns)
+        if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
+                and looks_like_amount(line[i + 1][0]):
+            at = column_of(line[i + 1], columns)
+        elif settings is not None and columns[at].get("kind") == "amount" \
+                and _runs_on(line, i, settings):
+            at = before
+        buckets[at].append(word)
+    return [join_words(b, glue_gap) for b in buckets]
+
+
+def _runs_on(words: list, n: int, settings: dict) -> bool:
+    """Whether word ``n`` runs on from the word before it, a word space away, and is no
+    amount: a long line of text carried on under a column of money, not a cell of its own."""
+    if n == 0 or looks_like_amount(words[n][0], settings):
+        return False
+    return words[n][1] - words[n - 1][2] <= words[n][4] - words[n][3]
+
+
+def _is_header(line_text: str, settings: dict) -> bool:
+    norm = normalize(line_text)
+    return bool(norm) and norm in settings["header"]
+
+
+def is_skipped(line_text: str, patterns: list) -> bool:
+    return any(re.search(p, line_text, re.IGNORECASE) for p in patterns)
+
+
+def _skip_reason(line_text: str, patterns: list) -> str:
+    for p in patterns:
+        found = re.search(p, line_text, re.IGNORECASE)
+        if found:
+            return f"a line the statement labels as no transaction ('{found.group(0).strip()}')"
+    return ""
+
+
+def is_rule(line: list) -> bool:
+    """A rule drawn with text: every word one punctuation mark repeated ('-----', '====')."""
+    return all(_RULE.fullmatch(w[0]) for w in line)

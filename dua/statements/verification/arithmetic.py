@@ -1,0 +1,156 @@
+"""What a line of money is, by the rows' own numbers: a balance they reach, the opening
+balance before them, or a total of a run of them. The ledger asks it of every line that
+prints money and is no row, whatever the line's label says.
+"""
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+
+from ..table import engine
+
+_CENT = 0.005
+_CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
+
+
+class Arithmetic:
+    """What a line of money is, by the rows' own numbers: a balance they reach, or a total
+    of a run of rows just above it."""
+
+    def __init__(self, rows: list, settings: dict, balances: set | None = None):
+        self.settings, self.reached = settings, balances or set()
+        kinds = [c["kind"] for c in settings["columns"]]
+        self.columns = [i for i, k in enumerate(kinds) if k == "amount"]
+        self.balance = settings.get("balance_column")
+        self.values = [{i: self.amount(row[0][i], i) for i in self.columns} for row in rows]
+        self.starts = [row[3][0] for row in rows]  # in page order: each row's first line
+        printed = [row[0][i] for row in rows for i in self.columns if row[0][i]]
+        self.cents = bool(printed) and all(_CENTS.search(t) for t in printed)
+
+    def is_money(self, text: str, column: int) -> bool:
+        """A cell printed in the notation the rows print money in: where every row's
+        amount shows its cents, a bare '2' (a page number under the column) is none."""
+        if self.amount(text, column) is None:
+            return False
+        return not self.cents or bool(_CENTS.search(text))
+
+    def amount(self, text: str, column: int):
+        """A cell of amount column ``column`` as the output reads it (None: no amount)."""
+        if not text:
+            return None
+        col = self.settings["columns"][column]
+        settings = dict(self.settings, drcr_signs=col["drcr_signs"]) if "drcr_signs" in col \
+            else self.settings
+        return engine.parse_amount(text, settings)
+
+    def amounts(self, item: list) -> list:
+        """The amounts a line's cells print."""
+        found = [engine.parse_amount(c, self.settings) for c in item[2] or [] if c]
+        return [v for v in found if v is not None]
+
+    def explain(self, item: list, page: int, k: int) -> str:
+        """The reason a line of money is no row, or '' when its numbers say nothing."""
+        found = self.amounts(item)
+        if not found:
+            return ""
+        above = bisect.bisect_left(self.starts, (page, k))
+        if all(self._is_balance(v, above) for v in found):
+            return "a balance line (it prints the running balance the rows reach)"
+        if all(self._is_total(v, above) for v in found):
+            return "a total or subtotal (it sums the rows above it)"
+        return ""
+
+    def explain_anywhere(self, cells: list) -> str:
+        """The reason a row-like line away from the rows is none: each of its amounts a
+        balance some row reaches, or a total of a run of rows."""
+        found = [engine.parse_amount(c, self.settings) for c in cells
+                 if c and engine.looks_like_amount(c, self.settings)]
+        found = [abs(v) for v in found if v is not None]
+        if not found:
+            return ""
+        reached = {abs(b) for b in self.reached} | self._balances()
+        if all(round(v, 2) in reached for v in found):
+            return "a balance the rows reach (a summary of balances)"
+        if all(round(v, 2) in self.run_totals() for v in found):
+            return "a total of a run of rows"
+        return ""
+
+    def _balances(self) -> set:
+        """The balances the rows print, and the one before the first row (the opening
+        balance a summary prints): the first balance less or plus its row's movement."""
+        if self.balance is None:
+            return set()
+        out = {round(abs(v[self.balance]), 2) for v in self.values
+               if v.get(self.balance) is not None}
+        return out | {abs(v) for v in self._opening()}
+
+    def run_totals(self) -> set:
+        """Every total of two or more consecutive rows in each column of money (on first
+        use): a dated line that prints one row's amount again is that row, not a total."""
+        if getattr(self, "_totals", None) is None:
+            self._totals = set()
+            for col in self.columns:
+                if col == self.balance:
+                    continue
+                values = [v.get(col) or 0.0 for v in self.values]
+                # a signed column's money in and money out, each summed apart
+                self._totals |= {round(abs(sum(v for v in values if v > 0)), 2),
+                                 round(abs(sum(v for v in values if v < 0)), 2)}
+                for i in range(len(values)):
+                    total = values[i]
+                    for v in values[i + 1:]:
+                        total += v
+                        self._totals.add(round(abs(total), 2))
+        return self._totals
+
+    def _is_balance(self, value: float, above: int) -> bool:
+        """The chain's value where the line stands: the balance of the row above or below
+        it, the opening one before the first row, or one the rows reach day by day."""
+        if round(abs(value), 2) in {round(abs(b), 2) for b in self.reached}:
+            return True
+        if self.balance is None:
+            return False
+        near = [self.values[i].get(self.balance) for i in (above - 1, above)
+                if 0 <= i < len(self.values)]
+        near += list(self._opening() if above == 0 else self._before(above))
+        return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
+
+    def _opening(self) -> set:
+        """The balance before the first row: the first balance printed, less or plus the
+        movements of the rows down to it (a statement may print a balance only on a day's
+        last row), under each way its columns of money can move it."""
+        printed = next((i for i, v in enumerate(self.values)
+                        if v.get(self.balance) is not None), None)
+        moving = [c for c in self.columns if c != self.balance][:3]
+        if printed is None or not moving:
+            return set()
+        out = set()
+        for signs in itertools.product((1, -1), repeat=len(moving)):
+            moved = sum(s * (v.get(c) or 0.0) for v in self.values[:printed + 1]
+                        for c, s in zip(moving, signs))
+            out.add(round(self.values[printed][self.balance] - moved, 2))
+        return out
+
+    def _before(self, row: int) -> set:
+        """The balance a row that prints one moves from (the opening balance of a second
+        account, printed over its first row), under each way the columns of money move it."""
+        if row >= len(self.values) or self.values[row].get(self.balance) is None:
+            return set()
+        moving = [c for c in self.columns if c != self.balance][:3]
+        return {round(self.values[row][self.balance]
+                      - sum(s * (self.values[row].get(c) or 0.0) for c, s in zip(moving, signs)), 2)
+                for signs in itertools.product((1, -1), repeat=len(moving))}
+
+    def _is_total(self, value: float, above: int) -> bool:
+        """The amount sums two rows or more just above the line (one row's amount printed
+        again is that row, not a total)."""
+        for col in self.columns:
+            if col == self.balance:
+                continue
+            total = 0.0
+            for n, i in enumerate(range(above - 1, -1, -1)):
+                total += self.values[i].get(col) or 0.0
+                if n and abs(abs(total) - abs(value)) < _CENT:
+                    return True
+        return False

@@ -1,0 +1,147 @@
+"""Whether a reading's column edges stand in the table's gutters.
+
+Every word can sit in some cell while a column edge runs through the wrong gap: a date's
+year read into the description, because the edge between the two columns was put
+between the month and the year. On a row's line a gutter between two columns is at least
+as wide as the gaps between the words inside either cell; an edge that cuts a narrower
+gap than one inside its neighbouring cells, on most of the rows it crosses, is in the
+wrong place: the wider gap inside the cell is the gutter.
+"""
+from __future__ import annotations
+
+from ..table import engine, wordlines
+
+_SLACK = 1.0  # points: gaps this close are the same gap measured twice
+_ENOUGH = 3  # rows an edge must cross before its gaps say anything
+
+
+def check(rows: list, items: list, settings: dict) -> dict:
+    """``{"name", "passed", "detail"}``: None when no edge crosses enough rows to tell."""
+    names = [c["name"] for c in settings["columns"]]
+    lines = [a for row in rows for a in _anchors(row, items)]
+    crossed: dict = {}  # edge (its left column) -> [rows it crosses]
+    wider: dict = {}  # edge -> [the wider gap inside a cell beside it, on each such row]
+    for words in lines:
+        for edge, inside in _edges(words, settings):
+            crossed.setdefault(edge, []).append(words)
+            if inside:
+                wider.setdefault(edge, []).append(inside)
+    judged = {e: len(v) for e, v in crossed.items() if len(v) >= _ENOUGH}
+    if not judged:
+        return {"name": "columns_in_gutters", "passed": None,
+                "detail": "too few rows print words on both sides of a column edge to tell"}
+    for e, n in sorted(judged.items()):
+        gaps = wider.get(e, [])
+        river = _river(gaps, lines) if len(gaps) * 2 > n else None
+        if river:
+            return {"name": "columns_in_gutters", "passed": False,
+                    "detail": f"the edge between {names[e]!r} and {names[e + 1]!r} cuts a gap "
+                              f"narrower than the empty strip at x {river[0]:.0f}-"
+                              f"{river[1]:.0f} inside their cells, which runs down all "
+                              f"{len(lines)} rows: that strip is the gutter, and words stand "
+                              "in the wrong column"}
+    return {"name": "columns_in_gutters", "passed": True,
+            "detail": f"each of {len(judged)} column edges runs through the gutter between "
+                      "its two columns on the rows' lines"}
+
+
+def _anchors(row: list, items: list) -> list:
+    return [items[p][k][4] for p, k in row[3] if items[p][k][0] == "anchor"][:1]
+
+
+def _river(gaps: list, lines: list) -> tuple | None:
+    """The strip every one of ``gaps`` (x0, x1) spans and no row's word touches."""
+    lo, hi = max(g[0] for g in gaps), min(g[1] for g in gaps)
+    if hi - lo <= _SLACK:
+        return None
+    if any(w[1] < hi and w[2] > lo for words in lines for w in words):
+        return None
+    return lo, hi
+
+
+def _edges(words: list, settings: dict) -> list:
+    """``[(left column, wider gap or None)]`` for each column edge a row's line prints
+    words on both sides of, with the gap inside a cell beside it that is wider than the
+    one the edge cuts, if any."""
+    columns = settings["columns"]
+    placed = [(wordlines.column_of(w, columns), w) for w in sorted(words, key=lambda w: w[1])]
+    inner: dict = {}
+    for (c1, a), (c2, b) in zip(placed, placed[1:]):
+        if c1 == c2 and b[1] - a[2] > inner.get(c1, (0.0, 0.0))[1] - inner.get(c1, (0.0, 0.0))[0]:
+            inner[c1] = (a[2], b[1])
+    out = []
+    for (c1, a), (c2, b) in zip(placed, placed[1:]):
+        if c1 != c2 and c2 == c1 + 1:
+            gap = b[1] - a[2]
+            beside = [g for g in (inner.get(c1), inner.get(c2))
+                      if g and g[1] - g[0] > gap + _SLACK]
+            out.append((c1, max(beside, key=lambda g: g[1] - g[0]) if beside else None))
+    return out
+
+
+def bands(rows: list, items: list, settings: dict) -> dict:
+    """Whether the lines a row continues on stand in its columns: where a column's cells
+    start at one x on every row's first line (left-aligned), a word the reading adds to the
+    row from another line and that starts left of that edge stands outside the column (a
+    page's running header taken for the last row's wrapped description)."""
+    columns = settings["columns"]
+    starts: dict = {}
+    for row in rows:
+        for p, k in row[3]:
+            if items[p][k][0] == "anchor":
+                for c, w in _first_words(items[p][k][4], columns).items():
+                    starts.setdefault(c, []).append(w[1])
+    edges = {c: min(xs) for c, xs in starts.items()
+             if len(xs) >= _ENOUGH and max(xs) - min(xs) <= _SLACK}
+    for n, row in enumerate(rows):
+        for p, k in row[3]:
+            item = items[p][k]
+            if item[0] not in ("text", "money"):
+                continue
+            for c, w in _first_words(item[4], columns).items():
+                if c in edges and w[1] < edges[c] - _SLACK:
+                    return {"name": "lines_in_columns", "passed": False,
+                            "detail": f"row {n} takes {w[0]!r} (page {p + 1}) from a line that "
+                                      f"starts left of where {columns[c]['name']!r} starts "
+                                      f"on every row ({edges[c]:.1f} pt): that line is not "
+                                      "the row's"}
+    return {"name": "lines_in_columns", "passed": True if edges else None,
+            "detail": "the lines rows continue on start within their columns" if edges
+            else "no column's cells start at one edge on every row"}
+
+
+def _first_words(words: list, columns: list) -> dict:
+    """column -> the leftmost word a line prints in it."""
+    out: dict = {}
+    for w in sorted(words, key=lambda w: w[1]):
+        out.setdefault(wordlines.column_of(w, columns), w)
+    return out
+
+
+def row_edges(rows: list, items: list, settings: dict) -> tuple:
+    """``(date starts, money ends)``: the x where the rows' date cells start and where
+    their amounts end, each rounded to the point, from the rows' first lines."""
+    columns, date = settings["columns"], settings["date_column"]
+    starts, ends = set(), set()
+    for row in rows:
+        for p, k in row[3]:
+            if items[p][k][0] != "anchor":
+                continue
+            for c, w in _first_words(items[p][k][4], columns).items():
+                if c == date:
+                    starts.add(round(w[1]))
+            ends |= {round(w[2]) for w in items[p][k][4]
+                     if columns[wordlines.column_of(w, columns)]["kind"] == "amount"
+                     and engine.looks_like_amount(w[0], settings)}
+    return starts, ends
+
+
+def on_row_edges(words: list, edges: tuple, settings: dict) -> bool:
+    """A line that starts a word where the rows' dates start and ends an amount where
+    theirs end: a row, whether or not its date reads in the notation the rows were read
+    with (a month the reading never saw, on a page it never reached)."""
+    starts, ends = edges
+    dated = any(abs(round(w[1]) - x) <= 1 and any(ch.isdigit() for ch in w[0])
+                and not engine.looks_like_amount(w[0], settings) for w in words for x in starts)
+    return dated and any(abs(round(w[2]) - x) <= 1 and engine.looks_like_amount(w[0], settings)
+                         for w in words for x in ends)

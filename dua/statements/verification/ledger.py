@@ -1,0 +1,356 @@
+"""The accounting of one statement: every word of its table given exactly one owner.
+
+Built once per statement from the engine's items (``engine.extract``): each word in the
+table's extent (``_region``) is in a row's cell, on a line named as furniture with its
+reason, or unaccounted. A line that prints money is furniture only when the rows' own
+numbers say what it is (a balance they reach, a total of them), whatever its label.
+Verification, the refine loop's diagnostics and the review page all read this ledger.
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from ..table import engine, wordlines
+from . import gutters
+from .arithmetic import Arithmetic
+
+_HEADER = "the page's header, above the table's column heading"
+_GROUP = "a heading over the rows below it (a section, a card holder, a group)"
+_LEFT_OUT = "a column the output leaves out"
+_FOOT = "the page's foot: below its last row, out of a continuation's reach"
+_ACCOUNT = "the title of an account whose balances start again right below it"
+
+
+@dataclasses.dataclass
+class Ledger:
+    """Who owns each word of the table pages; boxes are ``[x0, top, x1, bottom]`` in points."""
+
+    rows: list  # [{"row", "parts": [{"page", "box"}], "cells": [{"column", "page", "box"}]}]
+    furniture: list  # [{"page", "box", "text", "reason"}]
+    unaccounted: list  # [{"page", "box", "text"}]
+    words_in_cells: int
+    pages: list  # the 1-based pages the accounting covers
+
+    @property
+    def complete(self) -> bool | None:
+        """True when every word is owned; None when there are no rows to account for."""
+        return not self.unaccounted if self.rows else None
+
+    def to_dict(self) -> dict:
+        return {"words_in_cells": self.words_in_cells,
+                "words_unaccounted": len(self.unaccounted), "pages": self.pages,
+                "furniture": self.furniture, "unaccounted": self.unaccounted, "rows": self.rows}
+
+    def reasons(self) -> dict:
+        """How many furniture lines each reason covers."""
+        out: dict = {}
+        for line in self.furniture:
+            out[line["reason"]] = out.get(line["reason"], 0) + 1
+        return out
+
+    def summary(self, limit: int = 5) -> str:
+        """One line a person can check: words in cells, furniture by reason, what is left."""
+        reasons = ", ".join(f"{n} {r}" for r, n in sorted(self.reasons().items(),
+                                                          key=lambda kv: -kv[1]))
+        if not self.rows:
+            return "no rows: no table page to account for"
+        head = (f"{self.words_in_cells} words in cells on page(s) "
+                f"{_pages(self.pages)}; furniture lines: {reasons or 'none'}")
+        if not self.unaccounted:
+            return head + "; every word accounted for"
+        shown = "; ".join(f"p{w['page']} {w['text']!r}" for w in self.unaccounted[:limit])
+        more = len(self.unaccounted) - limit
+        return (head + f"; {len(self.unaccounted)} word(s) no cell or furniture line accounts "
+                f"for: {shown}" + (f" (and {more} more)" if more > 0 else ""))
+
+
+def _pages(pages: list) -> str:
+    return ", ".join(str(p) for p in pages) if pages else "none"
+
+
+def _box(words: list) -> list:
+    return [round(min(w[1] for w in words), 2), round(min(w[3] for w in words), 2),
+            round(max(w[2] for w in words), 2), round(max(w[4] for w in words), 2)]
+
+
+def build(pages: list, settings: dict, apart: list | None = None,
+          extraction: tuple | None = None, balances: set | None = None,
+          restarts: tuple = ()) -> Ledger:
+    """The ledger of ``pages`` (engine words) read with ``settings``; ``apart`` holds the
+    words ``pagewords`` set apart, page by page, with their reasons, and ``extraction``
+    what ``engine.extract`` already returned for them; ``balances`` those the arithmetic
+    found the rows reach day by day (a statement with no balance column); ``restarts`` the
+    rows whose balances the arithmetic found starting again from one printed above them."""
+    rows, items = extraction or engine.extract(pages, settings)
+    titles = _before(rows, items, restarts)
+    owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
+    region = _region(rows, items)
+    money = Arithmetic(rows, settings, balances)
+    ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
+    reach = settings.get("continuation_gap", 0.0)
+    left = _rows_left(rows)
+    first = min(region) if region else 0
+    for page, (low, high, last_row) in sorted(region.items()):
+        heading = min([item[1] for item in items[page] if item[0] == "furniture"
+                       and item[5] == "the table's column heading"] or [float("-inf")])
+        for k, item in enumerate(items[page]):
+            if not low <= item[1] <= high:
+                continue
+            if (page, k) in owned:
+                _cells(ledger, page, item, rows[owned[(page, k)]], settings, money)
+                continue
+            # over the heading a later page prints again: the page's own top, wherever the
+            # table is read to go on without its heading
+            above = page != first and item[0] == "text" and item[1] < heading
+            reason = item[5] or (_HEADER if item[0] == "outside" or above else "")
+            if item[0] in ("money", "furniture") and reason not in _STRUCTURAL:
+                reason, why = _money_reason(item, page, k, reason, settings, money)
+                if why:
+                    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                            "why": why} for w in item[4]]
+                    continue
+            if not reason and item[0] == "text" and _heads_rows(items[page], k, settings,
+                                                                left):
+                reason = _GROUP
+            if not reason and item[0] == "text" and (page, k) in titles:
+                reason = _ACCOUNT
+            if not reason and item[0] in ("money", "text") and money.amounts(item):
+                reason = money.explain_anywhere([w[0] for w in item[4]])
+            wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
+            if not reason and wordy and item[1] > last_row + reach:
+                reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
+            _own(ledger, page, item[4], item[3], reason)
+        for word, reason in (apart[page] if apart and page < len(apart) else []):
+            if low <= word[3] <= high:
+                _own(ledger, page, [word], word[0], reason)
+    _loose_rows(ledger, items, region, owned, settings, money, rows)
+    _carried_over(ledger, items, region, owned, settings, rows)
+    _groups_of_one(ledger, len(rows))
+    return ledger
+
+
+def _before(rows: list, items: list, restarts) -> set:
+    """``(page, line)`` of the lines between each row in ``restarts`` and the row before it:
+    where a second account's chain starts, its title and number stand."""
+    out = set()
+    for r in restarts:
+        if not 0 < r < len(rows):
+            continue
+        (p0, k0), (p1, k1) = rows[r - 1][3][-1], rows[r][3][0]
+        for page in range(p0, p1 + 1):
+            start = k0 + 1 if page == p0 else 0
+            stop = k1 if page == p1 else len(items[page])
+            out |= {(page, k) for k in range(start, stop)}
+    return out
+
+
+def _groups_of_one(ledger: Ledger, rows: int) -> None:
+    """Headings over groups of rows are fewer than the rows: a line over nearly every row
+    is some part of each row the reading left out (a date's year wrapped onto its own
+    line), named, not passed as a heading."""
+    heads = [f for f in ledger.furniture if f["reason"] == _GROUP]
+    if len(heads) < 3 or len(heads) <= rows // 2:
+        return
+    ledger.furniture = [f for f in ledger.furniture if f["reason"] != _GROUP]
+    ledger.unaccounted += [{"page": f["page"], "box": f["box"], "text": f["text"],
+                            "why": f"one of {len(heads)} lines that would head groups of "
+                                   f"{rows} rows: part of the rows, not a heading over them"}
+                           for f in heads]
+
+
+def _carried_over(ledger: Ledger, items: list, region: dict, owned: dict,
+                  settings: dict, rows: list) -> None:
+    """The page after the table's last: text that opens it where the last row's cells of
+    words start may be the rest of that row, which the page break carried over. No reading
+    owns it, and no label says what it is: it is named, not passed over."""
+    after = max(region) + 1 if region else len(items)
+    if after >= len(items) or after in region:
+        return
+    starts = _text_starts(rows[-1], settings["columns"]) if rows else set()
+    for k, item in enumerate(items[after]):
+        if item[0] == "furniture":
+            continue  # a running header, a page number: the page's structure
+        if (after, k) in owned or item[0] not in ("text", "outside") \
+                or not engine.continues(item, settings) \
+                or not any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
+            return
+        ledger.unaccounted += [{"page": after + 1, "box": _box([w]), "text": w[0],
+                                "why": "opens the page after the table's last, in the "
+                                       "columns a row wraps in: the rest of the last row?"}
+                               for w in item[4]]
+
+
+def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings: dict,
+                money: "Arithmetic", rows: list) -> None:
+    """Lines outside the table's span that print a date and money as a row does (a first
+    or last transaction under another heading, a row the reading never reached): owned
+    only where the arithmetic says what they are, a balance or a total of the rows."""
+    edges = gutters.row_edges(rows, items, settings)
+    for page, lines in enumerate(items):
+        low, high = region.get(page, (0.0, -1.0, 0.0))[:2]
+        for k, item in enumerate(lines):
+            if (page, k) in owned or low <= item[1] <= high:
+                continue
+            if item[0] == "anchor" or (item[0] == "furniture" and item[5] in _STRUCTURAL):
+                continue  # some row's anchor, or the page's structure (a label is no proof)
+            if not (_row_like(item[4], settings, anywhere=item[0] in ("money", "text"))
+                    or gutters.on_row_edges(item[4], edges, settings)):
+                continue
+            reason = money.explain_anywhere([w[0] for w in item[4]])
+            if reason:
+                _own(ledger, page, item[4], item[3], reason)
+            else:
+                ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                        "why": "a line outside the table's rows that prints "
+                                               "a date and money as a row does"}
+                                       for w in item[4]]
+
+
+def _cells(ledger: Ledger, page: int, item: list, row: list, settings: dict,
+           money: "Arithmetic") -> None:
+    """A row line's words: each in a cell whose value the output keeps, or said otherwise.
+    An amount column's cell that reads as no amount keeps nothing of its words."""
+    columns, offset = engine.item_columns(item, settings)
+    for w in item[4]:
+        c = wordlines.column_of(w, columns) + offset
+        col = (settings["columns"] + settings.get("second_line", []))[c]
+        if not col.get("output", True):
+            _own(ledger, page, [w], w[0], _LEFT_OUT)
+        elif col["kind"] == "amount" and row[0][c] and money.amount(row[0][c], c) is None:
+            ledger.unaccounted.append({"page": page + 1, "box": _box([w]), "text": w[0],
+                                       "why": f"in {col['name']!r}, whose cell "
+                                              f"{row[0][c]!r} reads as no amount"})
+        else:
+            ledger.words_in_cells += 1
+
+
+# Furniture whose reason is the page's structure, not the rows' numbers.
+_STRUCTURAL = ("the table's column heading", "a section's title (it signs its rows)",
+               "a rule drawn with text")
+
+
+def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
+                  money: "Arithmetic") -> tuple:
+    """``(reason, why not)`` for a line inside the table that prints money and is no row.
+    Whatever named it (a label such as 'Closing balance', a pattern learned from the key,
+    a balance alone on its line), it stands only when the rows' own numbers say what it
+    is: a balance they reach or a total of them. A label alone would let a lost row pass
+    as furniture."""
+    cells = item[2] if item[2] is not None else wordlines.split_cells(
+        item[4], settings["columns"], settings["glue_gap"])
+    kinds = [c["kind"] for c in settings["columns"]]
+    cells = [c if i < len(kinds) and kinds[i] == "amount" and money.is_money(c, i)
+             else "" for i, c in enumerate(cells)]
+    if not any(cells):
+        return reason, ""  # no money in the table's columns: the label is the reason
+    explained = money.explain(["money", item[1], cells] + item[3:], page, k) \
+        or money.explain_anywhere([c for c in cells if c])
+    if explained:
+        return explained, ""
+    said = f" (named: {reason})" if reason else ""
+    return "", (f"a line that prints money in the table's columns{said}, and its amounts "
+                "are neither a balance the rows reach nor a total of the rows above it")
+
+
+def _heads_rows(items: list, k: int, settings: dict, left: float | None) -> bool:
+    """A line of words that starts where no wrapped description does (see
+    ``engine.continues``), at the rows' left edge, and that the next rows stand under: a
+    group's heading. A line starting anywhere else between two rows is some row's words
+    the reading left out (a description wrapped from under its date)."""
+    if engine.continues(items[k], settings):
+        return False
+    line = items[k][4]
+    if left is None or abs(line[0][1] - left) > max(w[4] - w[3] for w in line):
+        return False
+    return engine.row_below(items, k, settings)
+
+
+def _text_starts(row: list, columns: list) -> set:
+    """Where each of a row's cells of words starts on the page (its leftmost word)."""
+    out: dict = {}
+    for line in row[1]:
+        for w in line:
+            c = wordlines.column_of(w, columns)
+            if columns[c]["kind"] == "text":
+                out[c] = min(out.get(c, w[1]), w[1])
+    return set(out.values())
+
+
+def _rows_left(rows: list) -> float | None:
+    """Where the rows' lines start on the page: the left edge of the table's text."""
+    starts = [line[0][1] for row in rows for line in row[1] if line]
+    return min(starts) if starts else None
+
+
+def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None:
+    if reason:
+        ledger.furniture.append({"page": page + 1, "box": _box(words), "text": text,
+                                 "reason": reason})
+    else:
+        ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0]}
+                               for w in words]
+
+
+def _region(rows: list, items: list) -> dict:
+    """page -> (top, bottom, last row line) of what is accounted for. The table's extent
+    is the page's, not the rows': from its column heading above the first row (or that
+    row, with no heading) to the page's end on the last page, every page between included,
+    and every page that prints the heading. Where the rows end is no evidence of where the table does: a row the reading lost
+    below the last one it found would lie outside."""
+    if not rows:
+        return {}
+    region = {}
+    for row in rows:
+        for page, k in row[3]:
+            top = items[page][k][1]
+            low, high = region.get(page, (top, top))
+            region[page] = (min(low, top), max(high, top))
+    first, last = min(region), max(region)
+    heading = [item[1] for item in items[first] if item[0] == "furniture"
+               and item[5] == "the table's column heading" and item[1] <= region[first][0]]
+    top = max(heading) if heading else region[first][0]
+    inf = float("inf")
+    out = {p: (top if p == first else -inf, inf,
+               region[p][1] if p in region else -inf) for p in range(first, last + 1)}
+    for p, lines in enumerate(items):  # a page that prints the heading is the table's too
+        tops = [item[1] for item in lines if item[0] == "furniture"
+                and item[5] == "the table's column heading"]
+        if p not in out and tops:
+            out[p] = (min(tops), inf, -inf)
+    return out
+
+
+def _rows(rows: list, items: list, settings: dict) -> list:
+    names = [c["name"] for c in settings["columns"] + settings.get("second_line", [])]
+    out = []
+    for n, row in enumerate(rows):
+        parts: dict = {}
+        cells = []
+        for page, k in row[3]:
+            words = items[page][k][4]
+            parts.setdefault(page, []).extend(words)
+            by_col: dict = {}
+            columns, offset = engine.item_columns(items[page][k], settings)
+            for w in words:
+                by_col.setdefault(wordlines.column_of(w, columns) + offset, []).append(w)
+            cells += [{"column": names[c], "page": page + 1, "box": _box(ws)}
+                      for c, ws in sorted(by_col.items())]
+        out.append({"row": n, "parts": [{"page": p + 1, "box": _box(ws)}
+                                        for p, ws in sorted(parts.items())], "cells": cells})
+    return out
+
+
+def _row_like(words: list, settings: dict, anywhere: bool = False) -> bool:
+    """A line that prints a date as the rows print theirs and an amount: under the table's
+    heading the date may stand anywhere in it (a row whose cells slipped off the columns);
+    outside the table it must open the line (a summary box's due date amid its amounts is
+    no transaction)."""
+    texts = [w[0] for w in words]
+    for start in range(len(texts) if anywhere else 1):
+        n = next((n for n in (1, 2, 3) if re.fullmatch(
+            settings["date_pattern"], " ".join(texts[start:start + n]), re.IGNORECASE)), 0)
+        if n and any(engine.looks_like_amount(t, settings)
+                     for t in texts[:start] + texts[start + n:]):
+            return True
+    return False

@@ -1,0 +1,92 @@
+"""What a statement prints about its rows outside them, held against the rows.
+
+A summary (a box above the table, lines below it) that prints the balance the rows start
+from speaks about these rows. Where it leads from that balance, by amounts it prints, to
+another that is not the rows' closing balance (nor any balance a row prints), it sums
+other rows than these (a page missing, rows lost): the summary contradicts them. Figures are matched by value, never by the words
+printed beside them, so the check reads any language.
+"""
+from __future__ import annotations
+
+_CENT = 0.005
+
+
+def check(outside: list, settings: dict, frame) -> dict:
+    """``{"name", "passed", "detail"}`` from the amounts printed on lines that are no row
+    (``reconcile.amounts_outside_rows``): None when none starts from their opening balance."""
+    printed = [v for v in outside if v is not None]
+    closing = _closing(frame, settings)
+    starts = sorted(v for v in _opening(frame, settings) if _has(printed, v))
+    if not starts or closing is None:
+        return {"name": "summary_agrees", "passed": None,
+                "detail": "nothing printed outside the rows starts from their opening balance"}
+    if _has(printed, closing):
+        return {"name": "summary_agrees", "passed": True,
+                "detail": f"outside the rows the statement prints the balance they open on, "
+                          f"{starts[0]:,.2f}, and the one they close on, {closing:,.2f}"}
+    reached = {round(abs(v), 2) for v in _balances(frame, settings) if v == v}
+    for opening in starts:
+        chain = _chain(printed, opening, reached)
+        if chain:
+            by, end = chain
+            return {"name": "summary_agrees", "passed": False,
+                    "detail": f"the summary printed outside the rows goes from their opening "
+                              f"balance {opening:,.2f} by {by} to {end:,.2f}, and the rows "
+                              f"close on {closing:,.2f}: it sums other rows than these (a "
+                              "page or rows missing, or rows that are not the statement's)"}
+    return {"name": "summary_agrees", "passed": True,
+            "detail": f"outside the rows the statement prints the balance they open on, "
+                      f"{starts[0]:,.2f}, and no other balance it leads to"}
+
+
+def _chain(printed: list, opening: float, reached: set) -> tuple | None:
+    """``(how, end)``: a printed amount the opening balance reaches by one or two other
+    printed amounts (in less out), that no row's balance is: a summary's closing."""
+    values = sorted({round(abs(v), 2) for v in printed} - {round(abs(opening), 2)})
+    ends = set(values) - reached
+    for x in values:
+        for y in [0.0] + values:
+            if y == x:
+                continue
+            for sign in (1, -1):
+                end = round(abs(opening) + sign * (x - y), 2)
+                if end in ends and end not in (x, y):
+                    how = f"{x:,.2f}" + (f" and {y:,.2f}" if y else "")
+                    return how, end
+    return None
+
+
+def _has(printed: list, value: float) -> bool:
+    return any(abs(abs(p) - abs(value)) < _CENT for p in printed)
+
+
+def _balances(frame, settings: dict) -> list:
+    """The balance column's cells (NaN where a row prints none), or []."""
+    balance = settings.get("balance_column")
+    columns = settings.get("columns") or []
+    if balance is None or balance >= len(columns) or columns[balance]["name"] not in frame:
+        return []
+    return [float("nan") if v is None else float(v)
+            for v in frame[columns[balance]["name"]].tolist()]
+
+
+def _closing(frame, settings: dict) -> float | None:
+    printed = [v for v in _balances(frame, settings) if v == v]
+    return printed[-1] if printed else None
+
+
+def _opening(frame, settings: dict) -> set:
+    """The balance before the first row: the first balance printed less the movements
+    down to it, under each way the columns of money can move it."""
+    from ..table.reconcile import movement_options  # late, as above
+
+    bal = _balances(frame, settings)
+    first = next((i for i, v in enumerate(bal) if v == v), None)
+    if first is None:
+        return set()
+    name = settings["columns"][settings["balance_column"]]["name"]
+    return {round(bal[first] - s * sum(moves[:first + 1]), 2)
+            for _, moves in movement_options(frame, exclude=(name,)) for s in (1, -1)}
+
+
+

@@ -1,0 +1,191 @@
+"""The built-in writer: standalone emitted code, alignment, and the guided settings search."""
+from __future__ import annotations
+
+import ast
+import copy
+import dataclasses
+import os
+import sys
+import types
+import unittest
+
+import pandas as pd
+
+from dua.pdf import read_document
+from dua.sandbox import reader_block
+from dua.sandbox.policy import check_source
+from dua.schemas import StatementState
+from dua.statements.learning import analysis
+from dua.statements.agent import agent, writer
+
+from ...support import FIXTURES
+from ..learning.test_analysis import rows
+from ..learning.test_answer_key import frame
+from ..table.test_engine import line
+
+CARD = os.path.join(FIXTURES, "statements", "card_parens")
+
+
+class BuiltinWriterTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.pages = analysis.pages_from_document(read_document(os.path.join(CARD, "a.pdf")))
+        cls.found = analysis.analyze_pages(cls.pages)
+        cls.expected = pd.read_csv(os.path.join(CARD, "a.csv"))
+
+    def test_emitted_parser_imports_only_allowed_modules_and_passes_the_policy(self):
+        source = writer.emit_source(self.found.settings, "northwind")
+        self.assertEqual(check_source(source), [])
+        tree = ast.parse(source)
+        block = reader_block.find(tree)
+        self.assertIsNotNone(block, "the word reader is not copied verbatim")
+        imported = set()
+        for i, stmt in enumerate(tree.body):
+            for node in ast.walk(stmt):
+                where = "reader" if i in block else "parser"
+                if isinstance(node, ast.Import):
+                    imported.update((where, a.name.split(".")[0]) for a in node.names)
+                elif isinstance(node, ast.ImportFrom):
+                    imported.add((where, node.module.split(".")[0]))
+        # unicodedata: CJK fonts' radicals read as the characters they stand for (pagewords)
+        self.assertEqual({m for w, m in imported if w == "parser"},
+                         {"__future__", "re", "unicodedata", "pandas"})
+        # the reader reads with pdfminer alone (pdfplumber for the pages it falls back on)
+        self.assertEqual({m for w, m in imported if w == "reader"},
+                         {"io", "re", "itertools", "operator", "pdfminer", "pdfplumber"})
+        self.assertIn("def parse(pdf_path", source)
+
+    def test_emitted_parser_gives_the_same_frame_with_and_without_pypdfium2(self):
+        source = writer.emit_source(writer.align(self.found.settings, self.expected), "card")
+        frames = []
+        for blocked in (False, True):
+            saved = sys.modules.get("pypdfium2")
+            if blocked:
+                sys.modules["pypdfium2"] = None  # import pypdfium2 now raises ImportError
+            try:
+                namespace = {"__name__": "generated_parser"}
+                exec(compile(source, "parser.py", "exec"), namespace)
+                frames.append(namespace["parse"](os.path.join(CARD, "a.pdf")))
+            finally:
+                if blocked:
+                    sys.modules.pop("pypdfium2")
+                    if saved is not None:
+                        sys.modules["pypdfium2"] = saved
+        pd.testing.assert_frame_equal(frames[0], frames[1])
+        pd.testing.assert_frame_equal(frames[0], self.expected, check_dtype=False)
+
+    def test_emitted_parser_holds_no_data_from_the_sample(self):
+        source = writer.emit_source(writer.align(self.found.settings, self.expected), "northwind")
+        for value in self.expected["Date"].tolist() + self.expected["Description"].tolist():
+            self.assertNotIn(str(value), source)
+        for value in self.expected["Amount"].tolist():
+            self.assertNotIn(f"{abs(value):,.2f}", source)
+
+    def test_align_renames_and_types_columns_like_the_expected_csv(self):
+        renamed = self.expected.rename(columns={"Description": "Details"})
+        s = writer.align(self.found.settings, renamed)
+        self.assertEqual([c["name"] for c in s["columns"]], ["Date", "Details", "Amount"])
+        self.assertEqual([c["dtype"] for c in s["columns"]], ["str", "str", "float"])
+
+    def test_search_recovers_from_damaged_settings_guided_by_diagnostics(self):
+        damaged = copy.deepcopy(self.found.settings)
+        damaged["parens_negative"] = False
+        damaged["skip_patterns"] = [p for p in damaged["skip_patterns"] if "total" not in p]
+        found = analysis.Analysis(damaged, [], [], [], 1, 1)
+        w = writer.BuiltinWriter(self.pages, found, self.expected)
+        draft = w.write()
+        self.assertEqual(draft.in_process["status"], "passed", draft.note)
+        self.assertLess(len(w.tried), writer.SEARCH_BUDGET)
+
+    def test_search_finds_the_date_format_and_the_wrapped_lines_again(self):
+        damaged = copy.deepcopy(self.found.settings)
+        damaged.update(date_pattern=r"\d{4}-\d{2}-\d{2}", continuation_gap=0.0)
+        damaged["columns"][1]["x0"] += 12
+        w = writer.BuiltinWriter(self.pages, analysis.Analysis(damaged, [], [], [], 1, 1),
+                                 self.expected)
+        self.assertEqual(w.write().in_process["status"], "passed")
+
+    def test_unsupervised_search_repairs_signs_until_the_balances_reconcile(self):
+        folder = os.path.join(FIXTURES, "statements", "trailing_minus")
+        pages = analysis.pages_from_document(read_document(os.path.join(folder, "a.pdf")))
+        found = analysis.analyze_pages(pages)
+        found.settings["trailing_minus_negative"] = False
+        draft = writer.BuiltinWriter(pages, found).write()
+        self.assertEqual(draft.in_process["status"], "passed", draft.in_process["summary"])
+        self.assertTrue(draft.settings["trailing_minus_negative"])
+
+    def test_write_passes_at_once_on_a_known_layout(self):
+        w = writer.BuiltinWriter(self.pages, self.found, self.expected)
+        draft = w.write()
+        self.assertEqual((draft.in_process["status"], len(w.tried)), ("passed", 1))
+        self.assertEqual(draft.settings["columns"][0]["name"], "Date")
+
+    def test_refine_offers_untried_candidates_then_none(self):
+        w = writer.BuiltinWriter(self.pages, self.found, self.expected, budget=3)
+        w.write()
+        seen = set()
+        for _ in range(20):
+            draft = w.refine()
+            if draft is None:
+                break
+            self.assertNotIn(draft.code, seen)
+            seen.add(draft.code)
+        else:
+            self.fail("refine never ran out of candidates")
+
+    def test_no_transactions_is_a_lookup_error(self):
+        w = writer.BuiltinWriter([[]], analysis.analyze_pages([[]]))
+        with self.assertRaises(LookupError):
+            w.write()
+
+
+
+class RefineTest(unittest.TestCase):
+    """Refinement on hand-made words: only a parser better than every one written."""
+
+    PAGE = (line(50, (40, "Date"), (100, "Details"), (320, "Amount"))
+            + rows(*[[(40, f"0{d}/02/25"), (100, "Shop"), (320, f"({d}.25)")]
+                     for d in range(1, 5)], top=65)
+            + line(120, (100, "Total"), (320, "10.00")))
+    KEY = frame([[f"0{d}/02/25", "Shop", -d - 0.25] for d in range(1, 5)],
+                ["Date", "Details", "Amount"])
+
+    def test_refine_offers_only_a_parser_better_than_every_one_written_then_none(self):
+        damaged = copy.deepcopy(analysis.analyze_pages([self.PAGE]).settings)
+        damaged.update(parens_negative=False, skip_patterns=[], date_pattern=r"\d{4}-\d{2}-\d{2}")
+        w = writer.BuiltinWriter([self.PAGE], analysis.Analysis(damaged, [], [], [], 1, 1),
+                                 self.KEY, budget=2)
+        written = [w.write().in_process["distance"]]
+        for _ in range(20):
+            draft = w.refine()
+            if draft is None:
+                break
+            self.assertLess(draft.in_process["distance"], min(written))
+            written.append(draft.in_process["distance"])
+        else:
+            self.fail("refine never ran out of better parsers")
+        self.assertGreater(len(written), 1, "the search found no better parser to offer")
+
+    def test_after_a_parser_that_passes_there_is_nothing_to_refine(self):
+        found = analysis.analyze_pages([self.PAGE], self.KEY)
+        w = writer.BuiltinWriter([self.PAGE], found, self.KEY)
+        self.assertEqual(w.write().in_process["status"], "passed")
+        self.assertGreater(len(w.tried), 1)  # other parsers were tried: none is better
+        self.assertIsNone(w.refine())
+
+    def test_a_writer_with_nothing_better_ends_the_run(self):
+        wrong = self.KEY.assign(Amount=[9.0, 9.0, 9.0, 9.0])  # no reading of the page gives it
+        found = analysis.analyze_pages([self.PAGE], wrong)
+        w = writer.BuiltinWriter([self.PAGE], found, wrong)
+        w.write()
+        state = StatementState(target_bank="shop")
+        ctx = agent.AgentContext(analysis=found, writer=w,
+                                 recovery=types.SimpleNamespace(records=[]))
+        after = dataclasses.replace(state, **agent.refine(state, ctx))
+        self.assertEqual(after.retry_count, 0)
+        self.assertEqual(agent.route_after_refine(after), "finalize")
+        self.assertEqual(agent.route_after_refine(state), "save")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,345 @@
+"""Layout analysis on hand-made words: rivers, header phrases, dates, candidate lines."""
+from __future__ import annotations
+
+import os
+import tempfile
+import unittest
+
+from dua.pdf import read_document
+from dua.statements.table import dataframe, engine, notation
+from dua.statements.learning import analysis
+
+from ..table.test_engine import line
+
+
+def rows(*specs, top=80.0, pitch=12.0):
+    out = []
+    for i, cells in enumerate(specs):
+        out += line(top + i * pitch, *cells)
+    return out
+
+
+class CandidateLinesTest(unittest.TestCase):
+    def test_lines_need_a_date_then_an_amount(self):
+        page = rows([(40, "01/02/24"), (100, "Coffee"), (320, "3.50")],
+                    [(40, "02/02/24"), (100, "Note only")],
+                    [(40, "Ref 12.00"), (100, "no date")])
+        self.assertEqual(len(analysis.candidate_lines([page])), 1)
+
+    def test_a_summary_strip_in_another_date_format_is_left_out(self):
+        strip = line(20, (40, "01-07-2023"), (200, "22,800.00"))
+        page = strip + rows(*[[(40, f"0{d}/07"), (100, "Shop"), (320, "1.00")] for d in range(1, 6)])
+        found = analysis.candidate_lines([page])
+        self.assertEqual(len(found), 5)
+        self.assertTrue(all(ln[0][0].endswith("/07") for _, ln in found))
+
+    def test_summary_lines_are_not_candidates(self):
+        page = rows([(40, "01/02/24"), (100, "Opening Balance"), (320, "3.50")],
+                    [(40, "01/02/24"), (100, "Coffee"), (320, "3.50")])
+        self.assertEqual(len(analysis.candidate_lines([page])), 1)
+
+    def test_a_date_that_begins_inside_a_word_is_that_words_date(self):
+        # the date match starts within "(12/03/2024)": before, no word was found for it
+        page = rows(*[[(40, f"(1{d}/03/2024)"), (100, "Shop"), (320, "1.00")]
+                      for d in range(1, 6)])
+        found = analysis.candidate_lines([page])
+        self.assertEqual([ln[0][0] for _, ln in found], [f"(1{d}/03/2024)" for d in range(1, 6)])
+
+
+class ColumnsTest(unittest.TestCase):
+    def test_rivers_split_the_columns(self):
+        page = rows([(40, "01/02/24"), (100, "Coffee shop"), (320, "3.50")],
+                    [(40, "02/02/24"), (100, "Rent"), (320, "1,200.00")])
+        segments = analysis.find_segments([ln for _, ln in analysis.candidate_lines([page])])
+        self.assertEqual(len(segments), 4)  # date, "Coffee"/"Rent", "shop", amount
+
+    def test_unlabeled_segments_join_the_nearer_column(self):
+        segments = [(40, 80), (100, 150), (200, 215), (220, 260)]
+        header = [line(50, (40, "Date"), (100, "Details"), (225, "Balance"))]
+        cols = analysis.build_columns(segments, header)
+        self.assertEqual([c["name"] for c in cols], ["Date", "Details", "Balance"])
+        self.assertEqual(cols[2]["x0"], 175.0)  # the 'Rs.' segment at 200 joined Balance
+
+    def test_a_header_phrase_over_two_segments_makes_one_column(self):
+        segments = [(30, 40), (45, 60), (65, 85), (150, 200)]
+        header = [line(50, (30, "Txn Date"), (150, "Details"))]
+        cols = analysis.build_columns(segments, header)
+        self.assertEqual([c["name"] for c in cols], ["Txn Date", "Details"])
+
+    def test_a_second_header_line_extends_the_names(self):
+        page = (line(50, (40, "Date"), (100, "Details"), (310, "Debit"))
+                + line(58, (310, "(INR)"))
+                + rows([(40, "01/02/24"), (100, "Coffee"), (310, "3.50")],
+                       [(40, "02/02/24"), (100, "Rent"), (310, "1,200.00")]))
+        found = analysis.analyze_pages([page])
+        self.assertEqual(found.column_headers, ["Date", "Details", "Debit (INR)"])
+        self.assertEqual(len(dataframe.build_frame([page], found.settings)), 2)
+
+
+class AnalyzeTest(unittest.TestCase):
+    def test_dates_with_a_time_and_dashes_for_empty_amounts(self):
+        page = (line(50, (40, "Date"), (150, "Details"), (300, "Debit"), (380, "Credit"))
+                + rows([(40, "01/08/2024 10:32"), (150, "UPI"), (300, "-"), (380, "5.00")],
+                       [(40, "02/08/2024 09:01"), (150, "ATM"), (300, "7.50"), (380, "-")],
+                       [(40, "03/08/2024 18:45"), (150, "POS"), (300, "\u22122.25"), (380, "-")]))
+        s = analysis.analyze_pages([page]).settings
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["01/08/2024 10:32", "02/08/2024 09:01",
+                                                  "03/08/2024 18:45"])
+        self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 7.5, -2.25])
+
+    def test_no_candidates_gives_empty_settings_and_the_raw_text(self):
+        found = analysis.analyze_pages([line(10, (40, "Hello world"))])
+        self.assertEqual((found.settings, found.raw_sample_text), ({}, ["Hello world"]))
+
+    def test_settings_name_the_date_column_and_its_format(self):
+        page = (line(50, (40, "Value"), (100, "Date"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "X1"), (100, "01 Aug 2024"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "X2"), (100, "12 Aug 2024"), (200, "Rent"), (320, "(9.00)")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["date_column"], 1)
+        self.assertEqual([c["kind"] for c in s["columns"]], ["text", "date", "text", "amount"])
+        self.assertEqual(dataframe.build_frame([page], s)["Amount"].tolist(), [3.5, -9.0])
+
+
+class DatePrintedOncePerDayTest(unittest.TestCase):
+    def test_rows_without_a_date_take_the_date_above(self):
+        page = (line(50, (40, "Date"), (100, "Details"), (310, "Paid out"), (400, "Balance"))
+                + rows([(40, "01 Aug"), (100, "Coffee"), (310, "3.50"), (400, "96.50")],
+                       [(100, "Bakery"), (310, "2.00"), (400, "94.50")],
+                       [(100, "Bus"), (310, "1.50"), (400, "93.00")],
+                       [(40, "02 Aug"), (100, "Lunch"), (310, "8.00"), (400, "85.00")],
+                       [(100, "Cinema"), (310, "9.00"), (400, "76.00")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s.get("anchor"), "amount")
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["01 Aug"] * 3 + ["02 Aug"] * 2)
+        self.assertEqual(dataframe.build_frame([page], dict(s, date_fill="blank"))["Date"].isna().sum(), 3)
+
+
+class WhatTheColumnsPrintTest(unittest.TestCase):
+    def test_a_word_ending_in_a_colon_before_every_value_is_a_label(self):
+        page = (line(50, (40, "Date"), (100, "Reference"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "01/08/2024"), (100, "Ref: A1"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "02/08/2024"), (100, "Ref: B2"), (200, "Rent"), (320, "9.00")],
+                       [(40, "03/08/2024"), (100, "Ref: C3"), (200, "Bus"), (320, "1.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["columns"][1].get("labels"), ["Ref:"])
+        self.assertEqual(dataframe.build_frame([page], s)["Reference"].tolist(), ["A1", "B2", "C3"])
+
+    def test_a_second_column_of_dates_printed_once_a_day_is_carried_down(self):
+        page = (line(50, (40, "Value"), (120, "Booked"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "01/08/2024"), (120, "01/08/2024"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "02/08/2024"), (200, "Rent"), (320, "9.00")],
+                       [(40, "03/08/2024"), (120, "03/08/2024"), (200, "Bus"), (320, "1.50")],
+                       [(40, "03/08/2024"), (200, "Tea"), (320, "2.50")]))
+        s = analysis.analyze_pages([page]).settings
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Booked"].tolist(), ["01/08/2024", "01/08/2024"] + ["03/08/2024"] * 2)
+
+    def test_a_value_date_printed_only_where_it_differs_keeps_its_blanks(self):
+        page = (line(50, (40, "Date"), (120, "Value"), (200, "Details"), (320, "Amount"))
+                + rows([(40, "01/08/2024"), (120, "02/08/2024"), (200, "Coffee"), (320, "3.50")],
+                       [(40, "02/08/2024"), (200, "Rent"), (320, "9.00")],
+                       [(40, "03/08/2024"), (120, "05/08/2024"), (200, "Bus"), (320, "1.50")],
+                       [(40, "04/08/2024"), (200, "Tea"), (320, "2.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(dataframe.build_frame([page], s)["Value"].isna().sum(), 2)
+
+    def test_descriptions_over_their_rows_are_read_above_when_the_first_row_shows_it(self):
+        page = (line(50, (40, "Date"), (200, "Details"), (320, "Amount"))
+                + rows([(200, "Coffee shop")], [(200, "Main Street")],
+                       [(40, "01/08/2024"), (320, "3.50")], [(200, "Rent")],
+                       [(40, "02/08/2024"), (320, "9.00")], [(200, "Bus")],
+                       [(40, "03/08/2024"), (320, "1.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["continuation"], "above")
+        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(),
+                         ["Coffee shop Main Street", "Rent", "Bus"])
+
+
+class CentredCellsTest(unittest.TestCase):
+    """A ruled table whose wrapped descriptions are centred on the date line."""
+
+    ROWS = (("01/08/2024", ["Salary credit ACME Ltd"], "", "5,000.00", "15,000.00"),
+            ("02/08/2024", ["UPI transfer to", "Ravi Kumar rent Aug"], "12,000.00", "", "3,000.00"),
+            ("03/08/2024", ["ATM cash"], "500.00", "", "2,500.00"),
+            ("04/08/2024", ["NEFT from", "Mother savings"], "", "1,000.00", "3,500.00"),
+            ("05/08/2024", ["Card purchase", "Big Bazaar store", "Mumbai"], "250.00", "", "3,250.00"))
+
+    def render(self) -> str:
+        from fixtures.pdfwriter import PDF
+
+        pdf = PDF()
+        page = pdf.add_page()
+        for x, name, align in ((40, "Date", "left"), (120, "Description", "left"),
+                               (380, "Debit", "right"), (460, "Credit", "right"),
+                               (560, "Balance", "right")):
+            page.text(x, 80, name, "Helvetica-Bold", 9, align=align)
+        y = 100
+        for date, desc, debit, credit, balance in self.ROWS:
+            height = 11 * len(desc)
+            middle = y + height / 2 + 3
+            page.text(40, middle, date, size=9)
+            for k, text in enumerate(desc):
+                page.text(120, middle if len(desc) == 1 else y + 8 + 11 * k, text, size=9)
+            for x, value in ((380, debit), (460, credit), (560, balance)):
+                if value:
+                    page.text(x, middle, value, size=9, align="right")
+            page.line(40, y + height + 4, 560, y + height + 4)
+            y += height + 8
+        path = os.path.join(self.tmp, "centred.pdf")
+        with open(path, "wb") as fh:
+            fh.write(pdf.to_bytes())
+        return path
+
+    def test_wrapped_lines_join_the_nearest_date_line(self):
+        with tempfile.TemporaryDirectory() as self.tmp:
+            pages = analysis.pages_from_document(read_document(self.render()))
+        s = analysis.analyze_pages(pages).settings
+        self.assertEqual(s["continuation"], "nearest")
+        frame = dataframe.build_frame(pages, s)
+        self.assertEqual(frame["Description"].tolist(), [" ".join(r[1]) for r in self.ROWS])
+        self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 12000.0, 500.0, 0.0, 250.0])
+
+
+
+def right(x1, text):
+    """A word right-aligned on ``x1``, for ``line``."""
+    return (x1 - 5.0 * len(text), text)
+
+
+class CurrencyMarkTest(unittest.TestCase):
+    def test_a_mark_glued_to_three_amounts_is_learned(self):
+        for amount in ([(300, "R2"), (312, "922.27")], [(300, "R234.00")]):
+            with self.subTest(amount=amount):
+                page = rows(*[[(40, f"0{d}/02/24"), (100, "Payment")] + amount
+                              for d in range(1, 4)])
+                self.assertEqual(notation.currency_codes([page], 3.0), ["R"])
+
+    def test_letters_glued_to_a_reference_number_are_no_mark(self):
+        page = rows(*[[(40, f"0{d}/02/24"), (100, "AB12345678"), (300, "12.00")]
+                      for d in range(1, 5)])
+        self.assertEqual(notation.currency_codes([page], 3.0), [])
+
+
+class HeadingTiersTest(unittest.TestCase):
+    LOWER = line(50, (40, "DATE"), (100, "DATE"), (160, "DESCRIPTION"), (320, "AMOUNT"))
+    ROWS = rows([(40, "01/02/24"), (100, "02/02/24"), (160, "Coffee"), (320, "3.50")],
+                [(40, "02/02/24"), (100, "03/02/24"), (160, "Tea"), (320, "1.50")], top=65)
+
+    def heading(self, above):
+        page = above + self.LOWER + self.ROWS
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        return analysis.find_header([page], found[0], segments), segments
+
+    def test_a_tier_whose_words_stand_over_the_next_tiers_names_two_columns(self):
+        upper = line(40, (40, "TRANSACTION"), (100, "POSTING"))  # one space apart
+        header, segments = self.heading(upper)
+        self.assertEqual([[w[0] for w in ln] for ln in header],
+                         [["TRANSACTION", "POSTING"], ["DATE", "DATE", "DESCRIPTION", "AMOUNT"]])
+        self.assertEqual([c["name"] for c in analysis.build_columns(segments, header)],
+                         ["TRANSACTION DATE", "POSTING DATE", "DESCRIPTION", "AMOUNT"])
+
+    def test_a_sections_title_over_the_heading_is_no_tier_of_it(self):
+        header, _ = self.heading(line(40, (70, "Checking account activity")))
+        self.assertEqual([[w[0] for w in ln] for ln in header],
+                         [["DATE", "DATE", "DESCRIPTION", "AMOUNT"]])
+
+
+class HeadingNamesInOrderTest(unittest.TestCase):
+    def test_two_names_over_one_segment_of_money_name_two_columns_in_order(self):
+        # 'Money out' set off to the left of its values, 'Money in' over the money out.
+        header = [line(50, (40, "Date"), (100, "Description"), (225, "Money out"),
+                       (283, "Money in"), (420, "Balance"))]
+        segments = [(40, 80), (100, 200), (280, 310), (340, 370), (420, 460)]
+        columns = analysis.build_columns(segments, header, [False, False, True, True, True])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Date", "Description", "Money out", "Money in", "Balance"])
+
+    def test_two_names_over_one_segment_of_words_are_one_name(self):
+        header = [line(50, (40, "Date"), (100, "TRANSACTION"), (165, "DESCRIPTION"),
+                       (320, "Amount"), (400, "Balance"))]
+        segments = [(40, 80), (100, 230), (250, 280), (310, 350), (400, 440)]
+        columns = analysis.build_columns(segments, header, [False, False, False, True, True])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Date", "TRANSACTION DESCRIPTION", "Amount", "Balance"])
+
+
+class EmptyColumnTest(unittest.TestCase):
+    def test_a_heading_cell_over_nothing_beside_headed_segments_names_an_empty_column(self):
+        header = [line(50, (0, "Branch"), (40, "Date"), (100, "Description"),
+                       (320, "Amount"))]
+        segments = [(40, 80), (100, 200), (310, 350)]
+        columns = analysis.build_columns(segments, header, [False, False, True])
+        self.assertEqual([c["name"] for c in columns], ["Branch", "Date", "Description", "Amount"])
+
+    def test_a_name_wrapped_onto_two_lines_over_nothing_names_one_empty_column(self):
+        # 'Chq' over 'No.' beside 'Trans.' over 'Date': the wrapped name is one cell, and
+        # no part of the next column's name
+        header = [line(40, (10, "Chq"), (40, "Trans.")),
+                  line(50, (10, "No."), (40, "Date"), (100, "Description"), (320, "Amount"))]
+        segments = [(40, 80), (100, 200), (310, 350)]
+        columns = analysis.build_columns(segments, header, [False, False, True])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Chq No.", "Trans. Date", "Description", "Amount"])
+
+    def test_a_name_right_of_a_named_segment_over_nothing_names_a_column_of_its_own(self):
+        # 'Details' over descriptions printed on the lines above the rows' first lines,
+        # beside a reference the rows' first lines print; the money's names stand apart
+        header = [line(50, (40, "Date"), (100, "Ref"), (160, "Details"), (262, "Amount"))]
+        segments = [(40, 80), (100, 150), (280, 310)]
+        columns = analysis.build_columns(segments, header, [False, False, True])
+        self.assertEqual([c["name"] for c in columns], ["Date", "Ref", "Details", "Amount"])
+
+    def test_names_set_off_to_the_side_of_unheaded_segments_still_name_them(self):
+        # left-aligned names over right-aligned money: no segment is left for an empty column
+        header = [line(50, (40, "Date"), (100, "Description"), (262, "Out"), (322, "In"))]
+        segments = [(40, 80), (100, 200), (280, 310), (340, 370)]
+        columns = analysis.build_columns(segments, header, [False, False, True, True])
+        self.assertEqual([c["name"] for c in columns], ["Date", "Description", "Out", "In"])
+
+
+class SegmentsTest(unittest.TestCase):
+    SEGMENTS = [(40, 80), (100, 130), (133, 153)]
+
+    def test_segments_one_space_apart_on_every_row_are_one_column(self):
+        lines = [line(65, (40, "01/02/24"), (100, "Coffee shop")),
+                 line(77, (40, "02/02/24"), (100, "Bakery cafe"))]
+        self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), [(40, 80), (100, 153)])
+
+    def test_words_of_no_width_give_no_pitch_and_join_nothing(self):
+        # a damaged font's glyphs have no width: there is no letter pitch to measure gaps by
+        lines = [[(t, x, x, top, top + 10) for t, x in (("01/02/24", 40), ("Coffee", 100),
+                                                        ("shop", 133))] for top in (65, 77)]
+        self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), self.SEGMENTS)
+
+    def test_money_one_space_beside_words_stays_a_column_of_its_own(self):
+        lines = [line(65, (40, "01/02/24"), (100, "Coffee"), (133, "3.50")),
+                 line(77, (40, "02/02/24"), (100, "Bakery"), (133, "1.50"))]
+        self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), self.SEGMENTS)
+        self.assertEqual(analysis.money_segments(self.SEGMENTS, lines), [False, False, True])
+
+
+class TableRowsTest(unittest.TestCase):
+    TABLE = (line(50, (40, "Date"), (100, "Description"), (315, "Amount"), (415, "Balance"))
+             + rows(*[[(40, f"0{d}/02/24"), (100, "Shop"), right(350, f"{d}.00"),
+                       right(450, f"{100 - d}.00")] for d in range(1, 6)], top=65))
+
+    def test_a_summary_whose_money_stands_off_the_rows_edges_is_no_candidate(self):
+        summary = line(20, (40, "01/02/24"), (100, "Beginning"), right(250, "1,000.00"))
+        found = analysis.candidate_lines([summary + self.TABLE])
+        self.assertEqual([ln[1][0] for _, ln in found], ["Shop"] * 5)
+
+    def test_a_strip_under_another_heading_leaves_the_tables_columns_as_they_were(self):
+        strip = (line(160, (40, "Day"), (100, "Summary"), (330, "Ledger"))
+                 + rows(*[[(40, f"0{d}/02/24"), right(250, f"{d},100.00")] for d in range(1, 4)],
+                        top=172))
+        self.assertEqual(len(analysis.candidate_lines([self.TABLE + strip])), 8)
+        self.assertEqual(analysis.analyze_pages([self.TABLE + strip]).settings["columns"],
+                         analysis.analyze_pages([self.TABLE]).settings["columns"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,403 @@
+"""The parsing engine on hand-made words: amounts in every form, lines, rows, skips."""
+from __future__ import annotations
+
+import re
+import unittest
+
+from dua.statements.table import dataframe, engine, wordlines
+
+SETTINGS = {"parens_negative": True, "trailing_minus_negative": True,
+            "drcr_signs": {"dr": -1, "cr": 1}}
+
+
+def word(text, x0, top, width=None, height=8.0):
+    return (text, x0, x0 + (width or 5.0 * len(text)), top, top + height)
+
+
+def line(top, *cells):
+    """Words at the given x positions on one line: line(10, (40, '01/02/24'), (100, 'Coffee'))."""
+    out = []
+    for x, text in cells:
+        for part in text.split(" "):
+            out.append(word(part, x, top))
+            x += 5.0 * len(part) + 3.0
+    return out
+
+
+def settings(**changes):
+    s = {
+        "columns": [{"name": "Date", "x0": 0.0, "kind": "date"},
+                    {"name": "Description", "x0": 90.0, "kind": "text"},
+                    {"name": "Amount", "x0": 300.0, "kind": "amount"},
+                    {"name": "Balance", "x0": 400.0, "kind": "amount"}],
+        "date_column": 0, "date_pattern": r"\d{2}/\d{2}/\d{2}",
+        "header": ["date description amount balance"], "require_header": True,
+        "line_tolerance": 3.0, "glue_gap": 0.8, "continuation_gap": 14.0,
+        "skip_patterns": [r"^\s*total\b", r"\bpage\s+\d+\s+of\s+\d+\b"],
+        "anchor_needs_amount": True, **SETTINGS,
+    }
+    s.update(changes)
+    return s
+
+
+HEADER = line(50, (40, "Date"), (100, "Description"), (310, "Amount"), (410, "Balance"))
+
+
+class AmountParsingTest(unittest.TestCase):
+    def test_every_printed_form_becomes_a_signed_float(self):
+        cases = {
+            "1,234.56": 1234.56, "1,00,102.03": 100102.03, "(12.00)": -12.0, "12.00-": -12.0,
+            "-12.00": -12.0, "12.00 Dr": -12.0, "12.00 Cr": 12.0, "12.00DR": -12.0,
+            "$1,234.56": 1234.56, "-$1,234.56": -1234.56, "£12.00 Dr": -12.0,
+            "Rs. 1,23,456.78": 123456.78, "S$22,058.11": 22058.11, "1234.5": 1234.5, "500": 500.0,
+        }
+        for text, value in cases.items():
+            with self.subTest(text=text):
+                self.assertEqual(engine.parse_amount(text, SETTINGS), value)
+
+    def test_words_that_are_not_amounts_return_none(self):
+        for text in ("Coffee", "01/02/24", "(12.00", "12.00)", "", "ABC 12.00"):
+            with self.subTest(text=text):
+                self.assertIsNone(engine.parse_amount(text, SETTINGS))
+
+    def test_sign_rules_come_from_the_settings(self):
+        plain = {"parens_negative": False, "trailing_minus_negative": False,
+                 "drcr_signs": {"dr": 1, "cr": 1}}
+        for text in ("(12.00)", "12.00-", "12.00 Dr"):
+            self.assertEqual(engine.parse_amount(text, plain), 12.0)
+
+    def test_bare_integers_do_not_look_like_money(self):
+        self.assertFalse(engine.looks_like_amount("2024"))
+        self.assertTrue(engine.looks_like_amount("2,024"))
+        self.assertTrue(engine.looks_like_amount("20.24"))
+
+
+class LinesTest(unittest.TestCase):
+    def test_words_within_the_tolerance_share_a_line(self):
+        words = [word("b", 50, 11.5), word("a", 10, 10), word("c", 10, 20)]
+        lines = wordlines.group_lines(words, 3.0)
+        self.assertEqual([[w[0] for w in ln] for ln in lines], [["a", "b"], ["c"]])
+
+    def test_ocr_fragments_are_glued_and_spaced_words_are_not(self):
+        words = [("IN", 10, 20, 0, 8), ("TERNET", 20.1, 50, 0, 8), ("BANKING", 52.5, 90, 0, 8)]
+        self.assertEqual(wordlines.join_words(words, 0.8), "INTERNET BANKING")
+
+
+class PageRowsTest(unittest.TestCase):
+    def page(self):
+        return (line(20, (40, "Statement of account")) + HEADER
+                + line(65, (40, "01/02/24"), (100, "Coffee shop"), (320, "3.50"), (420, "96.50"))
+                + line(75, (100, "Main Street branch"))
+                + line(90, (40, "02/02/24"), (100, "Refund"), (320, "(1.50)"), (420, "98.00"))
+                + line(105, (100, "Total"), (320, "2.00"))
+                + line(700, (300, "Page 1 of 1")))
+
+    def test_rows_join_continuations_and_skip_furniture(self):
+        frame = dataframe.build_frame([self.page()], settings())
+        self.assertEqual(list(frame.columns), ["Date", "Description", "Amount", "Balance"])
+        self.assertEqual(frame["Description"].tolist(), ["Coffee shop Main Street branch", "Refund"])
+        self.assertEqual(frame["Amount"].tolist(), [3.5, -1.5])
+        self.assertEqual(str(frame["Amount"].dtype), "float64")
+
+    def test_lines_above_the_header_are_ignored_when_the_header_is_required(self):
+        page = line(32, (40, "01/01/24"), (100, "Summary"), (320, "9.99")) + self.page()
+        self.assertEqual(len(dataframe.build_frame([page], settings())), 2)
+        self.assertEqual(len(dataframe.build_frame([page], settings(require_header=False))), 3)
+
+    def test_a_header_printed_once_opens_the_table_for_the_later_pages(self):
+        page2 = line(40, (40, "03/02/24"), (100, "Bakery"), (320, "2.00"), (420, "96.00"))
+        every_page = dataframe.build_frame([self.page(), page2], settings())
+        once = dataframe.build_frame([self.page(), page2], settings(header_once=True))
+        self.assertEqual((len(every_page), len(once)), (2, 3))
+        self.assertEqual(once["Description"].tolist()[-1], "Bakery")
+
+    def test_a_far_line_is_not_a_continuation(self):
+        frame = dataframe.build_frame([self.page()], settings(continuation_gap=5.0))
+        self.assertEqual(frame["Description"].tolist(), ["Coffee shop", "Refund"])
+
+    def test_an_empty_statement_gives_an_empty_frame_with_the_columns(self):
+        frame = dataframe.build_frame([HEADER], settings())
+        self.assertEqual((len(frame), list(frame.columns)[0]), (0, "Date"))
+
+    def test_columns_marked_not_output_are_dropped(self):
+        s = settings()
+        s["columns"][3]["output"] = False
+        self.assertEqual(list(dataframe.build_frame([self.page()], s).columns),
+                         ["Date", "Description", "Amount"])
+
+
+
+def row(top, date, description, amount, balance=None):
+    """One transaction's first line under HEADER's columns."""
+    cells = [(40, date), (100, description), (320, amount)]
+    return line(top, *(cells + [(420, balance)] if balance else cells))
+
+
+def descriptions(pages, s):
+    return [r[0][1] for r in engine.extract(pages, s)[0]]
+
+
+def kinds(items):
+    return [(item[0], item[3]) for item in items]
+
+
+class FurnitureTest(unittest.TestCase):
+    def test_a_rule_drawn_with_text_is_furniture_and_never_glued_to_a_description(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(75, (100, "-----"), (200, "=== ==="))
+                + row(90, "02/02/24", "Tea", "1.50", "95.00"))
+        rows, items = engine.extract([page], settings())
+        self.assertEqual([r[0][1] for r in rows], ["Coffee", "Tea"])
+        self.assertEqual((items[0][2][0], items[0][2][5]), ("furniture", "a rule drawn with text"))
+
+    def page(self, n):
+        return (HEADER + row(65, f"0{2 * n - 1}/02/24", "Coffee", "3.50", "96.50")
+                + line(75, (100, "Visa debit"))
+                + row(90, f"0{2 * n}/02/24", "Tea", "1.50", "95.00")
+                + line(100, (100, "Continued")) + line(700, (300, f"Page {n} of 3")))
+
+    def test_the_same_text_in_the_same_place_outside_the_rows_is_a_running_header_or_footer(self):
+        rows, items = engine.extract([self.page(1), self.page(2)], settings(skip_patterns=[]))
+        self.assertEqual([r[0][1] for r in rows], ["Coffee Visa debit", "Tea"] * 2)
+        for page in items:
+            running = [i[3] for i in page if i[5].startswith("a running header or footer")]
+            # 'Page 1 of 3', 'Page 2 of 3': the same text but for its digits
+            self.assertEqual([re.sub(r"\d", "#", t) for t in running],
+                             ["Continued", "Page # of #"])
+
+    def test_text_repeated_between_two_rows_on_every_page_stays_the_tables_own(self):
+        items = engine.extract([self.page(1), self.page(2)], settings(skip_patterns=[]))[1]
+        for page in items:
+            self.assertIn(("text", "Visa debit"), kinds(page))
+
+    def test_a_dated_line_printing_only_a_balance_is_furniture_unless_the_key_lists_it(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(77, (40, "02/02/24"), (420, "96.50"))
+                + row(90, "03/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(len(engine.extract([page], settings())[0]), 3)  # no balance column known
+        rows, items = engine.extract([page], settings(balance_column=3))
+        self.assertEqual((len(rows), items[0][2][5]),
+                         (2, "a balance line (it prints only a balance)"))
+        self.assertEqual(len(engine.extract([page], settings(balance_column=3,
+                                                              balance_rows=True))[0]), 3)
+
+
+class TableEndTest(unittest.TestCase):
+    def test_another_tables_heading_ends_the_transactions_table(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(90, (40, "Date"), (320, "Amount"), (420, "Balance"))
+                + row(102, "01/02/24", "", "96.50", "96.50")
+                + row(114, "02/02/24", "", "95.00", "95.00"))
+        rows, items = engine.extract([page], settings())
+        self.assertEqual(len(rows), 1)
+        self.assertEqual([i[0] for i in items[0][2:]], ["outside"] * 3)
+        self.assertIn("the transactions' table ends here", items[0][2][5])
+
+    def test_a_rule_under_three_columns_does_not_end_the_table(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(78, (40, "--------"), (100, "--------"), (320, "-----"), (420, "-----"))
+                + row(90, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([page], settings()), ["Coffee", "Tea"])
+
+
+class PageBreakTest(unittest.TestCase):
+    FIRST = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+
+    def test_text_opening_a_page_before_its_first_row_continues_the_last_row(self):
+        second = (HEADER + line(62, (100, "shop London"))
+                  + row(77, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([self.FIRST, second], settings()),
+                         ["Coffee shop London", "Tea"])
+
+    def test_a_page_with_no_row_of_its_own_continues_nothing(self):
+        terms = line(62, (100, "Terms and conditions")) + line(74, (100, "apply to all accounts"))
+        last = HEADER + row(65, "02/02/24", "Tea", "1.50", "95.00")
+        # header_once: the table goes on over the inserted page, whose lines are text
+        self.assertEqual(descriptions([self.FIRST, terms, last], settings(header_once=True)),
+                         ["Coffee", "Tea"])
+
+    def test_under_the_heading_printed_again_a_page_with_no_row_continues_the_last(self):
+        rest = HEADER + line(62, (100, "shop London")) + line(90, (100, "Total"), (320, "3.50"))
+        self.assertEqual(descriptions([self.FIRST, rest], settings()), ["Coffee shop London"])
+
+    def test_text_over_the_heading_printed_again_is_the_pages_header_and_continues_nothing(self):
+        # header_once: a statement learned on one page reads the next pages as going on
+        second = (line(20, (100, "Bank - Ms Okoye")) + line(40, (40, "Date"), (100, "Description"),
+                                                              (310, "Amount"), (410, "Balance"))
+                  + row(60, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([self.FIRST, second], settings(header_once=True)),
+                         ["Coffee", "Tea"])
+
+    def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
+        for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
+            with self.subTest(under=under[0][0]):
+                page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + under
+                        + row(90, "02/02/24", "Tea", "1.50", "95.00"))
+                self.assertEqual(descriptions([page], settings()), ["Coffee", "Tea"])
+
+
+class DescriptionAboveTest(unittest.TestCase):
+    """Rows whose description is printed over their date and amounts."""
+
+    PAGE = (HEADER + line(62, (100, "Coffee shop")) + line(72, (100, "Main Street"))
+            + row(82, "01/02/24", "", "3.50") + line(94, (100, "Tea"))
+            + row(104, "02/02/24", "", "1.50"))
+
+    def test_a_first_rows_words_under_the_heading_are_its_own_where_the_next_page_prints_the_same(self):
+        page = HEADER + line(62, (100, "Transfer")) + row(72, "01/02/24", "", "3.50")
+        later = HEADER + line(62, (100, "Transfer")) + row(72, "03/02/24", "", "1.50")
+        self.assertEqual(descriptions([page, later], settings(continuation="above")),
+                         ["Transfer", "Transfer"])
+
+    def test_lines_over_a_row_are_its_own_when_descriptions_stand_above(self):
+        self.assertEqual(descriptions([self.PAGE], settings(continuation="above")),
+                         ["Coffee shop Main Street", "Tea"])
+
+    def test_read_as_below_the_same_lines_go_to_the_wrong_rows(self):
+        self.assertNotEqual(descriptions([self.PAGE], settings(continuation="below")),
+                            ["Coffee shop Main Street", "Tea"])
+
+    def test_a_description_at_a_pages_foot_opens_the_next_pages_first_row(self):
+        first = HEADER + line(62, (100, "Coffee")) + row(72, "01/02/24", "", "3.50") \
+            + line(84, (100, "Tea room")) + line(94, (100, "London"))
+        second = HEADER + row(62, "02/02/24", "", "1.50")
+        self.assertEqual(descriptions([first, second], settings(continuation="above")),
+                         ["Coffee", "Tea room London"])
+
+
+class WrappedCellsTest(unittest.TestCase):
+    def test_a_date_wrapped_in_its_cell_joins_its_first_line(self):
+        s = settings(date_pattern=r"\d{2} [A-Z][a-z]+ \d{4}",
+                     date_head_pattern=r"\d{2} [A-Z][a-z]+", wrapped_columns=[0])
+        page = HEADER + row(65, "01 June", "Coffee", "3.50") + line(75, (40, "2024")) \
+            + row(90, "02 June", "Tea", "1.50") + line(100, (40, "2024"))
+        rows = engine.extract([page], s)[0]
+        self.assertEqual([r[0][0] for r in rows], ["01 June 2024", "02 June 2024"])
+
+    def test_without_the_wrap_learned_the_dates_tail_is_no_part_of_the_row(self):
+        s = settings(date_pattern=r"\d{2} [A-Z][a-z]+")
+        page = HEADER + row(65, "01 June", "Coffee", "3.50") + line(75, (40, "2024"))
+        self.assertEqual([r[0][0] for r in engine.extract([page], s)[0]], ["01 June"])
+
+    def test_a_column_of_dates_printed_once_a_day_takes_the_day_above(self):
+        s = settings(columns=settings()["columns"][:3] + [
+            {"name": "Booked", "x0": 400.0, "kind": "text"}], carry_columns=[3])
+        page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "01/02/24") \
+            + row(80, "01/02/24", "Tea", "1.50") + row(95, "02/02/24", "Cake", "2.00", "03/02/24")
+        self.assertEqual([r[0][3] for r in engine.extract([page], s)[0]],
+                         ["01/02/24", "01/02/24", "03/02/24"])
+
+
+class SectionsTest(unittest.TestCase):
+    def test_a_sections_title_signs_its_rows_also_above_the_tables_heading(self):
+        s = settings(sections=[["withdrawals", -1], ["deposits", 1]])
+        s["columns"][2]["section_signed"] = True
+        page = (line(38, (100, "Withdrawals")) + HEADER
+                + row(65, "01/02/24", "Coffee", "3.50") + line(80, (100, "Deposits"))
+                + row(95, "02/02/24", "Salary", "100.00"))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Amount"].tolist(), [-3.5, 100.0])
+        self.assertEqual(frame["Description"].tolist(), ["Coffee", "Salary"])
+
+
+class SecondLineTest(unittest.TestCase):
+    SECOND = [{"name": "Value date", "x0": 0.0, "kind": "text"},
+              {"name": "Reference", "x0": 90.0, "kind": "text"}]
+
+    def test_each_rows_second_line_fills_the_second_tiers_columns(self):
+        first = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                 + line(75, (40, "02/02/24"), (100, "REF001"))
+                 + row(90, "02/02/24", "Tea", "1.50", "95.00")
+                 + line(100, (420, "95.00"))  # a balance line between a row's two lines
+                 + line(110, (40, "03/02/24"), (100, "REF002"))
+                 + row(125, "03/02/24", "Cake", "2.00", "93.00"))
+        second = (HEADER + line(62, (40, "04/02/24"), (100, "REF003"))  # over a page break
+                  + row(77, "04/02/24", "Bus", "1.00", "92.00")
+                  + line(87, (40, "05/02/24"), (100, "REF004")))
+        frame = dataframe.build_frame([first, second], settings(second_line=self.SECOND,
+                                                                balance_column=3))
+        self.assertEqual(list(frame.columns)[4:], ["Value date", "Reference"])
+        self.assertEqual(frame["Reference"].tolist(), ["REF001", "REF002", "REF003", "REF004"])
+        self.assertEqual(frame["Value date"].tolist(), ["02/02/24", "03/02/24", "04/02/24",
+                                                        "05/02/24"])
+        self.assertEqual(frame["Description"].tolist(), ["Coffee", "Tea", "Cake", "Bus"])
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class RunOnUnderMoneyTest(unittest.TestCase):
+    COLUMNS = [{"name": "Details", "x0": 0.0, "kind": "text"},
+               {"name": "Amount", "x0": 60.0, "kind": "amount"}]
+
+    def test_a_word_running_on_under_a_column_of_money_stays_in_its_cell(self):
+        line = [("including", 10.0, 50.0, 100.0, 108.0, 8.0), ("taxes", 52.0, 75.0, 100.0, 108.0, 8.0)]
+        settings = {"decimal": "."}
+        self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8, settings),
+                         ["including taxes", ""])
+        self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8), ["including", "taxes"])
+
+    def test_an_amount_after_the_text_is_a_cell_of_its_own(self):
+        line = [("Fee", 10.0, 25.0, 100.0, 108.0, 8.0), ("12.50", 62.0, 80.0, 100.0, 108.0, 8.0)]
+        self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8, {"decimal": "."}),
+                         ["Fee", "12.50"])
+
+
+class SignCodesTest(unittest.TestCase):
+    def test_a_column_of_two_short_codes_signs_the_amounts_either_way_the_balances_say(self):
+        import pandas as pd
+
+        from dua.statements.table import reconcile
+
+        frame = pd.DataFrame({"Amount": [10.0, 5.0, 2.0], "S/H": ["S", "H", "S"]})
+        self.assertEqual(reconcile.drcr_column(frame), "S/H")
+        options = dict(reconcile.movement_options(frame))
+        self.assertIn([10.0, -5.0, 2.0], options.values())
+        self.assertIn([-10.0, 5.0, -2.0], options.values())
+        words = pd.DataFrame({"Amount": [10.0, 5.0], "Note": ["Shop", "Rent"]})
+        self.assertIsNone(reconcile.drcr_column(words))
+
+
+class WrappedLineOwnerTest(unittest.TestCase):
+    """A line as near the row above as the row below: the page does not say whose it is."""
+
+    @staticmethod
+    def items(middle: float) -> list:
+        return [["anchor", 100.0, [], "01 Mar 5.00", [], ""],
+                ["text", middle, [], "Bill payment water", [], ""],
+                ["anchor", 124.0, [], "02 Mar 7.00", [], ""]]
+
+    def check(self, middle: float):
+        from dua.statements.verification import owners
+
+        rows = [[[], [], 1, [(0, 0), (0, 1)]], [[], [], 1, [(0, 2)]]]
+        settings = {"continuation": "nearest", "continuation_gap": 14.0}
+        return owners.check(rows, [self.items(middle)], settings)
+
+    def test_a_line_halfway_between_two_rows_leaves_the_reading_undecided(self):
+        found = self.check(112.0)
+        self.assertIsNone(found["passed"])
+        self.assertIn("'Bill payment water' on page 1", found["detail"])
+
+    def test_a_line_nearer_one_row_is_that_rows(self):
+        self.assertTrue(self.check(106.0)["passed"])
+
+    def test_a_wrapped_dates_tail_belongs_to_the_date_it_completes(self):
+        from dua.statements.verification import owners
+
+        year = [("23", 40.0, 50.0, 112.0, 120.0, 8.0)]
+        items = [["anchor", 100.0, ["5 november", "Coffee", "3.50"], "", [], ""],
+                 ["text", 112.0, ["23", "", ""], "23", year, ""],
+                 ["anchor", 124.0, ["7 november", "Tea", "1.50"], "", [], ""]]
+        rows = [[[], [], 1, [(0, 0), (0, 1)]], [[], [], 1, [(0, 2)]]]
+        settings = {"continuation": "nearest", "continuation_gap": 14.0,
+                    "columns": [{"name": "Date", "x0": 0.0}, {"name": "Details", "x0": 90.0},
+                                {"name": "Amount", "x0": 300.0}],
+                    "date_head_pattern": r"\d{1,2} november"}
+        self.assertTrue(owners.check(rows, [items], settings)["passed"])
+
+    def test_a_side_the_settings_name_is_not_judged_by_distance(self):
+        from dua.statements.verification import owners
+
+        self.assertIsNone(owners.check([], [], {"continuation": "above"}))

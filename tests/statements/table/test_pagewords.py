@@ -1,0 +1,138 @@
+"""The statement's words from the reader's, on hand-made reader words: cut where glyphs
+stand apart, and set apart (watermark, text on its side, unmapped glyphs) with a reason."""
+from __future__ import annotations
+
+import unittest
+
+from dua.statements.table import pagewords
+
+
+def reader_word(text, x0, top, size=8.0, runs=(), x1=None, bottom=None):
+    """A reader word ``(text, x0, x1, top, bottom, font, size, runs)``; runs are
+    ``(offset in text, x0, x1, top, bottom, size)``."""
+    x1 = x0 + 0.5 * size * len(text) if x1 is None else x1
+    return (text, x0, x1, top, top + size if bottom is None else bottom, "F", size, tuple(runs))
+
+
+# The page's usual text: what a watermark is measured against.
+BODY = [reader_word("Statement", 40, 20), reader_word("Coffee", 40, 40),
+        reader_word("Balance", 40, 60)]
+
+
+def texts(words):
+    return [w[0] for w in words]
+
+
+class SplitTest(unittest.TestCase):
+    def test_glyph_runs_a_tenth_of_an_em_apart_are_two_words(self):
+        # A text layer with no space glyphs: 'DATE' and 'AMOUNT' told apart by a 2 pt gap.
+        glued = reader_word("DATEAMOUNT", 10, 100, runs=[(0, 10, 26, 100, 108, 8.0),
+                                                         (4, 28, 60, 100, 108, 8.0)], x1=60)
+        kept, apart = pagewords.page_words(BODY + [glued], {})
+        self.assertEqual(texts(kept)[-2:], ["DATE", "AMOUNT"])
+        self.assertEqual(([w[1:3] for w in kept[-2:]], apart), ([(10, 26), (28, 60)], []))
+
+    def test_runs_closer_than_a_tenth_of_an_em_stay_one_word(self):
+        close = reader_word("DATEAMOUNT", 10, 100, runs=[(0, 10, 26, 100, 108, 8.0),
+                                                         (4, 26.5, 60, 100, 108, 8.0)], x1=60)
+        kept, _ = pagewords.page_words(BODY + [close], {})
+        self.assertEqual(texts(kept)[-1], "DATEAMOUNT")
+
+
+class SetApartTest(unittest.TestCase):
+    def test_glyphs_three_times_the_usual_size_are_a_watermark(self):
+        kept, apart = pagewords.page_words(BODY + [reader_word("Muster", 100, 100, size=60)], {})
+        self.assertNotIn("Muster", texts(kept))
+        (word, reason), = apart
+        self.assertEqual(word[0], "Muster")
+        self.assertTrue(reason.startswith("watermark: text 8 times the size"), reason)
+
+    def test_a_watermark_glyph_glued_into_a_word_is_cut_off_and_set_apart(self):
+        glued = reader_word("Referenzu", 10, 100, runs=[(0, 10, 50, 132, 140, 8.0),
+                                                        (8, 50, 100, 100, 140, 40.0)],
+                            x1=100, bottom=140)
+        kept, apart = pagewords.page_words(BODY + [glued], {})
+        self.assertEqual(texts(kept)[-1], "Referenz")
+        self.assertEqual([(w[0], r.split(":")[0]) for w, r in apart], [("u", "watermark")])
+
+    def test_a_word_taller_than_wide_and_than_its_glyphs_is_text_on_its_side(self):
+        side = reader_word("Statement", 580, 100, x1=588, bottom=180)
+        kept, apart = pagewords.page_words(BODY + [side], {})
+        self.assertEqual((texts(kept), [(w[0], r) for w, r in apart]),
+                         (texts(BODY), [("Statement", "text turned on its side")]))
+
+    def test_a_word_of_unmapped_glyphs_is_set_apart(self):
+        kept, apart = pagewords.page_words(BODY + [reader_word("(cid:12)(cid:7)", 80, 100)], {})
+        self.assertEqual(texts(kept), texts(BODY))
+        self.assertIn("no Unicode map", apart[0][1])
+
+
+class DotLeaderTest(unittest.TestCase):
+    def test_a_heading_joined_by_dot_leaders_becomes_its_names_placed_by_character(self):
+        heading = reader_word("DATE..........AMOUNT.TRANSACTION", 0, 100, x1=320)  # 10 pt each
+        kept, _ = pagewords.page_words(BODY + [heading], {})
+        self.assertEqual([(w[0], w[1], w[2]) for w in kept[len(BODY):]],
+                         [("DATE", 0.0, 40.0), ("AMOUNT", 140.0, 200.0),
+                          ("TRANSACTION", 210.0, 320.0)])
+
+    def test_a_word_with_single_dots_between_letters_stays_whole(self):
+        kept, _ = pagewords.page_words(BODY + [reader_word("AMZN.COM/BILLWA", 0, 100)], {})
+        self.assertEqual(texts(kept)[-1], "AMZN.COM/BILLWA")
+
+
+
+class SpaceTraitTest(unittest.TestCase):
+    """The gap rule cuts words only where the page gives no other sign of a word's end."""
+
+    # 'ABCDEF' whose glyphs stand 0.15 em apart after 'AB' (8 pt type, a gap of 1.2 pt)
+    WORD = ("ABCDEF", 10.0, 50.0, 100.0, 108.0, "F", 8.0,
+            ((0, 10.0, 20.0, 100.0, 108.0, 8.0), (2, 21.2, 50.0, 100.0, 108.0, 8.0)))
+
+    def test_a_page_without_space_glyphs_is_cut_at_the_gap(self):
+        pages, _ = pagewords.statement_pages([[self.WORD]], {}, [6])
+        self.assertEqual([w[0] for w in pages[0]], ["AB", "CDEF"])
+
+    def test_a_page_that_prints_spaces_keeps_a_word_whose_letters_stand_apart(self):
+        pages, _ = pagewords.statement_pages([[self.WORD]], {}, [6 + 40])
+        self.assertEqual([w[0] for w in pages[0]], ["ABCDEF"])
+
+    def test_on_it_a_gap_as_wide_as_a_space_still_parts_two_cells(self):
+        wide = self.WORD[:7] + (((0, 10.0, 20.0, 100.0, 108.0, 8.0),
+                                 (2, 22.4, 50.0, 100.0, 108.0, 8.0)),)
+        pages, _ = pagewords.statement_pages([[wide]], {}, [6 + 40])
+        self.assertEqual([w[0] for w in pages[0]], ["AB", "CDEF"])
+
+    def test_without_a_glyph_count_the_page_is_taken_to_print_none(self):
+        pages, _ = pagewords.statement_pages([[self.WORD]], {})
+        self.assertEqual([w[0] for w in pages[0]], ["AB", "CDEF"])
+
+
+class WrappedNumberTest(unittest.TestCase):
+    """Engine words ``(text, x0, x1, top, bottom, size)`` as ``page_words`` returns them."""
+
+    @staticmethod
+    def engine_word(text, x0, x1, top):
+        return (text, x0, x1, top, top + 8.0, 8.0)
+
+    def test_a_number_cut_at_its_thousands_group_is_one_word_on_its_first_line(self):
+        words = [self.engine_word("Rent", 100, 120, 50), self.engine_word("181", 300, 315, 50),
+                 self.engine_word("081,39", 290, 315, 60)]
+        joined = pagewords._wrapped_numbers(words)
+        self.assertEqual([(w[0], w[3]) for w in joined], [("Rent", 50), ("181 081,39", 50)])
+
+    def test_numbers_in_other_columns_or_lines_apart_stay_as_printed(self):
+        for tail in (self.engine_word("081,39", 200, 225, 60),  # another column's edge
+                     self.engine_word("081,39", 290, 315, 80),  # two lines down
+                     self.engine_word("81,39", 290, 315, 60)):  # no group of three
+            with self.subTest(tail=tail):
+                words = [self.engine_word("181", 300, 315, 50), tail]
+                self.assertEqual(pagewords._wrapped_numbers(words), words)
+
+    def test_a_word_printed_between_the_two_parts_keeps_them_apart(self):
+        words = [self.engine_word("181", 300, 315, 50), self.engine_word("x", 300, 305, 58),
+                 self.engine_word("081,39", 290, 315, 66)]
+        self.assertEqual(pagewords._wrapped_numbers(words), words)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,73 @@
+"""Section titles on hand-made words: the line right above each repetition of the table's
+heading, and a group's heading inside the table that the next rows stand under."""
+from __future__ import annotations
+
+import unittest
+
+from dua.statements.table import sections
+
+from .test_engine import HEADER, line, row, settings
+
+
+def three_columns():
+    s = settings()
+    s["columns"] = s["columns"][:3]
+    return s
+
+
+class GuessTest(unittest.TestCase):
+    def test_titles_right_above_repeated_headings_name_the_sections(self):
+        deposits = (line(38, (100, "Deposits")) + HEADER + row(65, "01/02/24", "Salary", "100.00")
+                    + row(77, "02/02/24", "Refund", "5.00"))
+        withdrawals = (line(38, (100, "Withdrawals")) + HEADER
+                       + row(65, "03/02/24", "Rent", "30.00"))
+        letterhead = line(15, (100, "Bank of Nowhere")) + HEADER  # far above its heading
+        self.assertEqual(sections.guess([deposits, withdrawals, letterhead], three_columns()),
+                         [["deposits", 1], ["withdrawals", 1]])
+
+    def test_a_running_header_over_every_pages_heading_is_no_section(self):
+        running = line(30, (100, "Bank of Nowhere Ms Okoye"))
+        pages = [running + HEADER + row(65, "01/02/24", "Salary", "100.00"),
+                 running + HEADER + row(65, "03/02/24", "Rent", "30.00"),
+                 line(38, (100, "Deposits")) + HEADER + row(65, "04/02/24", "Fee", "3.00"),
+                 line(44, (100, "Withdrawals")) + HEADER + row(71, "05/02/24", "Tea", "1.00")]
+        s = three_columns()
+        s["header"] = ["date description amount balance"]
+        titles = [t for _, _, t in sections.titles(pages, s)]
+        self.assertNotIn("bank of nowhere ms okoye", titles)
+        self.assertIn("deposits", titles)
+
+    def test_group_headings_inside_the_table_name_the_sections(self):
+        page = (HEADER + line(62, (40, "DEPOSITS")) + row(74, "01/02/24", "Salary", "100.00")
+                + line(81, (100, "ACME Ltd"))  # a wrapped description, over a row too
+                + row(88, "02/02/24", "Refund", "5.00") + line(100, (40, "WITHDRAWALS"))
+                + row(112, "03/02/24", "Rent", "30.00"))
+        self.assertEqual(sections.titles([page], three_columns()),
+                         [(0, 1, "deposits"), (0, 5, "withdrawals")])
+        self.assertEqual(sections.guess([page], three_columns()),
+                         [["deposits", 1], ["withdrawals", 1]])
+
+    def test_one_title_alone_is_no_sections(self):
+        page = line(38, (100, "Transactions")) + HEADER + row(65, "01/02/24", "Rent", "30.00")
+        self.assertEqual(sections.guess([page, page], three_columns()), [])
+
+
+if __name__ == "__main__":
+    unittest.main()
+
+
+class TitleUnderHeadingTest(unittest.TestCase):
+    def test_a_title_set_close_under_the_heading_where_later_titles_stand_is_no_part_of_it(self):
+        from dua.statements.table import wordlines
+
+        out = line(62, (40, "Money out"))
+        page = (HEADER + out + row(80, "01/02/24", "Coffee", "3.50") + row(95, "02/02/24", "Tea", "1.50")
+                + line(115, (40, "Money in")) + row(130, "03/02/24", "Salary", "900.00")
+                + row(145, "04/02/24", "Refund", "9.00"))
+        header = wordlines.group_lines(HEADER + out, 3.0)
+        kept = sections.in_heading([page], settings(), header)
+        self.assertEqual([[w[0] for w in ln] for ln in kept],
+                         [["Date", "Description", "Amount", "Balance"]])
+        # where no title stands further down, the heading's lines are its own
+        alone = HEADER + out + row(80, "01/02/24", "Coffee", "3.50")
+        self.assertIsNone(sections.in_heading([alone], settings(), header))

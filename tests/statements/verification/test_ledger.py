@@ -1,0 +1,197 @@
+"""The ledger on hand-made words: every word of the table pages in a cell, on a furniture
+line with its reason, or unaccounted and named."""
+from __future__ import annotations
+
+import unittest
+
+from dua.statements.verification import ledger
+
+from ..table.test_engine import HEADER, line, row, settings
+
+COFFEE = row(65, "01/02/24", "Coffee", "3.50", "96.50")
+TEA = row(90, "02/02/24", "Tea", "1.50", "95.00")
+
+
+def furniture(book):
+    """The furniture lines but the column heading the table opens with (every extent
+    starts at it; ``ExtentTest`` shows it)."""
+    lines = [(f["page"], f["text"], f["reason"]) for f in book.furniture]
+    return [f for n, f in enumerate(lines) if n or f[2] != "the table's column heading"]
+
+
+def unaccounted(book):
+    return [u["text"] for u in book.unaccounted]
+
+
+class ExtentTest(unittest.TestCase):
+    def test_the_extent_opens_at_the_column_heading_and_runs_to_the_pages_end(self):
+        book = ledger.build([HEADER + COFFEE + TEA + line(400, (100, "Thank you"))], settings())
+        lines = [(f["text"], f["reason"]) for f in book.furniture]
+        self.assertEqual(lines[0], ("Date Description Amount Balance",
+                                    "the table's column heading"))
+        self.assertEqual(lines[-1], ("Thank you", ledger._FOOT))
+
+    def test_a_row_line_below_the_last_row_read_is_unaccounted_whatever_its_label(self):
+        s = settings()
+        s["skip_patterns"] = [r"\bMilk\b"]  # a label learned from rows that lost this one
+        book = ledger.build([HEADER + COFFEE + TEA + row(115, "03/02/24", "Milk", "2.00",
+                                                         "93.00")], s)
+        self.assertEqual(unaccounted(book), ["03/02/24", "Milk", "2.00", "93.00"])
+        self.assertIn("neither a balance the rows reach nor a total", book.unaccounted[0]["why"])
+
+
+class CellsTest(unittest.TestCase):
+    def test_the_words_of_row_lines_are_in_cells(self):
+        book = ledger.build([HEADER + COFFEE + TEA], settings())
+        self.assertEqual((book.words_in_cells, book.complete), (8, True))
+        self.assertEqual([r["row"] for r in book.rows], [0, 1])
+
+    def test_a_cell_of_money_that_reads_as_no_amount_leaves_its_words_unaccounted(self):
+        book = ledger.build([HEADER + COFFEE + row(90, "02/02/24", "Tea", "n/a", "95.00")],
+                            settings())
+        self.assertEqual([(w["text"], w["why"]) for w in book.unaccounted],
+                         [("n/a", "in 'Amount', whose cell 'n/a' reads as no amount")])
+
+    def test_a_column_the_output_leaves_out_is_furniture(self):
+        s = settings()
+        s["columns"][3]["output"] = False
+        book = ledger.build([HEADER + COFFEE + TEA], s)
+        self.assertEqual(furniture(book), [(1, "96.50", "a column the output leaves out"),
+                                           (1, "95.00", "a column the output leaves out")])
+        self.assertEqual(book.words_in_cells, 6)
+
+    def test_no_rows_leave_the_accounting_undecided(self):
+        book = ledger.build([HEADER], settings())
+        self.assertIsNone(book.complete)
+        self.assertEqual(book.summary(), "no rows: no table page to account for")
+
+
+class BetweenRowsTest(unittest.TestCase):
+    def test_a_furniture_line_carries_the_engines_reason(self):
+        book = ledger.build([HEADER + COFFEE + line(77, (100, "-----")) + TEA], settings())
+        self.assertEqual(furniture(book), [(1, "-----", "a rule drawn with text")])
+
+    def test_a_line_no_rule_explains_is_unaccounted_and_named(self):
+        book = ledger.build([HEADER + COFFEE + line(77, (100, "Fee waived"), (320, "7.77")) + TEA],
+                            settings())
+        self.assertFalse(book.complete)
+        self.assertEqual(sorted(unaccounted(book)), ["7.77", "Fee", "waived"])
+        self.assertIn("3 word(s) no cell or furniture line accounts for: p1 'Fee'",
+                      book.summary())
+
+    def test_words_in_the_date_column_over_a_row_are_a_group_heading(self):
+        book = ledger.build([HEADER + COFFEE + line(77, (40, "JOHN"), (100, "SMITH")) + TEA],
+                            settings())
+        self.assertEqual(furniture(book), [(1, "JOHN SMITH", ledger._GROUP)])
+
+    def test_a_title_over_a_row_whose_balances_start_again_is_an_accounts_title(self):
+        title = line(82, (100, "Savings Account 2940 1660"))
+        pages = [HEADER + COFFEE + title + row(100, "02/02/24", "Tea", "1.50", "501.50")]
+        self.assertEqual(sorted(unaccounted(ledger.build(pages, settings()))),
+                         ["1660", "2940", "Account", "Savings"])
+        book = ledger.build(pages, settings(), restarts=(1,))
+        self.assertEqual(furniture(book), [(1, "Savings Account 2940 1660", ledger._ACCOUNT)])
+
+    def test_a_line_starting_inside_the_date_column_but_not_at_its_edge_is_no_heading(self):
+        # a description wrapped from under its date, read as no part of any row
+        book = ledger.build([HEADER + COFFEE + line(77, (60, "shop"), (100, "London")) + TEA],
+                            settings())
+        self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
+
+    def test_text_opening_the_page_after_the_tables_last_in_a_rows_columns_is_unaccounted(self):
+        after = line(62, (100, "shop London")) + line(90, (40, "Terms"), (100, "apply"))
+        book = ledger.build([HEADER + COFFEE, after], settings())
+        self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
+
+    def test_a_line_in_the_date_column_over_nearly_every_row_is_no_group_heading(self):
+        page = HEADER
+        for i in range(4):  # each row's year wrapped onto a line of its own, over the next
+            page = page + row(65 + 24 * i, f"0{i + 1} Feb", "Tea", "1.50") + line(
+                77 + 24 * i, (40, "24"))
+        page = page + row(161, "05 Feb", "Cake", "2.00")
+        book = ledger.build([page], settings(date_pattern=r"\d{2} [A-Z][a-z]+"))
+        self.assertEqual(unaccounted(book), ["24"] * 4)
+
+    def test_a_line_printing_the_total_of_the_rows_above_is_a_total(self):
+        page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
+                + line(89, (100, "Sum of purchases"), (320, "5.00"))
+                + row(101, "03/02/24", "Cake", "2.00", "93.00"))
+        self.assertEqual(furniture(ledger.build([page], settings(balance_column=3))),
+                         [(1, "Sum of purchases 5.00",
+                           "a total or subtotal (it sums the rows above it)")])
+
+    def test_a_line_printing_one_rows_amount_again_is_no_total(self):
+        page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
+                + line(89, (100, "USD"), (320, "1.50"))
+                + row(101, "03/02/24", "Cake", "2.00", "93.00"))
+        book = ledger.build([page], settings(balance_column=3))
+        self.assertEqual(furniture(book), [])
+        self.assertEqual([w["text"] for w in book.unaccounted], ["USD", "1.50"])
+
+    def test_a_line_printing_the_balance_the_rows_reach_is_a_balance_line(self):
+        page = (HEADER + COFFEE + row(77, "02/02/24", "Tea", "1.50", "95.00")
+                + line(89, (100, "Carried"), (320, "95.00"))
+                + row(101, "03/02/24", "Cake", "2.00", "93.00"))
+        self.assertEqual(furniture(ledger.build([page], settings(balance_column=3))),
+                         [(1, "Carried 95.00",
+                           "a balance line (it prints the running balance the rows reach)")])
+
+
+class PageEdgesTest(unittest.TestCase):
+    def test_the_page_header_above_a_repeated_heading_is_furniture(self):
+        title = line(20, (100, "Statement"))
+        book = ledger.build([title + HEADER + COFFEE, title + HEADER + TEA], settings())
+        self.assertEqual(furniture(book), [(2, "Statement", "above the table's heading"),
+                                           (2, "Date Description Amount Balance",
+                                            "the table's column heading")])
+        self.assertTrue(book.complete)
+
+    def test_the_foot_of_a_page_the_table_leaves_is_furniture_beyond_a_continuations_reach(self):
+        first = (HEADER + COFFEE + line(75, (40, "See"), (100, "overleaf"))
+                 + line(700, (100, "Bank plc registered office")))
+        book = ledger.build([first, HEADER + TEA], settings())
+        self.assertEqual(furniture(book)[0], (1, "Bank plc registered office", ledger._FOOT))
+        self.assertEqual(unaccounted(book), ["See", "overleaf"])  # a continuation could be
+
+
+class OutsideTheRowsTest(unittest.TestCase):
+    def build(self, *above, balances=None):
+        words = [w for ln in above for w in ln]
+        return ledger.build([words + HEADER + COFFEE + TEA], settings(balance_column=3),
+                            balances=balances)
+
+    def test_a_dated_line_of_money_outside_the_rows_is_unaccounted(self):
+        book = self.build(line(20, (40, "01/02/24"), (100, "Other"), (320, "12.34")))
+        self.assertEqual(unaccounted(book), ["01/02/24", "Other", "12.34"])
+        self.assertEqual(book.unaccounted[0]["why"], "a line outside the table's rows that "
+                                                     "prints a date and money as a row does")
+
+    def test_unless_it_prints_the_opening_balance_or_a_total_of_a_run_of_rows(self):
+        book = self.build(line(20, (40, "31/01/24"), (100, "Opening"), (320, "100.00")),
+                          line(30, (40, "02/02/24"), (100, "Purchases"), (320, "5.00")))
+        self.assertEqual(furniture(book), [
+            (1, "31/01/24 Opening 100.00", "a balance the rows reach (a summary of balances)"),
+            (1, "02/02/24 Purchases 5.00", "a total of a run of rows")])
+        self.assertEqual(unaccounted(book), [])
+
+    def test_or_a_balance_the_arithmetic_found_the_rows_reach_day_by_day(self):
+        daily = line(20, (40, "03/02/24"), (100, "Balance"), (320, "1,050.00"))
+        self.assertEqual(len(self.build(daily).unaccounted), 3)
+        self.assertEqual(self.build(daily, balances={1050.0}).unaccounted, [])
+
+    def test_a_dated_line_repeating_one_rows_amount_is_no_total_but_a_row_missed(self):
+        book = self.build(line(20, (40, "01/02/24"), (100, "Coffee"), (320, "3.50")))
+        self.assertEqual(unaccounted(book), ["01/02/24", "Coffee", "3.50"])
+
+    def test_under_the_heading_a_line_with_a_date_anywhere_and_money_is_row_like(self):
+        slipped = line(102, (100, "Refund"), (160, "02/02/24"), (320, "7.77"))
+        book = ledger.build([HEADER + COFFEE + TEA + slipped], settings(balance_column=3))
+        self.assertEqual(unaccounted(book), ["Refund", "02/02/24", "7.77"])
+
+    def test_a_summary_box_with_a_due_date_amid_its_amounts_is_not_row_like(self):
+        box = line(20, (40, "9.99"), (100, "Due"), (140, "15/02/24"), (320, "56.78"))
+        self.assertEqual(self.build(box).unaccounted, [])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,275 @@
+"""Verification: compare with an expected CSV (and its diagnostics), and intrinsic checks."""
+from __future__ import annotations
+
+import os
+import tempfile
+import unittest
+
+import pandas as pd
+
+from dua.errors import DocumentNotFoundError, SchemaError
+from dua.statements.table import dataframe, reconcile
+from dua.statements.verification import verify
+
+from ..table.test_engine import HEADER, line, row, settings
+
+
+def frame(**cols):
+    return pd.DataFrame(cols)
+
+
+class CompareTest(unittest.TestCase):
+    def setUp(self):
+        self.expected = frame(Date=["01-08-2024", "02-08-2024"], Description=["Salary", "Rent"],
+                              Amount=[10.0, -4.5], Balance=[110.0, 105.5])
+
+    def test_an_equal_frame_passes_with_distance_zero(self):
+        result = verify.compare(self.expected.copy(), self.expected)
+        self.assertEqual((result["status"], result["distance"]), ("passed", 0))
+
+    def test_missing_and_renamed_columns_are_named(self):
+        got = self.expected.rename(columns={"Amount": "Amt"})
+        diag = verify.compare(got, self.expected)["diagnostics"]
+        self.assertEqual(diag["missing_columns"], ["Amount"])
+        self.assertEqual(diag["extra_columns"], ["Amt"])
+        self.assertEqual(diag["renamed_columns"], [["Amount", "Amt"]])
+
+    def test_dtype_differences_are_reported(self):
+        got = self.expected.assign(Amount=["10.0", "-4.5"])
+        result = verify.compare(got, self.expected)
+        self.assertEqual(result["diagnostics"]["dtype_differences"]["Amount"][0], "float64")
+        self.assertIn("column 'Amount' has dtype", result["summary"])
+
+    def test_first_differing_cells_and_one_sided_rows_are_listed(self):
+        got = self.expected.assign(Amount=[10.0, 4.5])
+        diag = verify.compare(got, self.expected)["diagnostics"]
+        self.assertEqual(diag["first_differences"],
+                         [{"row": 1, "column": "Amount", "expected": -4.5, "got": 4.5}])
+        self.assertEqual(len(diag["rows_only_got"]), 1)
+
+    def test_no_rows_is_said_first_without_the_dtype_symptoms_it_causes(self):
+        empty = pd.DataFrame({c: pd.Series([], dtype="float64") for c in self.expected.columns})
+        summary = verify.compare(empty, self.expected)["summary"]
+        self.assertTrue(summary.startswith("0 rows, expected 2: no line"), summary)
+        self.assertNotIn("dtype", summary)
+
+    def test_row_count_difference_costs_more_than_a_cell(self):
+        short = verify.compare(self.expected.iloc[:1], self.expected)
+        cell = verify.compare(self.expected.assign(Amount=[10.0, 4.5]), self.expected)
+        self.assertEqual(short["diagnostics"]["row_count"], {"expected": 2, "got": 1})
+        self.assertGreater(short["distance"], cell["distance"])
+
+    def test_load_expected_raises_typed_errors(self):
+        with self.assertRaises(DocumentNotFoundError):
+            verify.load_expected("/nonexistent/result.csv")
+        with tempfile.TemporaryDirectory() as tmp:
+            bad = os.path.join(tmp, "bad.csv")
+            with open(bad, "wb") as fh:
+                fh.write(b"\xff\xfe\x00bad")
+            with self.assertRaises(SchemaError):
+                verify.load_expected(bad)
+
+    def test_load_expected_reads_a_bom_and_semicolon_or_tab_exports_as_the_same_frame(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            plain = os.path.join(tmp, "plain.csv")
+            self.expected.to_csv(plain, index=False)
+            for name, sep, encoding in (("bom.csv", ",", "utf-8-sig"), ("semi.csv", ";", "utf-8"),
+                                        ("tab.csv", "\t", "utf-8-sig")):
+                path = os.path.join(tmp, name)
+                self.expected.to_csv(path, index=False, sep=sep, encoding=encoding)
+                self.assertTrue(verify.load_expected(path).equals(verify.load_expected(plain)), name)
+
+    def test_an_expected_csv_with_a_header_and_no_rows_is_refused(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "header_only.csv")
+            self.expected.head(0).to_csv(path, index=False)
+            with self.assertRaisesRegex(SchemaError, "has no rows"):
+                verify.load_expected(path)
+
+    def test_an_unreadable_expected_csv_is_reported_on_one_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            ragged = os.path.join(tmp, "ragged.csv")
+            with open(ragged, "w") as fh:
+                fh.write("a\nb\nc,d,e\n")
+            with self.assertRaises(SchemaError) as caught:
+                verify.load_expected(ragged)
+            self.assertNotIn("\n", caught.exception.message)
+
+
+class IntrinsicTest(unittest.TestCase):
+    def test_balances_reconcile_in_either_sign_convention(self):
+        debit_credit = frame(Debit=[None, 5.0, None], Credit=[None, None, 2.5],
+                             Balance=[100.0, 95.0, 97.5])
+        self.assertTrue(verify.reconcile(debit_credit)["passed"])
+        card_style = frame(Debit=[None, 5.0], Credit=[None, None], Balance=[100.0, 105.0])
+        self.assertTrue(verify.reconcile(card_style)["passed"])
+
+    def test_a_statement_printed_newest_first_reconciles(self):
+        newest_first = frame(Debit=[None, 5.0, None], Credit=[2.5, None, None],
+                             Balance=[97.5, 95.0, 100.0])
+        result = verify.reconcile(newest_first)
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertIn("newest first", result["detail"])
+
+    def test_a_wrong_balance_fails_and_names_the_row(self):
+        result = verify.reconcile(frame(Amount=[1.0, -5.0, 2.0], Balance=[10.0, 5.0, 9.0]))
+        self.assertFalse(result["passed"])
+        self.assertIn("row 2", result["detail"])
+
+    def test_an_amount_with_a_drcr_column_takes_its_sign(self):
+        f = frame(Amount=[1.0, 5.0, 2.0], **{"Dr/Cr": ["Cr", "Dr", "Cr"]}, Balance=[10.0, 5.0, 7.0])
+        self.assertTrue(verify.reconcile(f)["passed"])
+        words = f.assign(**{"Dr/Cr": ["CREDIT", "DEBIT", "CREDIT"]})
+        self.assertTrue(verify.reconcile(words)["passed"])
+
+    def test_no_balance_column_is_unverified_not_failed(self):
+        f = frame(Date=["01/02/24"], Description=["Coffee"], Amount=[3.5])
+        result = verify.intrinsic(f, [[]], settings())
+        self.assertIsNone(result["checks"][0]["passed"])
+        self.assertEqual(result["status"], "unverified")
+
+    def test_rows_the_accounting_does_not_read_leave_the_result_unverified(self):
+        # A parser's frame that the pages' own reading does not give (an LLM's free code,
+        # say): the ledger describes other rows, so it proves nothing about these.
+        f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Tea"],
+                  Amount=[-3.5, -3.5], Balance=[96.5, 93.0])
+        result = verify.intrinsic(f, [[]], settings())
+        self.assertTrue(result["checks"][0]["passed"])
+        self.assertIsNone(result["checks"][1]["passed"])
+        self.assertIn("not the rows", result["checks"][1]["detail"])
+        self.assertEqual(result["status"], "unverified")
+
+
+class TotalsTest(unittest.TestCase):
+    def test_card_amounts_reconcile_with_the_printed_total(self):
+        from ..table.test_engine import HEADER, line
+
+        page = (HEADER + line(60, (100, "Previous Balance"), (320, "10.00"))
+                + line(70, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+                + line(80, (40, "02/02/24"), (100, "Refund"), (320, "(1.50)"))
+                + line(95, (100, "Total Amount Due"), (320, "12.00")))
+        s = settings(skip_patterns=[r"\bprevious balance\b", r"\btotal amount due\b"])
+        s["columns"] = s["columns"][:3]
+        f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Refund"], Amount=[3.5, -1.5])
+        result = verify.intrinsic(f, [page], s)
+        self.assertEqual(result["checks"][0]["name"], "totals_reconcile")
+        self.assertTrue(result["checks"][0]["passed"], result["summary"])
+        self.assertEqual(result["status"], "passed")
+        wrong = verify.intrinsic(f.assign(Amount=[3.5, 1.5]), [page], s)
+        self.assertEqual(wrong["status"], "failed")
+
+
+class ReconcileTest(unittest.TestCase):
+    def test_a_charge_beside_debit_and_credit_moves_the_balance_too(self):
+        f = frame(Charge=[None, None, None, 1.0], Debit=[None, 5.0, None, None],
+                  Credit=[None, None, 2.5, None], Balance=[100.0, 95.0, 97.5, 96.5])
+        result = verify.reconcile(f)
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertEqual(result["roles"], ["Balance", "'Credit' in, 'Charge' and 'Debit' out"])
+
+    def test_a_second_accounts_chain_starts_again_from_the_opening_balance_above_it(self):
+        f = frame(Amount=[-5.0, -2.0, -3.0, 10.0], Balance=[95.0, 93.0, 497.0, 507.0])
+        self.assertFalse(reconcile.reconcile(f)["passed"])
+        result = reconcile.reconcile(f, {2: [93.0, 500.0]})  # closing 93.00, opening 500.00
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertEqual(result["restarts"], [2])
+        # an amount printed there that the row does not move from is no opening balance
+        self.assertFalse(reconcile.reconcile(f, {2: [93.0, 400.0]})["passed"])
+
+    def test_printed_totals_reconcile_whichever_balance_is_printed_first(self):
+        movements = frame(Amount=[100.0, -30.0, -20.0])
+        for printed in ([1000.0, 1050.0], [1050.0, 1000.0]):
+            with self.subTest(printed=printed):
+                result = reconcile.reconcile_totals(movements, printed)
+                self.assertTrue(result["passed"], result["detail"])
+                self.assertIn("the printed 1000.0 and the 3 amounts", result["detail"])
+
+    def test_a_column_of_money_no_printed_figure_sums_leaves_the_rows_unchecked(self):
+        # the credits add up to a printed total; a debit lost or misread would pass unseen
+        movements = frame(Debit=[5.0, None, 7.0], Credit=[None, 20.0, None])
+        result = reconcile.reconcile_totals(movements, [20.0, 999.0])
+        self.assertIsNone(result["passed"])
+        self.assertIn("no printed figure sums 'Debit'", result["detail"])
+        both = reconcile.reconcile_totals(movements, [20.0, 12.0])
+        self.assertTrue(both["passed"], both["detail"])
+
+    def test_one_column_alone_leads_from_no_printed_balance_to_another(self):
+        # a row lost and printed outside the rows: its amount plus the rest is the total
+        movements = frame(Debit=[5.0, None], Credit=[None, 20.0])
+        result = reconcile.reconcile_totals(movements, [12.0, 5.0, 25.0])
+        self.assertFalse(result["passed"] is True and 5.0 in result.get("explained", []))
+
+    def test_movements_that_add_up_to_nothing_never_reconcile(self):
+        result = reconcile.reconcile_totals(frame(Amount=[10.0, -10.0]), [0.0, 42.0])
+        self.assertFalse(result["passed"])
+
+    def test_the_daily_balances_are_reached_from_the_opening_one_in_date_order(self):
+        newest_first = frame(Date=["03/02/24", "02/02/24", "02/02/24", "01/02/24"],
+                             Amount=[5.0, -30.0, -20.0, 100.0])
+        printed = [1000.0, 1100.0, 1070.0, 1050.0, 1055.0, 77.0]
+        found = reconcile.running_balances(newest_first, printed, "Date")
+        self.assertIsNotNone(found)
+        # 1070.00 is printed but stands within a day: only the day's last balance counts
+        self.assertEqual((found["opening"], found["reached"]), (1000.0, [1050.0, 1055.0, 1100.0]))
+        self.assertEqual(found["balances"], {1000.0, 1100.0, 1050.0, 1055.0})
+
+
+def section_statement(daily: bool, deposits: int = 1):
+    """A statement that signs its unsigned amounts by section, with daily balances printed
+    under a table of their own below the rows, or only a closing balance."""
+    s = settings(sections=[["deposits", deposits], ["withdrawals", -deposits]])
+    s["columns"] = s["columns"][:3]
+    s["columns"][2]["section_signed"] = True
+    page = (line(20, (100, "Opening balance"), (320, "1,000.00"))
+            + line(38, (100, "Deposits")) + HEADER + row(65, "01/02/24", "Salary", "100.00")
+            + line(80, (100, "Withdrawals")) + row(95, "02/02/24", "Rent", "30.00")
+            + row(107, "03/02/24", "Coffee", "20.00"))
+    if daily:
+        page += (line(140, (40, "Date"), (100, "Daily"), (320, "Balance"))
+                 + line(152, (40, "01/02/24"), (320, "1,100.00"))
+                 + line(164, (40, "02/02/24"), (320, "1,070.00"))
+                 + line(176, (40, "03/02/24"), (320, "1,050.00")))
+    else:
+        page += line(140, (100, "Closing balance"), (320, "1,050.00"))
+    return [page], s
+
+
+class IntrinsicVerdictTest(unittest.TestCase):
+    def verdict(self, pages, s):
+        return verify.intrinsic(dataframe.build_frame(pages, s), pages, s)
+
+    def test_no_rows_fail_the_result(self):
+        result = self.verdict([HEADER], settings())
+        self.assertEqual((result["status"], result["checks"][0]["name"]), ("failed", "rows_found"))
+
+    def test_a_row_moving_no_money_fails_though_the_balances_reconcile(self):
+        f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Note"],
+                  Amount=[-3.5, None], Balance=[96.5, 96.5])
+        result = verify.intrinsic(f, [[]], settings(balance_column=3))
+        self.assertEqual((result["status"], result["checks"][0]["name"]),
+                         ("failed", "rows_move_money"))
+
+    def test_passed_needs_the_arithmetic_and_every_word_accounted_for(self):
+        coffee = row(65, "01/02/24", "Coffee", "3.50", "96.50")
+        tea = row(90, "02/02/24", "Tea", "1.50", "95.00")
+        self.assertEqual(self.verdict([HEADER + coffee + tea], settings())["status"], "passed")
+        stray = line(77, (100, "Fee waived"), (320, "7.77"))
+        result = self.verdict([HEADER + coffee + stray + tea], settings())
+        self.assertEqual([c["passed"] for c in result["checks"]][:2], [True, False])
+        self.assertEqual(result["status"], "unverified")
+
+    def test_sections_that_add_up_signed_either_way_leave_the_result_unverified(self):
+        result = self.verdict(*section_statement(daily=False))
+        self.assertEqual(result["status"], "unverified")
+        self.assertIn("the sections add up as well", result["summary"])
+
+    def test_the_daily_balances_printed_decide_which_way_the_sections_sign(self):
+        right = self.verdict(*section_statement(daily=True))
+        self.assertEqual(right["status"], "passed", right["summary"])
+        wrong = self.verdict(*section_statement(daily=True, deposits=-1))
+        self.assertEqual(wrong["status"], "failed")
+        self.assertIn("signed the other way round the rows reach 3", wrong["summary"])
+
+
+if __name__ == "__main__":
+    unittest.main()
