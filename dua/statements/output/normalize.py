@@ -14,7 +14,7 @@ import dataclasses
 import math
 
 from ..notation import isodates
-from ..table import engine, outside, reconcile, wordlines
+from ..table import engine, movements, outside, reconcile, wordlines
 from ..verification.verify import SCHEMA
 
 
@@ -87,7 +87,7 @@ def _roles(frame, settings: dict) -> dict:
         raise ValueError(f"the date column {date!r} is not among the rows' columns")
     at = settings.get("balance_column")
     balance = settings["columns"][at]["name"] if at is not None else None
-    drcr = reconcile.drcr_column(frame)
+    drcr = movements.drcr_column(frame)
     texts = [n for n, k in kinds.items() if k == "text" and n in frame.columns
              and n not in (date, drcr) and not _mostly_dates(frame[n])]
     amounts = [n for n, k in kinds.items() if k == "amount" and n in frame.columns]
@@ -126,7 +126,7 @@ def _amounts(frame, roles: dict, pages: list, settings: dict) -> tuple:
     signed = sub[moving + [c for c in (roles["drcr"],) if c]]
     way = _directed(signed, pages, settings) if roles["drcr"] or len(moving) > 1 else None
     if way is None and roles["drcr"]:
-        what, moves = reconcile.movement_options(signed)[0]  # the usual way: the balances say none
+        what, moves = movements.movement_options(signed)[0]  # the usual way: the balances say none
         return _holes(frame, moving, moves), roles["balance"], what, None
     if way is not None:
         what, moves, start, end = way

@@ -78,7 +78,7 @@ def _closing(frame, settings: dict) -> float | None:
 def _opening(frame, settings: dict) -> set:
     """The balance before the first row: the first balance printed less the movements
     down to it, under each way the columns of money can move it."""
-    from ..table.reconcile import movement_options  # late, as above
+    from ..table.movements import movement_options  # late, as above
 
     bal = _balances(frame, settings)
     first = next((i for i, v in enumerate(bal) if v == v), None)

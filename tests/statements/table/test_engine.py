@@ -344,21 +344,6 @@ class RunOnUnderMoneyTest(unittest.TestCase):
                          ["Fee", "12.50"])
 
 
-class SignCodesTest(unittest.TestCase):
-    def test_a_column_of_two_short_codes_signs_the_amounts_either_way_the_balances_say(self):
-        import pandas as pd
-
-        from dua.statements.table import reconcile
-
-        frame = pd.DataFrame({"Amount": [10.0, 5.0, 2.0], "S/H": ["S", "H", "S"]})
-        self.assertEqual(reconcile.drcr_column(frame), "S/H")
-        options = dict(reconcile.movement_options(frame))
-        self.assertIn([10.0, -5.0, 2.0], options.values())
-        self.assertIn([-10.0, 5.0, -2.0], options.values())
-        words = pd.DataFrame({"Amount": [10.0, 5.0], "Note": ["Shop", "Rent"]})
-        self.assertIsNone(reconcile.drcr_column(words))
-
-
 class WrappedLineOwnerTest(unittest.TestCase):
     """A line as near the row above as the row below: the page does not say whose it is."""
 
