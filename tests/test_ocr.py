@@ -66,7 +66,7 @@ class HocrTest(unittest.TestCase):
 
     def test_a_figure_misread_in_one_way_only_is_repaired(self):
         cases = {"O1DEC25": "01DEC25", "@1-01-2026": "01-01-2026", "2025/10/13.": "2025/10/13",
-                 "7,604.27.": "7,604.27", "~\u2014_28,": "28,", "INTO126": "INTO126",
+                 "7,604.27.": "7,604.27", "03.10.": "03.10.", "~\u2014_28,": "28,", "INTO126": "INTO126",
                  "17.": "17.", "OCT": "OCT", "PAGE": "PAGE"}
         for read, printed in cases.items():
             with self.subTest(read=read):
@@ -80,10 +80,12 @@ class HocrTest(unittest.TestCase):
         line = ("<div><span class='ocr_line' title='bbox 0 200 2200 240; baseline 0 -8; "
                 "x_size 26'>" + word("4,75,", 1841, 1933) + word("307.59Cr", 1947, 2103)
                 + word("975", 100, 160) + word(".00-", 172, 250)
-                + word("12,", 400, 460) + word("500.00", 520, 640) + "</span></div>")
+                + word("12,", 400, 460) + word("500.00", 520, 640)
+                + word("41,", 700, 750) + word("04229", 770, 870) + "</span></div>")
         (parsed,) = ocr.parse_hocr(line)
         # a space as wide as a letter stays a space: two words
-        self.assertEqual([w.text for w in parsed.words], ["975.00-", "12,", "500.00", "4,75,307.59Cr"])
+        self.assertEqual([w.text for w in parsed.words], ["975.00-", "12,", "500.00", "41,", "04229",
+                                                       "4,75,307.59Cr"])
         self.assertEqual((parsed.words[-1].x0, parsed.words[-1].x1), (1841, 2103))
 
     def test_a_box_that_runs_over_the_next_word_ends_where_it_begins(self):

@@ -210,11 +210,14 @@ _SPECKS = _QUOTES + "~_=|\u2014\u2013"
 _ZEROS = re.compile(r"[-+(]?[\dOo@Q][\dOo@Q,./ -]*[\dOo@Q)][-]?(?:[DC][rRB])?")
 _MONTH_DATE = re.compile(r"([\dOo@Q]{1,2})([A-Za-z]{3})([\dOo@Q]{2,4})")
 # a full stop after a date or after an amount's cents ("2025/10/13.", "7,604.27."): a speck
-_DATE_DOT = re.compile(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\.|[-+]?\d[\d,. ]*[.,]\d\d\.")
+# (an amount's whole part has three digits or a group: "03.10." is a German date, not cents)
+_DATE_DOT = re.compile(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\.|[-+]?(?:\d{3,}|\d{1,3}(?:,\d{2,3})+)\.\d\d\.")
 # a figure tesseract cut at its separator ("6,94," "489.27Dr" in monospace print, "975" ".00-")
 _CUT_BEFORE = re.compile(r"[-+(]?[\d,.]*\d[,.]")
 _CUT_AFTER = re.compile(r"[.,]\d[\d,.]*[-)]?(?:[DC][rR])?")
 _DIGITS = re.compile(r"[-+(]?\d[\d,.]*")
+# what the joined pieces must make: an amount with its cents ("41," "04229" is an address)
+_AMOUNT = re.compile(r"[-+(]?\d{1,3}(?:[,.]\d{2,3})*[.,]\d\d[-)]?(?:[DC][rR])?")
 ZERO_SURE = 35.0  # confidence (%) from which a letter among digits is taken for a zero (a
 # monospace zero without its slash came back "O" at 42-45%)
 JOIN_PITCH = 1.0  # a gap narrower than a letter is no space in print (a monospace comma's
@@ -291,7 +294,7 @@ def _cut(left: OcrWord, right: OcrWord) -> bool:
     shapes = ((_CUT_BEFORE.fullmatch(left.text) and right.text[:1].isdigit()
                and _FIGURE.match(right.text))
               or (_DIGITS.fullmatch(left.text) and _CUT_AFTER.fullmatch(right.text)))
-    if not shapes:
+    if not shapes or not _AMOUNT.fullmatch(left.text + right.text):
         return False
     pitch = ((left.x1 - left.x0) + (right.x1 - right.x0)) / (len(left.text) + len(right.text))
     return right.x0 - left.x1 < JOIN_PITCH * pitch
