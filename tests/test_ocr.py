@@ -66,7 +66,8 @@ class HocrTest(unittest.TestCase):
 
     def test_a_figure_misread_in_one_way_only_is_repaired(self):
         cases = {"O1DEC25": "01DEC25", "@1-01-2026": "01-01-2026", "2025/10/13.": "2025/10/13",
-                 "7,604.27.": "7,604.27", "03.10.": "03.10.", "~\u2014_28,": "28,", "INTO126": "INTO126",
+                 "7,604.27.": "7,604.27", "03.10.": "03.10.", "~\u2014_28,": "28,",
+                 "\u201312.50": "-12.50", "INTO126": "INTO126",
                  "17.": "17.", "OCT": "OCT", "PAGE": "PAGE"}
         for read, printed in cases.items():
             with self.subTest(read=read):

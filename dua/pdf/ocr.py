@@ -232,7 +232,9 @@ def repaired(text: str, confidence: float = 100.0) -> str:
     unsure of (below ZERO_SURE: a blot, a stain) stays a letter."""
     bare = text.lstrip(_SPECKS).rstrip(_QUOTES)
     if bare != text and (_FIGURE.fullmatch(bare) or _CUT_BEFORE.fullmatch(bare)):
-        text = bare
+        # dashes alone before it are its minus sign, printed long; with a speck, a speck
+        lead = text[:len(text) - len(text.lstrip(_SPECKS))]
+        text = ("-" if lead.strip("\u2014\u2013") == "" else "") + bare
     if _DATE_DOT.fullmatch(text):
         return text[:-1]
     if confidence < ZERO_SURE:
