@@ -76,7 +76,8 @@ class HocrTest(unittest.TestCase):
 
     def test_a_figure_cut_at_its_separator_is_one_word_again(self):
         def word(text, x0, x1):
-            return f"<span class='ocrx_word' title='bbox {x0} 204 {x1} 232; x_wconf 90'>{text}</span>"
+            return (f"<span class='ocrx_word' title='bbox {x0} 204 {x1} 232; x_wconf 90'>"
+                    f"{text}</span>")
 
         line = ("<div><span class='ocr_line' title='bbox 0 200 2200 240; baseline 0 -8; "
                 "x_size 26'>" + word("4,75,", 1841, 1933) + word("307.59Cr", 1947, 2103)
@@ -85,8 +86,8 @@ class HocrTest(unittest.TestCase):
                 + word("41,", 700, 750) + word("04229", 770, 870) + "</span></div>")
         (parsed,) = ocr.parse_hocr(line)
         # a space as wide as a letter stays a space: two words
-        self.assertEqual([w.text for w in parsed.words], ["975.00-", "12,", "500.00", "41,", "04229",
-                                                       "4,75,307.59Cr"])
+        self.assertEqual([w.text for w in parsed.words],
+                         ["975.00-", "12,", "500.00", "41,", "04229", "4,75,307.59Cr"])
         self.assertEqual((parsed.words[-1].x0, parsed.words[-1].x1), (1841, 2103))
 
     def test_a_box_that_runs_over_the_next_word_ends_where_it_begins(self):

@@ -211,7 +211,8 @@ _ZEROS = re.compile(r"[-+(]?[\dOo@Q][\dOo@Q,./ -]*[\dOo@Q)][-]?(?:[DC][rRB])?")
 _MONTH_DATE = re.compile(r"([\dOo@Q]{1,2})([A-Za-z]{3})([\dOo@Q]{2,4})")
 # a full stop after a date or after an amount's cents ("2025/10/13.", "7,604.27."): a speck
 # (an amount's whole part has three digits or a group: "03.10." is a German date, not cents)
-_DATE_DOT = re.compile(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\.|[-+]?(?:\d{3,}|\d{1,3}(?:,\d{2,3})+)\.\d\d\.")
+_DATE_DOT = re.compile(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\."
+                       r"|[-+]?(?:\d{3,}|\d{1,3}(?:,\d{2,3})+)\.\d\d\.")
 # a figure tesseract cut at its separator ("6,94," "489.27Dr" in monospace print, "975" ".00-")
 _CUT_BEFORE = re.compile(r"[-+(]?[\d,.]*\d[,.]")
 _CUT_AFTER = re.compile(r"[.,]\d[\d,.]*[-)]?(?:[DC][rR])?")
