@@ -42,7 +42,7 @@ def plumber_words(path: str) -> list:
 HOCR = """<div class='ocr_page' title='bbox 0 0 1000 1000'>
 <span class='ocr_line' title="bbox 100 200 900 240; baseline 0.01 -8; x_size 30; x_descenders 8">
 <span class='ocrx_word' title='bbox 100 204 400 232; x_wconf 96'>Opening</span>
-<span class='ocrx_word' title='bbox 300 205 500 233; x_wconf 41'>1,284.5O</span>
+<span class='ocrx_word' title='bbox 300 205 500 233; x_wconf 31'>1,284.5O</span>
 <span class='ocrx_word' title='bbox 520 205 530 233; x_wconf 40'>|</span>
 <span class='ocrx_word' title='bbox 540 205 560 233; x_wconf 30'>=</span>
 <span class='ocrx_word' title='bbox 600 205 700 233; x_wconf 95'><strong>A&amp;B|</strong></span>
@@ -57,12 +57,38 @@ class HocrTest(unittest.TestCase):
         self.assertEqual((line.slope, line.offset, line.x_size, line.descent), (0.01, -8, 30, 8))
         self.assertAlmostEqual(line.baseline(100), 232)
         self.assertEqual([(w.text, w.confidence) for w in line.words],
-                         [("Opening", 96), ("1,284.5O", 41), ("A&B", 95)])
+                         [("Opening", 96), ("1,284.5O", 31), ("A&B", 95)])
 
     def test_a_figure_loses_the_quotes_a_speck_became_and_words_keep_theirs(self):
         hocr = HOCR.replace(">Opening<", ">\u201cOpening<").replace(">1,284.5O<", ">\u201c08/02/2024<")
         (line,) = ocr.parse_hocr(hocr)
         self.assertEqual([w.text for w in line.words][:2], ["\u201cOpening", "08/02/2024"])
+
+    def test_a_figure_misread_in_one_way_only_is_repaired(self):
+        cases = {"O1DEC25": "01DEC25", "@1-01-2026": "01-01-2026", "2025/10/13.": "2025/10/13",
+                 "7,604.27.": "7,604.27", "03.10.": "03.10.", "~\u2014_28,": "28,",
+                 "\u201312.50": "-12.50", "INTO126": "INTO126",
+                 "17.": "17.", "OCT": "OCT", "PAGE": "PAGE"}
+        for read, printed in cases.items():
+            with self.subTest(read=read):
+                self.assertEqual(ocr.repaired(read, 90.0), printed)
+        self.assertEqual(ocr.repaired("O1DEC25", 20.0), "O1DEC25")  # a blot: left to fail
+
+    def test_a_figure_cut_at_its_separator_is_one_word_again(self):
+        def word(text, x0, x1):
+            return (f"<span class='ocrx_word' title='bbox {x0} 204 {x1} 232; x_wconf 90'>"
+                    f"{text}</span>")
+
+        line = ("<div><span class='ocr_line' title='bbox 0 200 2200 240; baseline 0 -8; "
+                "x_size 26'>" + word("4,75,", 1841, 1933) + word("307.59Cr", 1947, 2103)
+                + word("975", 100, 160) + word(".00-", 172, 250)
+                + word("12,", 400, 460) + word("500.00", 520, 640)
+                + word("41,", 700, 750) + word("04229", 770, 870) + "</span></div>")
+        (parsed,) = ocr.parse_hocr(line)
+        # a space as wide as a letter stays a space: two words
+        self.assertEqual([w.text for w in parsed.words],
+                         ["975.00-", "12,", "500.00", "41,", "04229", "4,75,307.59Cr"])
+        self.assertEqual((parsed.words[-1].x0, parsed.words[-1].x1), (1841, 2103))
 
     def test_a_box_that_runs_over_the_next_word_ends_where_it_begins(self):
         (line,) = ocr.parse_hocr(HOCR)
@@ -266,6 +292,49 @@ class ScanVerdictTest(unittest.TestCase):
         self.assertEqual(entry["ocr"]["pages"], [1])
         self.assertEqual([n for n in os.listdir(out_dir) if not n.startswith(".")],
                          ["plain_western_a_clean.csv"])
+
+
+class CheckScanTest(unittest.TestCase):
+    """``dua check`` on a scan: read through its searchable copy (told in its report), put to
+    the scan's checks as ``dua parse`` is; rows with a wrong amount never pass."""
+
+    @classmethod
+    def setUpClass(cls):
+        needs_tesseract()
+        cls.tmp = tempfile.mkdtemp()
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp)
+
+    def check(self, rows: str) -> tuple:
+        proc = run_dua("check", CLEAN, rows, "--json", env={"TMPDIR": self.tmp})
+        return proc, json.loads(proc.stdout)
+
+    def test_a_scan_is_read_through_its_copy_and_told_so(self):
+        proc, report = self.check(KEY)
+        self.assertIn(proc.returncode, (0, 1), proc.stderr)
+        self.assertEqual(report["ocr"]["pages"], [1])
+        self.assertEqual(report["ocr"]["descriptions"], "OCR, not checked letter by letter")
+        self.assertIn("dua check: page 1/1 OCR", proc.stderr)
+        self.assertFalse([n for n in os.listdir(self.tmp) if n.startswith("dua-ocr-")])
+
+    def test_rows_with_a_wrong_amount_do_not_pass(self):
+        import pandas as pd
+
+        rows = pd.read_csv(KEY)
+        column = [c for c in rows.columns if c.startswith("Balance")][0]
+        rows.loc[3, column] = rows.loc[3, column] + 9.0
+        wrong = os.path.join(self.tmp, "wrong.csv")
+        rows.to_csv(wrong, index=False)
+        proc, report = self.check(wrong)
+        self.assertEqual(proc.returncode, 1, proc.stderr)
+        self.assertNotEqual(report["status"], "passed")
+
+    def test_ocr_never_leaves_the_scan_without_text(self):
+        proc = run_dua("check", CLEAN, KEY, "--ocr", "never", "-q")
+        self.assertEqual(proc.returncode, 3, proc.stderr)
+        self.assertIn("no text layer", proc.stderr)
 
 
 class BoundedOcrTest(unittest.TestCase):

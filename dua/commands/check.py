@@ -45,6 +45,9 @@ def add_arguments(p) -> None:
     add_row_options(p)
     p.add_argument("--password", metavar="PW", help="password of an encrypted PDF")
     add_read_options(p)
+    from .ocr import add_ocr_options
+
+    add_ocr_options(p)
     review_options.add_arguments(p)
 
 
@@ -56,6 +59,7 @@ def run(args, settings) -> int:
     from ..statements.verification import verify
     from ..statements.agent import rowcheck
     from ..statements.output import ledgerkey
+    from . import ocr
 
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
@@ -64,11 +68,13 @@ def run(args, settings) -> int:
     rows = verify.load_expected(args.rows, "ROWS.csv")  # before the reading: costs nothing
     if not args.quiet:
         print(f"dua check: reading {args.pdf}", file=sys.stderr, flush=True)
-    reading = pdf.start_reading(args.pdf, args.password, budget=read_budget(args))
-    try:
-        doc = reading.document()
-    finally:
-        reading.cancel()
+    with ocr.searchable_copy(args, args.pdf, ocr.progress_printer("check", args.quiet)) as (
+            read, scanned):
+        reading = pdf.start_reading(read, args.password, budget=read_budget(args))
+        try:
+            doc = reading.document()
+        finally:
+            reading.cancel()
     pdf.require_text_layer(doc)
     pages, apart = analysis.statement_pages(doc)
     if not args.quiet:
@@ -78,10 +84,13 @@ def run(args, settings) -> int:
         verdict = _check_ledger(pages, apart, rows, reading.pages, args.rows)
     else:
         verdict = rowcheck.check(pages, apart, rows)
+    verdict = ocr.checked_scan(verdict, rows, scanned)
     if args.out:
         _write_rows(args, rows, reading.pages, verdict.settings)
     report = dict(verdict.to_dict(), pdf=args.pdf, csv=args.rows,
                   seconds=round(time.perf_counter() - started, 3))
+    if scanned:
+        report["ocr"] = ocr.report_of(scanned)
     if args.review:
         from ..review import check_review  # lazy: only a review draws pages
 

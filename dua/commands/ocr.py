@@ -290,6 +290,20 @@ def verdict(state, pdf: str, answer: dict | None, out: str | None = None,
                                output_csv_path=_to_partial(state, out, parsers_dir))
 
 
+def checked_scan(verdict, rows, answer: dict | None):
+    """``dua check``'s verdict (``rowcheck.RowsCheck``) on a scan's rows, put to the same two
+    checks as ``verdict`` puts a parse's: a passed one fails when either fails."""
+    if not answer or verdict.status != "passed":
+        return verdict
+    import dataclasses  # lazy: keeps import dua fast
+
+    checks = [c for c in (dates_check(rows), pages_check(
+        rows, {"accounting": verdict.accounting}, answer)) if c]
+    failed = any(not c["passed"] for c in checks)
+    return dataclasses.replace(verdict, checks=list(verdict.checks) + checks,
+                               status="failed" if failed else verdict.status)
+
+
 def _to_partial(state, out: str | None, parsers_dir: str) -> str | None:
     from ..outputs import FILE, kind  # lazy: keeps dua --help fast
     from ..statements.agent.provenance import result_path

@@ -202,34 +202,105 @@ def parse_hocr(text: str) -> list:
 
 _QUOTES = "\"'`\u2018\u2019\u201c\u201d"
 _FIGURE = re.compile(r"[-+(]?[\d][\d,./ -]*[\d)]")
+# what a speck, a rule's end or a shadow beside a figure comes back as ("~\u2014_28," on a clean
+# grid, "\u201c08/02/2024" on a skewed one): statements print none of these glued to a figure
+_SPECKS = _QUOTES + "~_=|\u2014\u2013"
+# a figure whose zeros tesseract read as letters ("O1DEC25", "@1-01-2026"): every character a
+# digit, a zero's look-alike or a figure's punctuation, with a Dr/Cr/CR/DB mark at most
+_ZEROS = re.compile(r"[-+(]?[\dOo@Q][\dOo@Q,./ -]*[\dOo@Q)][-]?(?:[DC][rRB])?")
+_MONTH_DATE = re.compile(r"([\dOo@Q]{1,2})([A-Za-z]{3})([\dOo@Q]{2,4})")
+# a full stop after a date or after an amount's cents ("2025/10/13.", "7,604.27."): a speck
+# (an amount's whole part has three digits or a group: "03.10." is a German date, not cents)
+_DATE_DOT = re.compile(r"\d{1,4}[/-]\d{1,2}[/-]\d{1,4}\."
+                       r"|[-+]?(?:\d{3,}|\d{1,3}(?:,\d{2,3})+)\.\d\d\.")
+# a figure tesseract cut at its separator ("6,94," "489.27Dr" in monospace print, "975" ".00-")
+_CUT_BEFORE = re.compile(r"[-+(]?[\d,.]*\d[,.]")
+_CUT_AFTER = re.compile(r"[.,]\d[\d,.]*[-)]?(?:[DC][rR])?")
+_DIGITS = re.compile(r"[-+(]?\d[\d,.]*")
+# what the joined pieces must make: an amount with its cents ("41," "04229" is an address)
+_AMOUNT = re.compile(r"[-+(]?\d{1,3}(?:[,.]\d{2,3})*[.,]\d\d[-)]?(?:[DC][rR])?")
+ZERO_SURE = 35.0  # confidence (%) from which a letter among digits is taken for a zero (a
+# monospace zero without its slash came back "O" at 42-45%)
+JOIN_PITCH = 1.0  # a gap narrower than a letter is no space in print (a monospace comma's
+# ink stands 0.7 of a letter from the next digit's)
 
 
-def _unquoted(text: str) -> str:
-    """A number or a date without the quotes a speck beside it became ("\u201c08/02/2024" on a
-    skewed scan): statements never quote their figures."""
-    bare = text.strip(_QUOTES)
-    return bare if bare != text and _FIGURE.fullmatch(bare) else text
+def repaired(text: str, confidence: float = 100.0) -> str:
+    """A number's or a date's text as printed, where tesseract's misreads of it have one reading
+    only: specks glued before or after it go, a zero read as a letter is a zero again ("O1DEC25"),
+    a full stop after a date goes ("2025/10/13."). Any other text is left as read: a wrong
+    figure must come out wrong, for the statement's arithmetic to catch, so a zero tesseract was
+    unsure of (below ZERO_SURE: a blot, a stain) stays a letter."""
+    bare = text.lstrip(_SPECKS).rstrip(_QUOTES)
+    if bare != text and (_FIGURE.fullmatch(bare) or _CUT_BEFORE.fullmatch(bare)):
+        # dashes alone before it are its minus sign, printed long; with a speck, a speck
+        lead = text[:len(text) - len(text.lstrip(_SPECKS))]
+        text = ("-" if lead.strip("\u2014\u2013") == "" else "") + bare
+    if _DATE_DOT.fullmatch(text):
+        return text[:-1]
+    if confidence < ZERO_SURE:
+        return text
+    month = _MONTH_DATE.fullmatch(text)
+    if month and re.search(r"\d", text):
+        return _zeros(month.group(1)) + month.group(2) + _zeros(month.group(3))
+    if re.search(r"\d", text) and re.search(r"[Oo@Q]", text) and _ZEROS.fullmatch(text):
+        fixed = _zeros(text[:-2]) + text[-2:] if text[-2:-1] in "DC" else _zeros(text)
+        if _FIGURE.fullmatch(fixed.rstrip("-").rstrip("DCrRB") or fixed):
+            return fixed
+    return text
+
+
+def _zeros(text: str) -> str:
+    return re.sub(r"[Oo@Q]", "0", text)
 
 
 def _tidy(words: list) -> list:
     """A line's words as a reader can place them. A rule left in the image comes back as ``|``
-    (alone, or glued to a word's end): no statement prints one there, so it goes. And a word's
-    box may run over the words after it (tesseract 5 gave ``PAYMENT`` the whole line's width,
-    its neighbours their own): it ends where the next begins."""
+    (alone, or glued to a word's end): no statement prints one there, so it goes. Figures are
+    ``repaired`` and joined where tesseract cut one at its separator. And a word's box may run
+    over the words after it (tesseract 5 gave ``PAYMENT`` the whole line's width, its
+    neighbours their own): it ends where the next begins."""
     kept = []
     for word in words:
-        text = _unquoted(word.text.strip("|").strip())
+        text = repaired(word.text.strip("|").strip(), word.confidence)
         # a speck, a rule's end or a letter's shadow comes back as unsure punctuation ("=",
         # "+", "_" at 52-67% beside a statement's "Dr"); printed punctuation alone, as the
         # "-" of a heading, came back sure (93%)
         if text and (any(c.isalnum() for c in text) or word.confidence >= SURE):
             kept.append(dataclasses.replace(word, text=text))
     kept.sort(key=lambda w: w.x0)
+    kept = _joined(kept)
     for i, word in enumerate(kept[:-1]):
         after = kept[i + 1].x0
         if word.x1 > after > word.x0:
             kept[i] = dataclasses.replace(word, x1=after - 1)
     return kept
+
+
+def _joined(words: list) -> list:
+    """Words sorted by x, a figure's pieces joined again: a piece ending in its separator and a
+    piece starting with a digit (or digits, then a piece starting with its separator), nearer
+    than JOIN_PITCH of their letters' width, are one figure (a space in print is wider)."""
+    out: list = []
+    for word in words:
+        if out and _cut(out[-1], word):
+            last = out[-1]
+            out[-1] = OcrWord(last.text + word.text, last.x0, min(last.top, word.top),
+                              max(last.x1, word.x1), max(last.bottom, word.bottom),
+                              min(last.confidence, word.confidence))
+        else:
+            out.append(word)
+    return out
+
+
+def _cut(left: OcrWord, right: OcrWord) -> bool:
+    shapes = ((_CUT_BEFORE.fullmatch(left.text) and right.text[:1].isdigit()
+               and _FIGURE.match(right.text))
+              or (_DIGITS.fullmatch(left.text) and _CUT_AFTER.fullmatch(right.text)))
+    if not shapes or not _AMOUNT.fullmatch(left.text + right.text):
+        return False
+    pitch = ((left.x1 - left.x0) + (right.x1 - right.x0)) / (len(left.text) + len(right.text))
+    return right.x0 - left.x1 < JOIN_PITCH * pitch
 
 
 def _line(title: str) -> OcrLine:
