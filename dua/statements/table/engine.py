@@ -192,12 +192,15 @@ def continues(item: list, settings: dict) -> bool:
     column of money (a long wrapped line may run on under one, its words no amounts)."""
     allowed = settings.get("continuation_columns")
     columns = settings["columns"]
+    words = item[4]
+    if sum(1 for w in words if looks_like_amount(w[0], settings)) >= 2 and all(
+            looks_like_amount(w[0], settings) or w[0].isdigit() for w in words):
+        return False  # a line of figures (a summary's values) wraps no row's words
     if allowed is None:
         date = settings["date_column"]
         money = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
         barred = set() if settings.get("date_groups") else {date}
         barred -= set(settings.get("wrapped_columns", ()))  # a cell wrapped in a narrow column
-        words = item[4]
         return not any(column_of(w, columns) in barred or (
             column_of(w, columns) in money and not _runs_on(words, n, settings))
             for n, w in enumerate(words))

@@ -228,6 +228,12 @@ class PageBreakTest(unittest.TestCase):
         self.assertEqual(descriptions([self.FIRST, second], settings(header_once=True)),
                          ["Coffee", "Tea"])
 
+    def test_a_line_of_figures_under_the_last_row_continues_no_description(self):
+        # a summary's values printed under the table, in the description's column
+        figures = line(76, (100, "1,947.51 7,053.08 19"))
+        page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + figures
+        self.assertEqual(descriptions([page], settings()), ["Coffee"])
+
     def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
         for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
             with self.subTest(under=under[0][0]):
