@@ -123,31 +123,15 @@ def _amounts(frame, roles: dict, pages: list, settings: dict) -> tuple:
     moving = [c for c in roles["amounts"] if c != roles["balance"]]
     if not moving:
         return [None] * len(frame), roles["balance"], "no amount column", None
-    signed = sub[moving + [c for c in (roles["drcr"],) if c]]
-    way = _directed(signed, pages, settings) if roles["drcr"] or len(moving) > 1 else None
-    if way is None and roles["drcr"]:
+    if roles["drcr"] and movements.said_codes(frame[roles["drcr"]].tolist()):
+        signed = sub[moving + [roles["drcr"]]]
         what, moves = movements.movement_options(signed)[0]  # the usual way: the balances say none
         return _holes(frame, moving, moves), roles["balance"], what, None
-    if way is not None:
-        what, moves, start, end = way
-        return (_holes(frame, moving, moves), roles["balance"],
-                f"{what}: from the printed {start} they lead to the {end} printed after it",
-                end)
     summed = [sum(v for v in row if v is not None) if any(v is not None for v in row) else None
               for row in zip(*(_floats(frame, c) for c in moving))]
     how = " plus ".join(repr(c) for c in moving) + " as the statement signs them"
     proof, closing = _totals(sub[roles["date"]].tolist(), summed, pages, settings)
     return summed, roles["balance"], how + (f"; {proof}" if proof else ""), closing
-
-
-def _directed(sub, pages: list, settings: dict) -> tuple | None:
-    """Columns of money in and out (or a Dr/Cr column's codes) told apart by the balances
-    printed around the rows."""
-    try:
-        printed = reconcile.amounts_outside_rows(pages, settings)
-    except (KeyError, IndexError, TypeError, ValueError):
-        return None
-    return reconcile.directed(sub, printed)
 
 
 def _holes(frame, moving: list, values: list) -> list:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 
 _DRCR_WORD = r"(?i)dr\.?|cr\.?|debit|credit"
 
@@ -38,6 +39,12 @@ def drcr_column(frame):
         if len(values) and (values.str.fullmatch(_DRCR_WORD).all() or _two_codes(values)):
             return c
     return None
+
+
+def said_codes(values) -> bool:
+    """Whether a sign column's words say which way (Dr/Cr, debit/credit): two codes of
+    the statement's own say nothing until the balances do."""
+    return all(re.fullmatch(_DRCR_WORD, str(v).strip()) for v in values if v == v)
 
 
 def _two_codes(values) -> bool:

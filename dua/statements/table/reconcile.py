@@ -205,26 +205,6 @@ def reconcile_totals(frame, printed: list) -> dict:
             "detail": detail}
 
 
-def directed(frame, printed: list) -> tuple | None:
-    """``(what, moves, start, end)``: the one way the columns of money, netted (or signed
-    by a Dr/Cr column), lead from a printed amount to one printed after it (an opening balance and the closing
-    one); None when no way or several do. Without a balance column this is what says
-    which column is money in: the mirror way leads from the later figure to the earlier."""
-    every = set(numeric_columns(frame))
-    printed = list(dict.fromkeys(round(v, 2) for v in printed))
-    found = []
-    for what, moves, columns in _movements(frame):
-        total = sum(moves)
-        if columns != every or abs(total) < 0.005:
-            continue
-        for i, start in enumerate(printed):
-            end = next((q for q in printed[i + 1:] if abs(start + total - q) < 0.005), None)
-            if end is not None:
-                found.append((what, moves, start, end))
-                break
-    return found[0] if len(found) == 1 else None
-
-
 def _total_of(moves: list, printed: list, net: bool) -> tuple | None:
     """``(t, other)``: the printed ``t`` the movements add up to (``other`` None), or, when
     they are the ``net`` movement of every column of money, lead to from the printed

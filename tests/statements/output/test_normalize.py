@@ -97,27 +97,3 @@ class LibraryTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
-
-
-class DirectionTest(unittest.TestCase):
-    """Without a balance column, which column of money is money in."""
-
-    def frame(self):
-        import pandas as pd
-
-        return pd.DataFrame({"Débit": [227.65, None, 76.0], "Crédit": [None, 500.0, None]})
-
-    def test_the_columns_net_lead_from_the_earlier_printed_balance_to_the_later(self):
-        from dua.statements.table import reconcile
-
-        what, moves, start, end = reconcile.directed(self.frame(), [1000.0, 1196.35])
-        self.assertEqual((what, start, end), ("'Crédit' in, 'Débit' out", 1000.0, 1196.35))
-        self.assertEqual(moves, [-227.65, 500.0, -76.0])
-        # the same figures printed the other way round say the mirror way
-        what, _, start, _ = reconcile.directed(self.frame(), [1196.35, 1000.0])
-        self.assertEqual((what, start), ("'Débit' in, 'Crédit' out", 1196.35))
-
-    def test_no_printed_pair_they_lead_between_proves_no_way(self):
-        from dua.statements.table import reconcile
-
-        self.assertIsNone(reconcile.directed(self.frame(), [1000.0, 5.0]))
