@@ -96,11 +96,16 @@ def _stack(lines: list, best: list, segments: list | None) -> list:
     grew = True
     while grew:
         grew = False
-        top, bottom = min(ln[0][3] for ln in block), max(w[4] for ln in block for w in ln)
         for ln in lines:
             if any(ln is b for b in block) or not _plain(ln):
                 continue
-            gap = max(ln[0][3] - bottom, top - max(w[4] for w in ln))
+            # a heading cell wraps right under (or over) its own words: a line under a cell
+            # whose next line down is empty is the first row's text, not a third tier; a
+            # cell over no word of the block (set on lines of its own) touches the block
+            near = [b for b in block if any(min(w[2], h[2]) - max(w[1], h[1]) > -5
+                                            for w in ln for h in b)] or block
+            gap = min(max(ln[0][3] - max(w[4] for w in b), b[0][3] - max(w[4] for w in ln))
+                      for b in near)
             under = all(any(min(w[2], h[2]) - max(w[1], h[1]) > -5 for h in best) for w in ln)
             # A wrapped heading word may reach past a narrow right-aligned column.
             inside = segments is None or (ln[0][1] >= segments[0][0] - 60

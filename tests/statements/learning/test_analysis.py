@@ -242,6 +242,19 @@ class HeadingTiersTest(unittest.TestCase):
         self.assertEqual([c["name"] for c in analysis.build_columns(segments, header)],
                          ["TRANSACTION DATE", "POSTING DATE", "DESCRIPTION", "AMOUNT"])
 
+    def test_a_first_rows_text_touching_a_lower_tier_of_another_cell_is_no_tier(self):
+        # 'Date' under 'POSTING' is a tier; 'Coffee shop' under 'DESCRIPTION', two lines
+        # down with nothing between, is the first row's description printed over it
+        upper = line(38, (40, "POSTING"), (160, "DESCRIPTION"), (320, "AMOUNT"))
+        page = (upper + line(47, (40, "DATE")) + line(58, (160, "Coffee shop"))
+                + rows([(40, "01/02/24"), (320, "3.50")], [(40, "02/02/24"), (320, "1.50")],
+                       top=70))
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        header = analysis.find_header([page], found[0], segments)
+        self.assertEqual([[w[0] for w in ln] for ln in header],
+                         [["POSTING", "DESCRIPTION", "AMOUNT"], ["DATE"]])
+
     def test_a_sections_title_over_the_heading_is_no_tier_of_it(self):
         header, _ = self.heading(line(40, (70, "Checking account activity")))
         self.assertEqual([[w[0] for w in ln] for ln in header],
