@@ -331,7 +331,7 @@ class RunUsageTest(unittest.TestCase):
             proc = run_dua("run", PARSER, A, *flags)
             self.assertEqual(proc.returncode, 2, proc.stderr)
             self.assertEqual(len(proc.stderr.splitlines()), 1, proc.stderr)
-            self.assertNotIn("bug", proc.stderr)
+            self.assertNotIn("is a bug", proc.stderr)
         self.assertEqual(sorted(os.listdir(tmp)), ["a file"])
 
     def test_out_naming_the_pdf_or_the_parser_is_refused_and_both_stay_intact(self):

@@ -144,6 +144,8 @@ def searchable_copies(args, pdfs: list, command: str = "run"):
     progress = progress_printer(command, args.quiet)
     try:
         for i, pdf in enumerate(pdfs):
+            if not os.path.isfile(pdf):
+                continue  # the batch says "No such file" for it, as for any file
             copy = os.path.join(copies.folder, str(i), os.path.basename(pdf) or "scan.pdf")
             os.makedirs(os.path.dirname(copy))
             try:
