@@ -140,14 +140,6 @@ def _exits(case: str, key: str) -> list:
         return json.load(fh).get(key) or [0]
 
 
-# Real statements dua does not yet read right without a key, and why; each must still end
-# in an honest verdict (never passed), and leaves this list once it is read.
-UNREAD = {
-    "r08_westpac_nz_card_guide": "the table sits inside an annotated guide whose callouts "
-                                 "share the rows' lines; the layout alone misplaces columns",
-}
-
-
 class RealBanksTest(CorpusRun, unittest.TestCase):
     """r02-r08, seven banks' own statements: supervised, r02's parser on its three later
     statements, and unsupervised values right with the exit each case names."""
@@ -165,10 +157,8 @@ class RealBanksTest(CorpusRun, unittest.TestCase):
                 with self.subTest(statement=os.path.relpath(pdf, CORPUS)):
                     found = self.unsupervised(pdf, key)
                     checks = json.dumps(found["report"].get("checks"))[:1500]
-                    if os.path.basename(case) not in UNREAD:
-                        self.assertTrue(found["right"], checks)
-                        self.assertIn(found["code"], _exits(case, "unsupervised_exit_ok"),
-                                      checks)
+                    self.assertTrue(found["right"], checks)
+                    self.assertIn(found["code"], _exits(case, "unsupervised_exit_ok"), checks)
                     if found["status"] != "passed":  # it says what it could not check
                         self.assertEqual(found["code"], 1)
                         self.assertTrue(any(c["passed"] is not True

@@ -111,7 +111,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
         return ["outside", top, None, text, line, where]
     if is_rule(line):
         return ["furniture", top, None, text, line, "a rule drawn with text"]
-    skipped = _skip_reason(text, settings["skip_patterns"])
+    skipped = _skip_reason(_undated(text, settings), settings["skip_patterns"])
     if skipped:
         return ["furniture", top, None, text, line, skipped]
     if _foreign_heading(line, settings):
@@ -123,6 +123,14 @@ def _item(line: list, settings: dict, state: dict) -> list:
         state["date"] = text
         return ["furniture", top, None, text, line, "the date heading of the rows below it"]
     return _second_tier(_cells_item(line, text, top, settings, state), settings, state)
+
+
+def _undated(text: str, settings: dict) -> str:
+    """The line without its dates, so that a label opening the line reads as opening it."""
+    try:
+        return re.sub(settings["date_pattern"], "", text, flags=re.IGNORECASE).strip()
+    except (re.error, TypeError):
+        return text
 
 
 def _second_tier(item: list, settings: dict, state: dict) -> list:

@@ -49,6 +49,15 @@ def _spans_table(line: list, segments: list) -> bool:
     return len(hit) >= 2 and (width >= 0.5 * (right - left) or {0, len(segments) - 1} <= hit)
 
 
+def _in_reach(line: list, segments: list | None) -> list:
+    """The words of ``line`` within reach of the table's columns: a sidebar's text that
+    shares the heading's baseline (a guide's notes beside the table) names no column."""
+    if not segments:
+        return line
+    left, right = segments[0][0] - 60, segments[-1][1] + 60
+    return [w for w in line if w[2] > left and w[1] < right]
+
+
 def find_header(pages: list, first: tuple, segments: list | None = None) -> list:
     """The heading line(s) above the first table row, found by where they stand.
 
@@ -59,7 +68,8 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
     words instead (the old test of a heading).
     """
     index, anchor = first
-    lines = wordlines.group_lines(pages[index], LINE_TOLERANCE)
+    lines = [ln for ln in (_in_reach(ln, segments) for ln in
+                           wordlines.group_lines(pages[index], LINE_TOLERANCE)) if ln]
     above = [ln for ln in lines if ln[0][3] < anchor[0][3] - 0.5]
     best = None
     for ln in reversed(above[-12:]):

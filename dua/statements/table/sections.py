@@ -59,12 +59,19 @@ def _over_rows(pages: list, settings: dict) -> list:
         items_by_page = engine.extract(pages, dict(settings, sections=[]))[1]
     except (KeyError, ValueError, TypeError, IndexError):
         return []
+    rows = [w for items in items_by_page for item in items if item[0] == "anchor"
+            for w in item[4]]
+    if not rows:
+        return []
+    # a line beside the rows (a guide's sidebar on their baselines) titles none of them
+    left, right = min(w[1] for w in rows), max(w[2] for w in rows)
     out = []
     for p, items in enumerate(items_by_page):
         for k, item in enumerate(items):
             if item[0] != "text" or engine.continues(item, settings):
                 continue
-            if engine.row_below(items, k, settings):
+            beside = item[4][-1][2] < left or item[4][0][1] > right
+            if not beside and engine.row_below(items, k, settings):
                 out.append((p, k, wordlines.normalize(item[3])))
     return out
 

@@ -19,7 +19,8 @@ SKIP_PATTERNS = [
     r"\btotal (amount|debits?|credits?|due|withdrawals?|deposits?)\b",
     r"\b(opening|closing|previous|last month'?s?|brought|carried)\s+(forward\s+)?balance\b",
     r"\bbalance\s+(brought|carried|b/?f|c/?f|forward)\b",
-    r"\b(brought|carried)\s+forward\b",
+    # bare, it names the line only where it opens the line ('Interest brought forward' is a charge)
+    r"^\W*(brought|carried)\s+forward\b",
     r"\bb/f\b|\bc/f\b",
     r"\bpage\s+\d+\s*(of|/)\s*\d+\b",
 ]

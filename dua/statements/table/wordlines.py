@@ -91,10 +91,6 @@ def _is_header(line_text: str, settings: dict) -> bool:
     return bool(norm) and norm in settings["header"]
 
 
-def is_skipped(line_text: str, patterns: list) -> bool:
-    return any(re.search(p, line_text, re.IGNORECASE) for p in patterns)
-
-
 def _skip_reason(line_text: str, patterns: list) -> str:
     for p in patterns:
         found = re.search(p, line_text, re.IGNORECASE)

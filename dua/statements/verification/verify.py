@@ -348,6 +348,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
         status = "passed" if arithmetic["passed"] and checks[1]["passed"] and not undecided \
             else "unverified"
     left = len(ledger.unaccounted) if ledger and checks[1]["passed"] is not None else 0
+    if not len(frame):  # no row accounts for any word: the worst reading of its pages
+        left = sum(len(words) for words in pages)
     # Failed arithmetic dominates; rows that do not reconcile and words left over rank the
     # rest, so that the search moves towards a result whose every word is accounted for.
     distance = {"failed": 1000 + arithmetic.get("bad_rows", 0) + left,

@@ -255,6 +255,16 @@ class HeadingTiersTest(unittest.TestCase):
         self.assertEqual([[w[0] for w in ln] for ln in header],
                          [["POSTING", "DESCRIPTION", "AMOUNT"], ["DATE"]])
 
+    def test_a_sidebars_words_on_the_headings_line_name_no_column(self):
+        # a guide's notes beside the table share the heading's baseline
+        page = (line(50, (600, "Your transactions")) + self.LOWER + self.ROWS
+                + line(58, (600, "are listed here")))
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        header = analysis.find_header([page], found[0], segments)
+        self.assertEqual([[w[0] for w in ln] for ln in header],
+                         [["DATE", "DATE", "DESCRIPTION", "AMOUNT"]])
+
     def test_a_sections_title_over_the_heading_is_no_tier_of_it(self):
         header, _ = self.heading(line(40, (70, "Checking account activity")))
         self.assertEqual([[w[0] for w in ln] for ln in header],

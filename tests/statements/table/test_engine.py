@@ -170,6 +170,12 @@ class FurnitureTest(unittest.TestCase):
         for page in items:
             self.assertIn(("text", "Visa debit"), kinds(page))
 
+    def test_brought_forward_opening_a_line_is_furniture_and_after_a_word_a_charge(self):
+        s = settings(skip_patterns=[r"^\W*(brought|carried)\s+forward\b"])
+        page = (HEADER + row(65, "01/02/24", "Brought forward", "100.00")
+                + row(77, "02/02/24", "Interest brought forward", "2.50"))
+        self.assertEqual(descriptions([page], s), ["Interest brought forward"])
+
     def test_a_dated_line_printing_only_a_balance_is_furniture_unless_the_key_lists_it(self):
         page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
                 + line(77, (40, "02/02/24"), (420, "96.50"))

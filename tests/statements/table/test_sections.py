@@ -47,6 +47,14 @@ class GuessTest(unittest.TestCase):
         self.assertEqual(sections.guess([page], three_columns()),
                          [["deposits", 1], ["withdrawals", 1]])
 
+    def test_a_line_beside_the_rows_titles_none_of_them(self):
+        # a sidebar's lines between the rows' baselines, all right of the table
+        page = (HEADER + row(65, "01/02/24", "Salary", "100.00")
+                + line(71, (520, "These are your payments"))
+                + row(77, "02/02/24", "Refund", "5.00") + line(83, (520, "and your refunds"))
+                + row(89, "03/02/24", "Rent", "30.00"))
+        self.assertEqual(sections.titles([page], three_columns()), [])
+
     def test_one_title_alone_is_no_sections(self):
         page = line(38, (100, "Transactions")) + HEADER + row(65, "01/02/24", "Rent", "30.00")
         self.assertEqual(sections.guess([page, page], three_columns()), [])

@@ -128,6 +128,16 @@ class IntrinsicTest(unittest.TestCase):
         self.assertIsNone(result["checks"][0]["passed"])
         self.assertEqual(result["status"], "unverified")
 
+    def test_a_reading_of_no_rows_ranks_below_any_reading_of_some(self):
+        # a search moving away from rows that leave words over must not land on none
+        # (here rows whose balances do not chain, and a note no cell accounts for)
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + row(77, "02/02/24", "Tea", "1.50", "90.00") + line(71, (600, "a note")))
+        some = verify.intrinsic(dataframe.build_frame([page], settings()), [page], settings())
+        none = verify.intrinsic(dataframe.build_frame([page], settings(date_pattern="x")),
+                                [page], settings(date_pattern="x"))
+        self.assertGreater(none["distance"], some["distance"])
+
     def test_rows_the_accounting_does_not_read_leave_the_result_unverified(self):
         # A parser's frame that the pages' own reading does not give (an LLM's free code,
         # say): the ledger describes other rows, so it proves nothing about these.
