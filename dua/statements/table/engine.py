@@ -260,7 +260,14 @@ def _page_parts(items: list, settings: dict) -> tuple:
             leading.append(i)  # over a row that the page break carries to the next page
     if mode == "above":
         return parts, _trailing_run(items, leading)
-    return parts, _leading_run(items, leading, first)
+    run = _leading_run(items, leading, first)
+    # a row carried over stands as close to the page's first row as the rows stand to each
+    # other; a page's own header stands further off
+    steps = [items[b][1] - max(items[k][1] for k in parts[a])
+             for a, b in zip(sorted(parts), sorted(parts)[1:])]
+    step = sorted(steps)[len(steps) // 2] if steps else gap
+    near = run and (first == len(items) or items[first][1] - items[run[-1]][1] <= 1.2 * step)
+    return parts, run if near else []
 
 
 def _leading_run(items: list, leading: list, first: int) -> list:

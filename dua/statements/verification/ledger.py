@@ -104,6 +104,16 @@ def build(pages: list, settings: dict, apart: list | None = None,
             # table is read to go on without its heading
             above = page != first and item[0] == "text" and item[1] < heading
             reason = item[5] or (_HEADER if item[0] == "outside" or above else "")
+            if item[0] == "outside" and page != first and _row_like(item[4], settings):
+                # over the heading a later page prints: a line printed as a row is one the
+                # reading left out, unless the rows' numbers say what it is
+                reason = money.explain_anywhere([w[0] for w in item[4]])
+                if not reason:
+                    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                            "why": "printed as a row (a date and money) over "
+                                                   "the heading this page prints again"}
+                                           for w in item[4]]
+                    continue
             if item[0] in ("money", "furniture") and reason not in _STRUCTURAL:
                 reason, why = _money_reason(item, page, k, reason, settings, money)
                 if why:

@@ -234,6 +234,17 @@ class PageBreakTest(unittest.TestCase):
         self.assertEqual(descriptions([self.FIRST, second], settings(header_once=True)),
                          ["Coffee", "Tea"])
 
+    def test_a_pages_header_standing_further_off_than_the_rows_step_continues_nothing(self):
+        # header_once, no heading printed again: the page's own header opens it, its first
+        # row further below it than the rows stand from each other
+        rows = row(37, "02/02/24", "Tea", "1.50", "95.00") + row(49, "03/02/24", "Cake", "2.50", "92.50")
+        second = line(20, (100, "Bank - Ms Okoye")) + rows
+        carried = line(25, (100, "shop London")) + rows
+        s = settings(header_once=True)
+        self.assertEqual(descriptions([self.FIRST, second], s), ["Coffee", "Tea", "Cake"])
+        self.assertEqual(descriptions([self.FIRST, carried], s),
+                         ["Coffee shop London", "Tea", "Cake"])
+
     def test_a_line_of_figures_under_the_last_row_continues_no_description(self):
         # a summary's values printed under the table, in the description's column
         figures = line(76, (100, "1,947.51 7,053.08 19"))

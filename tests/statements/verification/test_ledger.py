@@ -146,6 +146,13 @@ class PageEdgesTest(unittest.TestCase):
                                             "the table's column heading")])
         self.assertTrue(book.complete)
 
+    def test_a_row_over_a_heading_a_later_page_prints_again_is_unaccounted(self):
+        # the first account's last row opens page 2, over the second account's heading
+        lost = row(20, "02/02/24", "Tea", "1.50", "95.00")
+        book = ledger.build([HEADER + COFFEE, lost + HEADER + row(65, "03/02/24", "Cake",
+                                                                  "2.00", "93.00")], settings())
+        self.assertEqual(unaccounted(book), ["02/02/24", "Tea", "1.50", "95.00"])
+
     def test_the_foot_of_a_page_the_table_leaves_is_furniture_beyond_a_continuations_reach(self):
         first = (HEADER + COFFEE + line(75, (40, "See"), (100, "overleaf"))
                  + line(700, (100, "Bank plc registered office")))
