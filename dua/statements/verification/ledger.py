@@ -20,6 +20,7 @@ _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
 _LEFT_OUT = "a column the output leaves out"
 _FOOT = "the page's foot: below its last row, out of a continuation's reach"
 _ACCOUNT = "the title of an account whose balances start again right below it"
+_AGAIN = "the page's header: words the first page prints above the table"
 
 
 @dataclasses.dataclass
@@ -94,6 +95,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
                        and item[5] == "the table's column heading"] or [float("-inf")])
+        opens = min([items[page][k][1] for p, k in owned if p == page] or [float("inf")])
         for k, item in enumerate(items[page]):
             if not low <= item[1] <= high:
                 continue
@@ -127,6 +129,9 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 reason = _ACCOUNT
             if not reason and item[0] in ("money", "text") and money.amounts(item):
                 reason = money.explain_anywhere([w[0] for w in item[4]])
+            if not reason and item[0] == "text" and page != first and item[1] < opens and \
+                    _letterhead(item[4], items[first], region[first][0]):
+                reason = _AGAIN
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
             if not reason and wordy and item[1] > last_row + reach:
                 reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
@@ -138,6 +143,15 @@ def build(pages: list, settings: dict, apart: list | None = None,
     _carried_over(ledger, items, region, owned, settings, rows)
     _groups_of_one(ledger, len(rows))
     return ledger
+
+
+def _letterhead(words: list, first_page: list, top: float) -> bool:
+    """Whether every word of a later page's line is printed above the table on its first
+    page (the bank's and the holder's names again): the page's own header, no row's part."""
+    above = {w[0].strip(",.:;").lower() for item in first_page if item[1] < top
+             for w in item[4]}
+    own = [w[0].strip(",.:;").lower() for w in words if any(c.isalnum() for c in w[0])]
+    return bool(own) and all(t in above for t in own)
 
 
 def _before(rows: list, items: list, restarts) -> set:

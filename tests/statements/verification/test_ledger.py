@@ -146,6 +146,16 @@ class PageEdgesTest(unittest.TestCase):
                                             "the table's column heading")])
         self.assertTrue(book.complete)
 
+    def test_a_later_pages_header_of_the_first_pages_letterhead_words_is_furniture(self):
+        letterhead = line(10, (100, "Harbour Bank")) + line(22, (100, "Ms Okoye"))
+        s = settings(header_once=True)
+        again = ledger.build([letterhead + HEADER + COFFEE,
+                              line(20, (100, "Harbour Bank - Ms Okoye")) + TEA], s)
+        self.assertIn((2, "Harbour Bank - Ms Okoye", ledger._AGAIN), furniture(again))
+        other = ledger.build([letterhead + HEADER + COFFEE,
+                              line(20, (100, "Harbour Bank - terms apply")) + TEA], s)
+        self.assertEqual(unaccounted(other), ["Harbour", "Bank", "-", "terms", "apply"])
+
     def test_a_row_over_a_heading_a_later_page_prints_again_is_unaccounted(self):
         # the first account's last row opens page 2, over the second account's heading
         lost = row(20, "02/02/24", "Tea", "1.50", "95.00")
