@@ -111,7 +111,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
         return ["outside", top, None, text, line, where]
     if is_rule(line):
         return ["furniture", top, None, text, line, "a rule drawn with text"]
-    skipped = _skip_reason(_undated(text, settings), settings["skip_patterns"])
+    skipped = _skip_reason(text, settings["skip_patterns"], settings["date_pattern"])
     if skipped:
         return ["furniture", top, None, text, line, skipped]
     if _foreign_heading(line, settings):
@@ -123,14 +123,6 @@ def _item(line: list, settings: dict, state: dict) -> list:
         state["date"] = text
         return ["furniture", top, None, text, line, "the date heading of the rows below it"]
     return _second_tier(_cells_item(line, text, top, settings, state), settings, state)
-
-
-def _undated(text: str, settings: dict) -> str:
-    """The line without its dates, so that a label opening the line reads as opening it."""
-    try:
-        return re.sub(settings["date_pattern"], "", text, flags=re.IGNORECASE).strip()
-    except (re.error, TypeError):
-        return text
 
 
 def _second_tier(item: list, settings: dict, state: dict) -> list:
@@ -165,7 +157,10 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     dated = cells
     if settings.get("date_groups") and not cells[col] and state.get("date"):
         dated = cells[:col] + [state["date"]] + cells[col + 1:]
-    if is_anchor(dated, settings, kinds):
+    # a line of figures alone with some in a column of words is a summary's values, no row
+    summary = _figures_only(line, settings) and any(
+        cell and kinds[c] != "amount" for c, cell in enumerate(cells))
+    if is_anchor(dated, settings, kinds) and not summary:
         return ["anchor", top, dated, text, line, "", state["sign"]]
     money = _amount_cells(cells, settings, kinds)
     balance_only = money and set(money) == {settings.get("balance_column")}
@@ -193,6 +188,11 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
     return None, float("inf")
 
 
+def _figures_only(words: list, settings: dict) -> bool:
+    return sum(1 for w in words if looks_like_amount(w[0], settings)) >= 2 and all(
+        looks_like_amount(w[0], settings) or w[0].isdigit() for w in words)
+
+
 def continues(item: list, settings: dict) -> bool:
     """Whether a text line may continue a row: its words stand in the columns rows wrap in
     (learned from the answer key), or at least none in the date column, where a heading
@@ -201,8 +201,7 @@ def continues(item: list, settings: dict) -> bool:
     allowed = settings.get("continuation_columns")
     columns = settings["columns"]
     words = item[4]
-    if sum(1 for w in words if looks_like_amount(w[0], settings)) >= 2 and all(
-            looks_like_amount(w[0], settings) or w[0].isdigit() for w in words):
+    if _figures_only(words, settings):
         return False  # a line of figures (a summary's values) wraps no row's words
     if allowed is None:
         date = settings["date_column"]

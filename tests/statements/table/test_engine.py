@@ -251,6 +251,13 @@ class PageBreakTest(unittest.TestCase):
         page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + figures
         self.assertEqual(descriptions([page], settings()), ["Coffee"])
 
+    def test_where_the_amount_makes_the_row_a_line_of_figures_over_the_words_is_none(self):
+        # the date printed once a day: a summary's values under the table, the first of
+        # them in the description's column, print amounts as a row does
+        figures = line(90, (100, "1,947.51"), (320, "7,053.08"), (420, "19"))
+        page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + figures
+        self.assertEqual(descriptions([page], settings(anchor="amount")), ["Coffee"])
+
     def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
         for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
             with self.subTest(under=under[0][0]):
