@@ -134,8 +134,13 @@ def _second_tier(item: list, settings: dict, state: dict) -> list:
         return item
     if item[0] in ("money", "text") and state.get("awaiting"):
         state["awaiting"] = False
-        cells = split_cells(item[4], second, settings["glue_gap"])
-        return ["second", item[1], [""] * len(settings["columns"]) + cells, item[3], item[4], ""]
+        # a narrow cell's wrapped date goes on in its own column, under the row's first line
+        wrapped = set(settings.get("wrapped_columns") or ())
+        tail = [w for w in item[4] if column_of(w, settings["columns"]) in wrapped]
+        first = split_cells(tail, settings["columns"], settings["glue_gap"]) if tail \
+            else [""] * len(settings["columns"])
+        cells = split_cells([w for w in item[4] if w not in tail], second, settings["glue_gap"])
+        return ["second", item[1], first + cells, item[3], item[4], ""]
     if item[0] != "furniture":  # a balance line between a row's two lines waits with it
         state["awaiting"] = item[0] == "anchor"
     if item[2] is not None:

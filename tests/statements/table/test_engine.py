@@ -352,6 +352,16 @@ class SecondLineTest(unittest.TestCase):
                                                         "05/02/24"])
         self.assertEqual(frame["Description"].tolist(), ["Coffee", "Tea", "Cake", "Bus"])
 
+    def test_on_the_second_line_a_wrapped_dates_tail_stays_in_its_column(self):
+        # 'Feb 1' over '2024' in a narrow date cell, the reference on the same second line
+        s = settings(second_line=[{"name": "Reference", "x0": 0.0, "kind": "text"}],
+                     date_pattern=r"Feb \d+(?: \d{4})?", wrapped_columns=[0])
+        page = (HEADER + row(65, "Feb 1", "Coffee", "3.50", "96.50")
+                + line(75, (40, "2024"), (100, "REF001")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual((frame["Date"].tolist(), frame["Reference"].tolist()),
+                         (["Feb 1 2024"], ["REF001"]))
+
 
 if __name__ == "__main__":
     unittest.main()
