@@ -71,24 +71,27 @@ def _over_rows(pages: list, settings: dict) -> list:
             if item[0] != "text" or engine.continues(item, settings):
                 continue
             beside = item[4][-1][2] < left or item[4][0][1] > right
-            if not beside and engine.row_below(items, k, settings):
+            worded = re.search(r"[^\W\d_]", item[4][0][0])  # not a wrapped date's year
+            if worded and not beside and engine.row_below(items, k, settings):
                 out.append((p, k, wordlines.normalize(item[3])))
     return out
 
 
 def in_heading(pages: list, settings: dict, header: list) -> list | None:
-    """The heading's lines without those that stand where a section's title stands further
-    down the table (its first words at the same place, at the same height, one phrase):
-    'Money out' set close under the column heading is the first section's title, not a
-    wrapped heading cell. None when no heading line stands so."""
+    """The heading's lines without the lowest where it stands as a section's title stands
+    further down the table (its first words at the same place, at the same height, one
+    phrase): 'Money out' set close under the column heading is the first section's title,
+    not a wrapped heading cell. None when it does not stand so."""
     if len(header) < 2:
         return None
     lines = [wordlines.group_lines(words, LINE_TOLERANCE) for words in pages]
-    found = [lines[p][k] for p, k, _ in titles(pages, settings)]
-    keep = [ln for ln in header if not any(
-        _same_place(ln, t) for t in found if wordlines.join_words(t, GLUE_GAP)
-        != wordlines.join_words(ln, GLUE_GAP))]
-    return keep if keep and len(keep) < len(header) else None
+    inside = set(_over_rows(pages, settings))  # titles between rows, not over a heading
+    found = [lines[p][k] for p, k, t in titles(pages, settings) if (p, k, t) in inside]
+    low = header[-1]  # a title stands under the heading, never between its tiers
+    text = wordlines.join_words(low, GLUE_GAP)
+    if any(_same_place(low, t) and wordlines.join_words(t, GLUE_GAP) != text for t in found):
+        return header[:-1]
+    return None
 
 
 def _same_place(line: list, title: list) -> bool:

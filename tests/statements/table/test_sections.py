@@ -79,3 +79,22 @@ class TitleUnderHeadingTest(unittest.TestCase):
         # where no title stands further down, the heading's lines are its own
         alone = HEADER + out + row(80, "01/02/24", "Coffee", "3.50")
         self.assertIsNone(sections.in_heading([alone], settings(), header))
+
+    def test_only_the_headings_lowest_line_may_be_the_first_title_never_a_tier(self):
+        from dua.statements.table import wordlines
+
+        upper = line(40, (40, "Booking"), (100, "Description"), (310, "Amount"), (410, "Balance"))
+        tier, out = line(50, (40, "Date")), line(62, (40, "Money out"))
+        page = (upper + tier + out + row(80, "01/02/24", "Coffee", "3.50")
+                + row(95, "02/02/24", "Tea", "1.50") + line(115, (40, "Money in"))
+                + row(130, "03/02/24", "Salary", "900.00"))
+        s = settings(header=["booking description amount balance", "date", "money out"])
+        kept = sections.in_heading([page], s, wordlines.group_lines(upper + tier + out, 3.0))
+        self.assertEqual([[w[0] for w in ln] for ln in kept],
+                         [["Booking", "Description", "Amount", "Balance"], ["Date"]])
+
+    def test_a_wrapped_dates_year_over_a_row_titles_nothing(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50") + line(75, (40, "2024"))
+                + row(88, "02/02/24", "Tea", "1.50") + line(98, (40, "2024"))
+                + row(111, "03/02/24", "Cake", "2.00"))
+        self.assertEqual(sections.titles([page], three_columns()), [])
