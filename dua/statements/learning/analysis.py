@@ -18,7 +18,7 @@ from ..table.heading import find_header  # noqa: F401  (re-exported: tests use i
 from ..table.tablelines import (  # noqa: F401  (re-exported: tests and the writer use them here)
     SKIP_PATTERNS, _has_amount, _pitch, _table_lines, candidate_lines, date_headings,
     grouped_lines)
-from . import learning
+from . import learning, wrapping
 
 
 @dataclasses.dataclass
@@ -212,6 +212,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
     _once_a_day(pages, settings)
+    wrapping.dates_below(pages, settings)
     _labels(settings, cells)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),

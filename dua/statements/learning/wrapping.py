@@ -100,3 +100,37 @@ def spills(settings: dict, pages: list, rows: list, kinds: list) -> None:
 
 
 # --- the heading and the lines that are not rows ------------------------------------------
+
+
+def dates_below(pages: list, settings: dict) -> None:
+    """Without a key: dates a narrow cell wraps, from the date column itself. Where nearly
+    every dated row's next line prints, in the date column alone, the rest of its date
+    ('15 OKT' over '2024'), and head and rest read together as dates in order, the rows'
+    dates are both lines (``date_head_pattern``, ``wrapped_columns``)."""
+    from ..table import engine  # the reading, as the analysis has it
+
+    try:
+        items = engine.extract(pages, settings)[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return
+    col, columns, joined, dated = settings["date_column"], settings["columns"], [], 0
+    for page in items:
+        for k, item in enumerate(page):
+            if item[0] != "anchor" or not item[2][col]:
+                continue
+            dated += 1
+            nxt = page[k + 1] if k + 1 < len(page) else None
+            if nxt is None or nxt[0] not in ("text", "money") \
+                    or nxt[1] - item[1] > settings["continuation_gap"]:
+                continue
+            tail = [w for w in nxt[4] if wordlines.column_of(w, columns) == col]
+            if tail:
+                joined.append(item[2][col] + " " + wordlines.join_words(tail, GLUE_GAP))
+    if dated < 3 or len(joined) < 0.8 * dated:
+        return
+    notation = datenotation.induce(joined)
+    found = datenotation.in_order_pattern(joined)
+    if found and "y" in notation["roles"] and found != settings["date_pattern"]:
+        settings["date_head_pattern"] = f"(?:{found})|(?:{settings['date_pattern']})"
+        settings["date_pattern"] = found
+        settings["wrapped_columns"] = [col]

@@ -338,13 +338,13 @@ def from_lines(lines: list, has_money) -> str | None:
             column[1].append(m.group(0).strip())
     columns = [values for found in groups.values() for _, values in found]
     for values in sorted(columns, key=len, reverse=True):
-        found = _in_order(values)
+        found = in_order_pattern(values)
         if found:
             return found
     return None
 
 
-def _in_order(values: list) -> str | None:
+def in_order_pattern(values: list) -> str | None:
     """The pattern of dates of one shape, where they are a column of dates in order."""
     notation = induce(values)
     if notation is None or len(values) < 2:

@@ -366,3 +366,31 @@ class TableRowsTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DatesBelowTest(unittest.TestCase):
+    """Without a key, a narrow cell's dates wrapped onto a second line, from the column."""
+
+    def page(self, tails=True):
+        heading = line(50, (40, "Date"), (100, "Details"), (320, "Amount"), (400, "Balance"))
+        out, top, balance = [], 65.0, 100.0
+        for day, what, amount in ((3, "Coffee", 3.5), (5, "Tea", 1.5), (8, "Cake", 2.0),
+                                  (9, "Bus", 1.0)):
+            balance -= amount
+            out += line(top, (40, f"{day:02d} OKT"), (100, what), (320, f"{amount:.2f}"),
+                        (400, f"{balance:.2f}"))
+            if tails:
+                out += line(top + 9, (40, "2024"))
+            top += 22
+        return heading + out
+
+    def test_the_year_under_each_dated_row_completes_its_date(self):
+        found = analysis.analyze_pages([self.page()])
+        frame = dataframe.build_frame([self.page()], found.settings)
+        self.assertEqual(frame["Date"].tolist(), ["03 OKT 2024", "05 OKT 2024", "08 OKT 2024",
+                                                  "09 OKT 2024"])
+        self.assertEqual(found.settings["wrapped_columns"], [0])
+
+    def test_without_the_lines_under_them_the_dates_are_one_line(self):
+        found = analysis.analyze_pages([self.page(tails=False)])
+        self.assertNotIn("wrapped_columns", found.settings)
