@@ -165,13 +165,13 @@ def _from_layout(pages: list) -> Analysis:
 
 def _read_layout(pages: list, candidates: list, group_pattern: str | None,
                  header: list | None = None, patterns: tuple = DATE_PATTERNS) -> Analysis:
-    segments = join_word_rivers(find_segments([ln for _, ln in candidates]),
-                                [ln for _, ln in candidates])
+    raw = find_segments([ln for _, ln in candidates])
+    segments = join_word_rivers(raw, [ln for _, ln in candidates])
     if header is None:
         header = find_header(pages, candidates[0], segments)
     segments = widen(segments, continuation_lines(pages, candidates, header))
     columns = build_columns(segments, header,
-                            money_segments(segments, [ln for _, ln in candidates]))
+                            money_segments(segments, [ln for _, ln in candidates]), raw)
     if group_pattern:  # the day's heading fills a Date column of its own, first
         columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
     cells = [wordlines.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]

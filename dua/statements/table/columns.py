@@ -126,21 +126,35 @@ def _phrases(header: list) -> list:
     return phrases
 
 
-def _split_at_rivers(phrases: list, segments: list) -> list:
+def _split_at_rivers(phrases: list, segments: list, raw: list | None = None) -> list:
     """Heading phrases cut where a river of the rows runs between two of their words.
 
     Two heading cells can stand one space apart (a right-aligned 'Amount' beside a
-    left-aligned 'Txn Date'); the rows' own river between them says they are two.
+    left-aligned 'Txn Date'); the rows' own river between them says they are two. Where
+    the two words stand further apart than a word space, the rivers before any segments
+    were joined say so too, and so does a column's left edge that the right word starts
+    on ('Memo' over an empty column, then 'Date' where the dates start).
     """
     rivers = [(a[1] + b[0]) / 2 for a, b in zip(segments, segments[1:])]
     out = []
     for phrase in phrases:
         out.append([phrase[0]])
         for left, right in zip(phrase, phrase[1:]):
-            if any(left[2] - 1 <= x <= right[1] + 1 for x in rivers):
+            if any(left[2] - 1 <= x <= right[1] + 1 for x in rivers) or \
+                    _apart(left, right, raw or []):
                 out.append([])
             out[-1].append(right)
     return out
+
+
+def _apart(left: tuple, right: tuple, raw: list) -> bool:
+    letter = (left[2] - left[1] + right[2] - right[1]) / max(1, len(left[0]) + len(right[0]))
+    if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
+        return False
+    starts = [s[0] for s in raw]
+    rivers = [(a[1] + b[0]) / 2 for a, b in zip(raw, raw[1:])]
+    return any(left[2] - 1 <= x <= right[1] + 1 for x in rivers) or any(
+        abs(right[1] - x) <= 1.5 and left[2] < x for x in starts)
 
 
 def _aligned_tier(line: list, best: list, slack: float = 1.5) -> bool:
@@ -181,11 +195,12 @@ def _covered(segments: list, phrase: list) -> list:
                 key=lambda i: min(abs(centre - segments[i][0]), abs(centre - segments[i][1])))]
 
 
-def _group(segments: list, header: list, numeric: list | None = None) -> list:
+def _group(segments: list, header: list, numeric: list | None = None,
+           raw: list | None = None) -> list:
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
-    phrases = _split_at_rivers(_tier_phrases(header), segments)
+    phrases = _split_at_rivers(_tier_phrases(header), segments, raw)
     phrases, empty = _heads_of_nothing(phrases, segments)
     hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
                      numeric or [False] * len(segments))
@@ -293,10 +308,12 @@ def _merge_unlabeled(groups: list) -> list:
     return groups
 
 
-def build_columns(segments: list, header: list, numeric: list | None = None) -> list:
+def build_columns(segments: list, header: list, numeric: list | None = None,
+                  raw: list | None = None) -> list:
     """Columns named by the header phrases above them, with x0 halfway across each river;
-    ``numeric`` says which segments hold money (one name each)."""
-    groups = _merge_unlabeled(_group(segments, header, numeric))
+    ``numeric`` says which segments hold money (one name each); ``raw``: the segments
+    before words that read on were joined."""
+    groups = _merge_unlabeled(_group(segments, header, numeric, raw))
     columns = []
     for i, (a, _, phrases) in enumerate(groups):
         x0 = (groups[i - 1][1] + a) / 2 if i else 0.0

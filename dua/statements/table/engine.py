@@ -270,7 +270,8 @@ def _page_parts(items: list, settings: dict) -> tuple:
     steps = [items[b][1] - max(items[k][1] for k in parts[a])
              for a, b in zip(sorted(parts), sorted(parts)[1:])]
     step = sorted(steps)[len(steps) // 2] if steps else gap
-    near = run and (first == len(items) or items[first][1] - items[run[-1]][1] <= 1.2 * step)
+    after = run[-1] + 1 if run else len(items)  # the line under the run: a row, a day's date
+    near = run and (after == len(items) or items[after][1] - items[run[-1]][1] <= 1.2 * step)
     return parts, run if near else []
 
 

@@ -5,8 +5,6 @@ statement B), read in place and skipped with the reason when absent. Each statem
 with no answer key: one row per transaction of its key, ISO dates, amounts whose sizes are
 the key's movements and whose signs agree with the printed balances (row to row where the
 rows print one); and the OFX of it read back by ofxtools, one transaction a row, same sum.
-A statement dua does not yet read without a key (``test_corpus_shared.UNREAD``) is put to
-the same checks read with its key, so that its normalisation is still proven.
 """
 from __future__ import annotations
 
@@ -20,7 +18,7 @@ import unittest
 
 import pandas as pd
 
-from ...test_corpus_shared import CORPUS, UNREAD, _cases
+from ...test_corpus_shared import CORPUS, _cases
 from ...support import run_dua
 
 try:
@@ -85,7 +83,6 @@ class NormalizedCorpusTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.statements = corpus_statements()  # skips with the reason when the corpus is absent
-        cls.key_of = {pdf: key for _, pdf, key in cls.statements}
         cls.tmp = tempfile.mkdtemp(prefix="dua-normalize-")
 
     @classmethod
@@ -94,8 +91,6 @@ class NormalizedCorpusTest(unittest.TestCase):
 
     def parse(self, name: str, pdf: str, *flags: str) -> str:
         bank = re.sub(r"\W", "_", f"{name}_{os.path.basename(pdf)[:-4]}")
-        if name in UNREAD:  # read with its key: see the module's docstring
-            flags += ("--expected", self.key_of[pdf])
         suffix = "ofx" if "ofx" in flags else "csv"
         out = os.path.join(self.tmp, f"{bank}.{suffix}")
         done = run_dua("parse", pdf, "--bank", bank, "--parsers-dir", self.tmp, "--out", out,
