@@ -17,8 +17,8 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
-from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, group_lines, is_rule,
-                        join_words, normalize, split_cells)
+from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, figures_only, group_lines,
+                        is_rule, join_words, normalize, split_cells)
 
 _DIGITS = re.compile(r"\d+")
 _HEADING = "the table's column heading"  # the reason a heading line is no row
@@ -163,7 +163,7 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     if settings.get("date_groups") and not cells[col] and state.get("date"):
         dated = cells[:col] + [state["date"]] + cells[col + 1:]
     # a line of figures alone with some in a column of words is a summary's values, no row
-    summary = _figures_only(line, settings) and any(
+    summary = figures_only(line, settings) and any(
         cell and kinds[c] != "amount" for c, cell in enumerate(cells))
     if is_anchor(dated, settings, kinds) and not summary:
         return ["anchor", top, dated, text, line, "", state["sign"]]
@@ -193,11 +193,6 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
     return None, float("inf")
 
 
-def _figures_only(words: list, settings: dict) -> bool:
-    return sum(1 for w in words if looks_like_amount(w[0], settings)) >= 2 and all(
-        looks_like_amount(w[0], settings) or w[0].isdigit() for w in words)
-
-
 def continues(item: list, settings: dict) -> bool:
     """Whether a text line may continue a row: its words stand in the columns rows wrap in
     (learned from the answer key), or at least none in the date column, where a heading
@@ -206,7 +201,7 @@ def continues(item: list, settings: dict) -> bool:
     allowed = settings.get("continuation_columns")
     columns = settings["columns"]
     words = item[4]
-    if _figures_only(words, settings):
+    if figures_only(words, settings):
         return False  # a line of figures (a summary's values) wraps no row's words
     if allowed is None:
         date = settings["date_column"]
@@ -271,7 +266,8 @@ def _page_parts(items: list, settings: dict) -> tuple:
              for a, b in zip(sorted(parts), sorted(parts)[1:])]
     step = sorted(steps)[len(steps) // 2] if steps else gap
     after = run[-1] + 1 if run else len(items)  # the line under the run: a row, a day's date
-    near = run and (after == len(items) or items[after][1] - items[run[-1]][1] <= 1.2 * step)
+    near = run and (first == len(items) or after == len(items)
+                    or items[after][1] - items[run[-1]][1] <= 1.2 * step)
     return parts, run if near else []
 
 

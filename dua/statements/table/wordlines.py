@@ -109,3 +109,9 @@ def _skip_reason(line_text: str, patterns: list, date_pattern: str = "") -> str:
 def is_rule(line: list) -> bool:
     """A rule drawn with text: every word one punctuation mark repeated ('-----', '====')."""
     return all(_RULE.fullmatch(w[0]) for w in line)
+
+
+def figures_only(words: list, settings: dict) -> bool:
+    """Two amounts or more and nothing but figures: a summary's values, no row's words."""
+    return sum(1 for w in words if looks_like_amount(w[0], settings)) >= 2 and all(
+        looks_like_amount(w[0], settings) or w[0].isdigit() for w in words)
