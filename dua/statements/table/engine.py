@@ -18,7 +18,7 @@ import re
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, figures_only, group_lines,
-                        is_rule, join_words, normalize, split_cells)
+                        is_rule, join_words, normalize, reading_key, split_cells)
 
 _DIGITS = re.compile(r"\d+")
 _HEADING = "the table's column heading"  # the reason a heading line is no row
@@ -329,7 +329,7 @@ _READ: list = []  # the last few readings: the analysis reads one page set with 
 def extract(pages: list, settings: dict) -> tuple:
     """``(rows, items)``: every transaction in printed order as ``[cells, lines, sign,
     refs]`` (``refs``: the ``(page, item)`` of its lines), and each page's items."""
-    key = repr(settings)
+    key = reading_key(settings)
     for held, known, result in _READ:
         if held is pages and known == key:
             return result

@@ -106,6 +106,26 @@ def _skip_reason(line_text: str, patterns: list, date_pattern: str = "") -> str:
     return ""
 
 
+def reading_key(settings: dict) -> str:
+    """``settings`` as the engine reads them, the key its last readings are kept by: the
+    heading's lines are looked up, not walked (their order and repeats read the same); no
+    sections read as none; a dict is read by its keys, in whatever order it was built."""
+    same = dict(settings, sections=settings.get("sections", []))
+    if isinstance(same.get("header"), list) and all(isinstance(h, str) for h in same["header"]):
+        same["header"] = sorted(set(same["header"]))
+    return _in_order(same)
+
+
+def _in_order(value) -> str:
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k!r}: {_in_order(v)}" for k, v in
+                               sorted(value.items(), key=lambda kv: repr(kv[0]))) + "}"
+    if isinstance(value, (list, tuple)):  # a list and a tuple stay apart, as repr has them
+        inner = ", ".join(_in_order(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner},)"
+    return repr(value)
+
+
 def is_rule(line: list) -> bool:
     """A rule drawn with text: every word one punctuation mark repeated ('-----', '====')."""
     return all(_RULE.fullmatch(w[0]) for w in line)
