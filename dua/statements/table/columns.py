@@ -57,12 +57,22 @@ def _reads_on(left: list, right: tuple, lines: list) -> bool:
         b = [w for w in line if right[0] - 1 <= w[1] and w[2] <= right[1] + 1]
         if not a or not b:
             continue
+        if _grouped(a, b):
+            gaps.append(0.0)  # '7' and '562,40': one amount its thousands are spaced off
+            continue
         if any(_numeric(w[0]) for w in a + b):
             return False
         space = sum(w[2] - w[1] for w in a + b) / max(1, sum(len(w[0]) for w in a + b))
         if space > 0:  # glyphs of no width (a damaged font) give no letter pitch to measure by
             gaps.append((b[0][1] - a[-1][2]) / space)
     return len(gaps) >= 2 and max(gaps) <= 1.5
+
+
+def _grouped(a: list, b: list) -> bool:
+    """One amount whose thousands stand a space apart: a group of digits, then the rest."""
+    letter = (a[-1][2] - a[-1][1]) / max(1, len(a[-1][0]))
+    return len(a) == 1 and len(b) == 1 and a[0][0].isdigit() and len(a[0][0]) <= 3 \
+        and b[0][1] - a[0][2] <= letter and engine.looks_like_amount(f"{a[0][0]} {b[0][0]}")
 
 
 def _numeric(text: str) -> bool:
@@ -151,10 +161,10 @@ def _apart(left: tuple, right: tuple, raw: list) -> bool:
     letter = (left[2] - left[1] + right[2] - right[1]) / max(1, len(left[0]) + len(right[0]))
     if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
         return False
-    starts = [s[0] for s in raw]
-    rivers = [(a[1] + b[0]) / 2 for a, b in zip(raw, raw[1:])]
-    return any(left[2] - 1 <= x <= right[1] + 1 for x in rivers) or any(
-        abs(right[1] - x) <= 1.5 and left[2] < x for x in starts)
+    # gutters of the rows a letter wide or more (a date's glued parts cut apart are not)
+    wide = [(a, b) for a, b in zip([(float("-inf"),) * 2] + raw, raw) if b[0] - a[1] >= letter]
+    return any(left[2] - 1 <= (a[1] + b[0]) / 2 <= right[1] + 1 for a, b in wide[1:]) or any(
+        abs(right[1] - b[0]) <= 1.5 and left[2] < b[0] for _, b in wide)
 
 
 def _aligned_tier(line: list, best: list, slack: float = 1.5) -> bool:

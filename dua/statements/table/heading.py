@@ -49,13 +49,22 @@ def _spans_table(line: list, segments: list) -> bool:
     return len(hit) >= 2 and (width >= 0.5 * (right - left) or {0, len(segments) - 1} <= hit)
 
 
-def _in_reach(line: list, segments: list | None) -> list:
-    """The words of ``line`` within reach of the table's columns: a sidebar's text that
-    shares the heading's baseline (a guide's notes beside the table) names no column."""
+def _reach(lines: list, anchor: list, segments: list | None) -> tuple | None:
+    """How far the table runs across: its columns, and the lines in the rows' own size
+    under its first row (a description printed over its row's figures), 60 pt beyond."""
     if not segments:
-        return line
-    left, right = segments[0][0] - 60, segments[-1][1] + 60
-    return [w for w in line if w[2] > left and w[1] < right]
+        return None
+    size = sorted(w[4] - w[3] for w in anchor)[len(anchor) // 2]
+    below = [w for ln in lines if ln[0][3] > anchor[0][3] for w in ln][:400]
+    own = [w for w in below if abs((w[4] - w[3]) - size) <= 0.25 * size] + list(anchor)
+    return (min([segments[0][0]] + [w[1] for w in own]) - 60,
+            max([segments[-1][1]] + [w[2] for w in own]) + 60)
+
+
+def _in_reach(line: list, reach: tuple | None) -> list:
+    """The words of ``line`` within the table's reach: a sidebar's text that shares the
+    heading's baseline (a guide's notes beside the table) names no column."""
+    return line if reach is None else [w for w in line if w[2] > reach[0] and w[1] < reach[1]]
 
 
 def find_header(pages: list, first: tuple, segments: list | None = None) -> list:
@@ -68,8 +77,9 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
     words instead (the old test of a heading).
     """
     index, anchor = first
-    lines = [ln for ln in (_in_reach(ln, segments) for ln in
-                           wordlines.group_lines(pages[index], LINE_TOLERANCE)) if ln]
+    lines = wordlines.group_lines(pages[index], LINE_TOLERANCE)
+    reach = _reach(lines, anchor, segments)
+    lines = [ln for ln in (_in_reach(ln, reach) for ln in lines) if ln]
     above = [ln for ln in lines if ln[0][3] < anchor[0][3] - 0.5]
     best = None
     for ln in reversed(above[-12:]):

@@ -265,6 +265,20 @@ class HeadingTiersTest(unittest.TestCase):
         self.assertEqual([[w[0] for w in ln] for ln in header],
                          [["DATE", "DATE", "DESCRIPTION", "AMOUNT"]])
 
+    def test_a_name_over_descriptions_printed_above_the_rows_stays_in_reach(self):
+        # the rows' first lines start far right of 'Details'; the lines over them, in the
+        # rows' own size, print the descriptions under it
+        heading = line(50, (10, "Details"), (200, "Amount"), (260, "Date"))
+        page = heading
+        for i, (text, amount, day) in enumerate((("Coffee", "3.50", "01/02/24"),
+                                                 ("Tea", "1.50", "02/02/24"))):
+            page = page + line(62 + 24 * i, (10, text)) + line(72 + 24 * i, (200, amount),
+                                                                (260, day))
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        header = analysis.find_header([page], found[0], segments)
+        self.assertEqual([w[0] for w in header[0]], ["Details", "Amount", "Date"])
+
     def test_a_sections_title_over_the_heading_is_no_tier_of_it(self):
         header, _ = self.heading(line(40, (70, "Checking account activity")))
         self.assertEqual([[w[0] for w in ln] for ln in header],
@@ -324,6 +338,17 @@ class EmptyColumnTest(unittest.TestCase):
         self.assertEqual([c["name"] for c in columns], ["Date", "Description", "Out", "In"])
 
 
+    def test_a_name_over_nothing_a_gap_before_the_next_names_left_edge_is_its_own(self):
+        # 'Memo' (never filled) a little left of 'Date', which starts where the dates do:
+        # the rows' segments before joining show the edge the heading's gap stands at
+        header = [line(50, (14, "Memo"), (40, "Date"), (100, "Description"), (320, "Amount"))]
+        segments = [(40, 80), (100, 200), (310, 350)]
+        raw = [(40, 50), (52, 80), (100, 200), (310, 350)]
+        names = [c["name"] for c in analysis.build_columns(segments, header, [False, False, True],
+                                                           raw)]
+        self.assertEqual(names, ["Memo", "Date", "Description", "Amount"])
+
+
 class SegmentsTest(unittest.TestCase):
     SEGMENTS = [(40, 80), (100, 130), (133, 153)]
 
@@ -337,6 +362,12 @@ class SegmentsTest(unittest.TestCase):
         lines = [[(t, x, x, top, top + 10) for t, x in (("01/02/24", 40), ("Coffee", 100),
                                                         ("shop", 133))] for top in (65, 77)]
         self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), self.SEGMENTS)
+
+    def test_an_amount_whose_thousands_stand_a_space_apart_is_one_column(self):
+        segments = [(40, 80), (300, 305), (308, 338)]
+        lines = [line(65, (40, "01/02/24"), (300, "7"), (308, "562,40")),
+                 line(77, (40, "02/02/24"), (300, "1"), (308, "990,96"))]
+        self.assertEqual(analysis.join_word_rivers(segments, lines), [(40, 80), (300, 338)])
 
     def test_money_one_space_beside_words_stays_a_column_of_its_own(self):
         lines = [line(65, (40, "01/02/24"), (100, "Coffee"), (133, "3.50")),
