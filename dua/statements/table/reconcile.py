@@ -69,13 +69,16 @@ def _could_be_balance(bal: list, days: list | None = None) -> bool:
 
 def _days(frame) -> list | None:
     """Each row's day, from the text column that repeats a value on neighbouring rows
-    most often and is set on every row (the date); None when no column does."""
+    most often and is set on every row (the date), of more than two values (no sign
+    code); None when no column does."""
     best, most = None, 0
     for c in frame.columns:
         if str(frame[c].dtype) in ("float64", "int64"):
             continue
         values = frame[c].tolist()
         if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
+            continue
+        if len(set(values)) <= 2:  # a code column ('DR', 'CR') repeats more than days do
             continue
         repeats = sum(a == b for a, b in zip(values, values[1:]))
         if repeats > most:

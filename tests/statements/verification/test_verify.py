@@ -122,6 +122,14 @@ class IntrinsicTest(unittest.TestCase):
         words = f.assign(**{"Dr/Cr": ["CREDIT", "DEBIT", "CREDIT"]})
         self.assertTrue(verify.reconcile(words)["passed"])
 
+    def test_a_balance_on_each_days_last_row_beside_a_sign_code_column_reconciles(self):
+        # the codes repeat more than the days do; the days still say which rows a later
+        # balance of the same day closes
+        f = frame(Date=["01 May", "03 May", "03 May", "04 May"],
+                  Amount=[5.0, 2.0, 1.0, 4.0], **{"D/C": ["DR", "DR", "CR", "CR"]},
+                  Balance=[95.0, None, 94.0, 98.0])
+        self.assertTrue(verify.reconcile(f)["passed"], verify.reconcile(f)["detail"])
+
     def test_no_balance_column_is_unverified_not_failed(self):
         f = frame(Date=["01/02/24"], Description=["Coffee"], Amount=[3.5])
         result = verify.intrinsic(f, [[]], settings())
