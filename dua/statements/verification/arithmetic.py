@@ -63,7 +63,7 @@ class Arithmetic:
 
     def explain_anywhere(self, cells: list) -> str:
         """The reason a row-like line away from the rows is none: each of its amounts a
-        balance some row reaches, or a total of a run of rows."""
+        balance some row reaches (or the one they open on), or a total of a run of rows."""
         found = [engine.parse_amount(c, self.settings) for c in cells
                  if c and engine.looks_like_amount(c, self.settings)]
         found = [abs(v) for v in found if v is not None]
@@ -74,6 +74,8 @@ class Arithmetic:
             return "a balance the rows reach (a summary of balances)"
         if all(round(v, 2) in self.run_totals() for v in found):
             return "a total of a run of rows"
+        if all(round(v, 2) in reached | self.run_totals() for v in found):
+            return "a summary of the rows: balances they reach and totals of their money"
         return ""
 
     def _balances(self) -> set:

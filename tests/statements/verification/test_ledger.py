@@ -191,6 +191,14 @@ class OutsideTheRowsTest(unittest.TestCase):
             (1, "02/02/24 Purchases 5.00", "a total of a run of rows")])
         self.assertEqual(unaccounted(book), [])
 
+    def test_or_a_summary_of_balances_and_totals_together_but_no_other_figure(self):
+        # opening 100.00, the money moved 5.00, closing 95.00, on one dated line
+        book = self.build(line(20, (40, "02/02/24"), (100, "100.00 5.00 95.00")))
+        self.assertEqual(furniture(book)[0][2], "a summary of the rows: balances they reach "
+                                                "and totals of their money")
+        other = self.build(line(20, (40, "02/02/24"), (100, "100.00 5.00 94.00")))
+        self.assertEqual(unaccounted(other), ["02/02/24", "100.00", "5.00", "94.00"])
+
     def test_or_a_balance_the_arithmetic_found_the_rows_reach_day_by_day(self):
         daily = line(20, (40, "03/02/24"), (100, "Balance"), (320, "1,050.00"))
         self.assertEqual(len(self.build(daily).unaccounted), 3)
