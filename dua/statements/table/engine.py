@@ -18,7 +18,8 @@ import re
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, figures_only, group_lines,
-                        is_rule, join_words, normalize, reading_key, split_cells)
+                        is_rule, join_words, normalize, reading_key, split_cells,
+                        wrapped_heads)
 
 _DIGITS = re.compile(r"\d+")
 _HEADING = "the table's column heading"  # the reason a heading line is no row
@@ -342,6 +343,7 @@ def extract(pages: list, settings: dict) -> tuple:
 def _extract(pages: list, settings: dict) -> tuple:
     tolerance = settings["line_tolerance"]
     lines_by_page = [group_lines(words, tolerance) for words in pages]
+    settings = wrapped_heads(lines_by_page, settings)
     state = {"in_table": not settings.get("require_header", False), "date": None, "sign": 1,
              "sections": _sections(settings), "kinds": [c["kind"] for c in settings["columns"]]}
     items_by_page = []

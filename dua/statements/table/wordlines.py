@@ -135,3 +135,26 @@ def figures_only(words: list, settings: dict) -> bool:
     """Two amounts or more and nothing but figures: a summary's values, no row's words."""
     return sum(1 for w in words if looks_like_amount(w[0], settings)) >= 2 and all(
         looks_like_amount(w[0], settings) or w[0].isdigit() for w in words)
+
+
+def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
+    """``settings`` reading dates a narrow cell wraps ('12 DECEMBER' over '2025'), wherever a
+    line's date cell is the head of a date that the next line's date cell completes: a
+    statement learned where every date fit its cell reads one where long months wrap."""
+    if settings.get("date_head_pattern") or settings.get("date_groups"):
+        return settings
+    col, pattern, heads = settings["date_column"], settings["date_pattern"], set()
+    for lines in lines_by_page:
+        for line, nxt in zip(lines, lines[1:]):
+            if nxt[0][3] - line[0][3] > settings.get("continuation_gap", 0.0):
+                continue
+            head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
+            tail = [w for w in nxt if column_of(w, settings["columns"]) == col]
+            if head and tail and not re.fullmatch(pattern, head, re.IGNORECASE) and \
+                    re.fullmatch(pattern, f"{head} {join_words(tail, settings['glue_gap'])}",
+                                 re.IGNORECASE):
+                heads.add(re.escape(head))
+    if not heads:
+        return settings
+    return dict(settings, date_head_pattern="(?:%s)|%s" % (pattern, "|".join(sorted(heads))),
+                wrapped_columns=sorted(set(settings.get("wrapped_columns", ())) | {col}))

@@ -362,6 +362,17 @@ class SecondLineTest(unittest.TestCase):
         self.assertEqual((frame["Date"].tolist(), frame["Reference"].tolist()),
                          (["Feb 1 2024"], ["REF001"]))
 
+    def test_a_date_that_wraps_where_others_fit_is_read_whole_without_being_told(self):
+        # settings learned where every date fit its cell; here a long month wraps its year
+        s = settings(date_pattern=r"\d{2} [A-Z]+ \d{4}")
+        page = (HEADER + line(65, (40, "01 MAY 2024"), (100, "Coffee"), (320, "3.50"))
+                + line(77, (40, "12 DECEMBER"), (100, "Tea"), (320, "1.50"))
+                + line(86, (40, "2024")) + line(99, (40, "13 MAY 2024"), (100, "Cake"),
+                                                (320, "2.00")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["01 MAY 2024", "12 DECEMBER 2024",
+                                                  "13 MAY 2024"])
+
 
 if __name__ == "__main__":
     unittest.main()
