@@ -189,7 +189,7 @@ def _owner(items: list, i: int, step: int, gap: float) -> tuple:
         j += step
         if items[j][0] == "anchor":
             return j, abs(items[j][1] - items[i][1])
-        if items[j][0] != "text":
+        if items[j][0] not in ("text", "second"):  # a row's second line is the row's
             break
     return None, float("inf")
 

@@ -352,6 +352,14 @@ class SecondLineTest(unittest.TestCase):
                                                         "05/02/24"])
         self.assertEqual(frame["Description"].tolist(), ["Coffee", "Tea", "Cake", "Bus"])
 
+    def test_a_description_wrapped_under_the_second_line_is_the_rows(self):
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                + line(75, (40, "02/02/24"), (100, "REF001")) + line(85, (100, "shop London"))
+                + row(100, "03/02/24", "Tea", "1.50", "95.00")
+                + line(110, (40, "03/02/24"), (100, "REF002")))
+        frame = dataframe.build_frame([page], settings(second_line=self.SECOND))
+        self.assertEqual(frame["Description"].tolist(), ["Coffee shop London", "Tea"])
+
     def test_on_the_second_line_a_wrapped_dates_tail_stays_in_its_column(self):
         # 'Feb 1' over '2024' in a narrow date cell, the reference on the same second line
         s = settings(second_line=[{"name": "Reference", "x0": 0.0, "kind": "text"}],
