@@ -169,7 +169,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     segments = join_word_rivers(raw, [ln for _, ln in candidates])
     if header is None:
         header = find_header(pages, candidates[0], segments)
-    segments = widen(segments, continuation_lines(pages, candidates, header))
+    segments = widen(segments, continuation_lines(pages, candidates, header), header)
     columns = build_columns(segments, header,
                             money_segments(segments, [ln for _, ln in candidates]), raw)
     if group_pattern:  # the day's heading fills a Date column of its own, first

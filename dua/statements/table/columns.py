@@ -100,14 +100,17 @@ def _runs(spans: list) -> list:
     return out
 
 
-def widen(segments: list, lines: list) -> list:
+def widen(segments: list, lines: list, header: list = ()) -> list:
     """Segments widened by the continuation lines whose text runs on past them.
 
     A wrapped description's second line can be longer than any first line; its words,
     chained by ordinary word spaces, belong to the segment the chain starts in, as long
-    as the chain stops short of the next segment. Gutters are then placed beyond them.
+    as the chain stops short of the next segment, and of the next name in the ``header``
+    (a summary's labels under the table run on under other columns' names). Gutters are
+    then placed beyond them.
     """
     out = [list(s) for s in segments]
+    names = sorted(w[1] for ln in header for w in ln)
     for line in lines:
         for phrase in _phrases([line]):
             a, b = phrase[0][1], phrase[-1][2]
@@ -115,7 +118,8 @@ def widen(segments: list, lines: list) -> list:
             if len(home) != 1:
                 continue
             i = home[0]
-            if b > out[i][1] and (i + 1 == len(out) or b < out[i + 1][0] - 1.0):
+            stop = min([x for x in names if x > segments[i][1]] + [float("inf")])
+            if b > out[i][1] and (i + 1 == len(out) or b < out[i + 1][0] - 1.0) and b < stop:
                 out[i][1] = b
     return [tuple(s) for s in out]
 
@@ -143,7 +147,8 @@ def _split_at_rivers(phrases: list, segments: list, raw: list | None = None) -> 
     left-aligned 'Txn Date'); the rows' own river between them says they are two. Where
     the two words stand further apart than a word space, the rivers before any segments
     were joined say so too, and so does a column's left edge that the right word starts
-    on ('Memo' over an empty column, then 'Date' where the dates start).
+    on ('Memo' over an empty column, then 'Date' where the dates start), or its right edge
+    that the left word ends on ('Amount (EUR)' over right-aligned money, then 'Memo').
     """
     rivers = [(a[1] + b[0]) / 2 for a, b in zip(segments, segments[1:])]
     out = []
@@ -161,10 +166,13 @@ def _apart(left: tuple, right: tuple, raw: list) -> bool:
     letter = (left[2] - left[1] + right[2] - right[1]) / max(1, len(left[0]) + len(right[0]))
     if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
         return False
-    # gutters of the rows a letter wide or more (a date's glued parts cut apart are not)
-    wide = [(a, b) for a, b in zip([(float("-inf"),) * 2] + raw, raw) if b[0] - a[1] >= letter]
-    return any(left[2] - 1 <= (a[1] + b[0]) / 2 <= right[1] + 1 for a, b in wide[1:]) or any(
-        abs(right[1] - b[0]) <= 1.5 and left[2] < b[0] for _, b in wide)
+    # gutters of the rows a letter wide or more (a date's glued parts cut apart are not):
+    # a gutter between the two words, or a column's edge one of them is aligned on
+    edge = (float("inf"),) * 2
+    wide = [(a, b) for a, b in zip([(-edge[0],) * 2] + raw, raw + [edge]) if b[0] - a[1] >= letter]
+    return any(left[2] - 1 <= (a[1] + b[0]) / 2 <= right[1] + 1 for a, b in wide) or any(
+        (abs(right[1] - b[0]) <= 1.5 and left[2] < b[0])
+        or (abs(left[2] - a[1]) <= 1.5 and right[1] > a[1]) for a, b in wide)
 
 
 def _aligned_tier(line: list, best: list, slack: float = 1.5) -> bool:

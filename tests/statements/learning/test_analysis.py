@@ -348,6 +348,14 @@ class EmptyColumnTest(unittest.TestCase):
                                                            raw)]
         self.assertEqual(names, ["Memo", "Date", "Description", "Amount"])
 
+    def test_a_name_over_nothing_a_gap_after_the_last_names_right_edge_is_its_own(self):
+        # 'Amount' ends where its right-aligned money ends; 'Memo' (never filled) beside it
+        header = [line(50, (45, "Amount"), (80, "Memo"), (120, "Description"))]
+        segments = [(40, 75), (120, 200)]
+        names = [c["name"] for c in analysis.build_columns(segments, header, [True, False],
+                                                           segments)]
+        self.assertEqual(names, ["Amount", "Memo", "Description"])
+
 
 class SegmentsTest(unittest.TestCase):
     SEGMENTS = [(40, 80), (100, 130), (133, 153)]
@@ -362,6 +370,15 @@ class SegmentsTest(unittest.TestCase):
         lines = [[(t, x, x, top, top + 10) for t, x in (("01/02/24", 40), ("Coffee", 100),
                                                         ("shop", 133))] for top in (65, 77)]
         self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), self.SEGMENTS)
+
+    def test_a_line_running_on_under_the_next_columns_name_widens_no_segment(self):
+        # a summary's labels under the table start in the first column, run on under the
+        # second one's name, and stop short of its values
+        labels = [line(120, (40, "Opening balance"))]
+        header = [line(50, (40, "Code"), (90, "Balance"))]
+        segments = [(40, 60), (120, 150)]
+        self.assertEqual(analysis.widen(segments, labels), [(40, 113.0), (120, 150)])
+        self.assertEqual(analysis.widen(segments, labels, header), segments)
 
     def test_an_amount_whose_thousands_stand_a_space_apart_is_one_column(self):
         segments = [(40, 80), (300, 305), (308, 338)]
