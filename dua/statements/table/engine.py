@@ -18,8 +18,7 @@ import re
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, figures_only, group_lines,
-                        is_rule, join_words, normalize, reading_key, split_cells,
-                        wrapped_heads)
+                        is_rule, join_words, normalize, reading_key, split_cells, wrapped_heads)
 
 _DIGITS = re.compile(r"\d+")
 _HEADING = "the table's column heading"  # the reason a heading line is no row
@@ -204,6 +203,8 @@ def continues(item: list, settings: dict) -> bool:
     words = item[4]
     if figures_only(words, settings):
         return False  # a line of figures (a summary's values) wraps no row's words
+    if all(w[0].lower().rstrip(".") in (settings.get("drcr_signs") or {}) for w in words):
+        return True  # a narrow cell's sign ('Dr') wrapped under its amount
     if allowed is None:
         date = settings["date_column"]
         money = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
@@ -261,14 +262,13 @@ def _page_parts(items: list, settings: dict) -> tuple:
     if mode == "above":
         return parts, _trailing_run(items, leading)
     run = _leading_run(items, leading, first)
-    # a row carried over stands as close to the page's first row as the rows stand to each
-    # other; a page's own header stands further off
-    steps = [items[b][1] - max(items[k][1] for k in parts[a])
-             for a, b in zip(sorted(parts), sorted(parts)[1:])]
-    step = sorted(steps)[len(steps) // 2] if steps else gap
-    after = run[-1] + 1 if run else len(items)  # the line under the run: a row, a day's date
+    # a row carried over stands as close to the line under it (a row, a day's date) as the
+    # rows stand to each other; a page's own header stands further off
+    steps = sorted(items[b][1] - max(items[k][1] for k in parts[a])
+                   for a, b in zip(sorted(parts), sorted(parts)[1:])) or [gap]
+    after = run[-1] + 1 if run else len(items)
     near = run and (first == len(items) or after == len(items)
-                    or items[after][1] - items[run[-1]][1] <= 1.2 * step)
+                    or items[after][1] - items[run[-1]][1] <= 1.2 * steps[len(steps) // 2])
     return parts, run if near else []
 
 

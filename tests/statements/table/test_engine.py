@@ -258,6 +258,13 @@ class PageBreakTest(unittest.TestCase):
         page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + figures
         self.assertEqual(descriptions([page], settings(anchor="amount")), ["Coffee"])
 
+    def test_a_sign_wrapped_under_its_amount_signs_it(self):
+        # a narrow cell: 'Dr' on the line under a wide amount
+        page = (HEADER + row(65, "01/02/24", "Coffee", "138080.17", "96.50")
+                + line(75, (330, "Dr")) + row(90, "02/02/24", "Tea", "1.50 Dr", "95.00"))
+        frame = dataframe.build_frame([page], settings())
+        self.assertEqual(frame["Amount"].tolist(), [-138080.17, -1.5])
+
     def test_a_line_with_a_word_in_the_date_column_or_a_column_of_money_is_no_continuation(self):
         for under in (line(75, (40, "Ref"), (100, "ABC")), line(75, (100, "Card"), (320, "n/a"))):
             with self.subTest(under=under[0][0]):
