@@ -153,8 +153,10 @@ def _from_layout(pages: list) -> Analysis:
         return found
     read = [(p, items[p][k][4]) for row in rows for p, k in row[3] if items[p][k][0] == "anchor"]
     if 2 <= len(read) < len(candidates):
-        again = _read_layout(pages, read, group_pattern,
-                             found.header_lines if found.settings.get("second_line") else None,
+        # the heading read over the same first row stands (a title under it set apart)
+        same = found.settings.get("second_line") or (
+            read[0][0] == candidates[0][0] and read[0][1][0][3] == candidates[0][1][0][3])
+        again = _read_layout(pages, read, group_pattern, found.header_lines if same else None,
                              patterns)
         if again.settings:
             if found.settings.get("second_line"):

@@ -27,7 +27,7 @@ def find_segments(lines: list) -> list:
         count += changes[x]
         if count <= noise:
             continue
-        if segments and x - segments[-1][1] <= 1:
+        if segments and x - segments[-1][1] <= 2:  # a river a point wide is no gutter
             segments[-1][1] = nxt - 1
         else:
             segments.append([x, nxt - 1])

@@ -88,6 +88,20 @@ class AnalyzeTest(unittest.TestCase):
                                                   "03/08/2024 18:45"])
         self.assertEqual(frame["Debit"].fillna(0).tolist(), [0.0, 7.5, -2.25])
 
+    def test_read_again_from_its_rows_the_table_keeps_the_heading_it_found(self):
+        # a title set under a two-tier heading; a dated total under the table looks like a
+        # row to the first reading, which the rows then leave out
+        page = (line(38, (40, "Trans."), (150, "Details"), (320, "Amount"))
+                + line(47, (40, "Date")) + line(57, (43, "Money in"))
+                + rows([(40, "01/08/24"), (150, "Salary"), (320, "900.00")],
+                       [(40, "02/08/24"), (150, "Refund"), (320, "5.00")], top=72)
+                + line(100, (43, "Money out"))
+                + rows([(40, "03/08/24"), (150, "Rent"), (320, "300.00")],
+                       [(40, "04/08/24"), (150, "Tea"), (320, "1.50")], top=112)
+                + line(140, (40, "04/08/24"), (150, "Total money out"), (320, "301.50")))
+        found = analysis.analyze_pages([page])
+        self.assertEqual(found.column_headers, ["Trans. Date", "Details", "Amount"])
+
     def test_no_candidates_gives_empty_settings_and_the_raw_text(self):
         found = analysis.analyze_pages([line(10, (40, "Hello world"))])
         self.assertEqual((found.settings, found.raw_sample_text), ({}, ["Hello world"]))
@@ -364,6 +378,11 @@ class SegmentsTest(unittest.TestCase):
         lines = [line(65, (40, "01/02/24"), (100, "Coffee shop")),
                  line(77, (40, "02/02/24"), (100, "Bakery cafe"))]
         self.assertEqual(analysis.join_word_rivers(self.SEGMENTS, lines), [(40, 80), (100, 153)])
+
+    def test_a_river_a_point_wide_is_no_gutter(self):
+        lines = [line(65, (40, "01/02/24"), (100, "Coffee")),
+                 [("Long", 100.0, 160.0, 77.0, 85.0), ("x", 161.0, 170.0, 77.0, 85.0)]]
+        self.assertEqual(analysis.find_segments(lines), [(40.0, 80.5), (100.0, 170.5)])
 
     def test_words_of_no_width_give_no_pitch_and_join_nothing(self):
         # a damaged font's glyphs have no width: there is no letter pitch to measure gaps by
