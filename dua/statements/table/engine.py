@@ -111,7 +111,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
         return ["outside", top, None, text, line, where]
     if is_rule(line):
         return ["furniture", top, None, text, line, "a rule drawn with text"]
-    skipped = _skip_reason(text, settings["skip_patterns"], settings["date_pattern"])
+    skipped = _skip_reason(text, settings["skip_patterns"])
     if skipped:
         return ["furniture", top, None, text, line, skipped]
     if _foreign_heading(line, settings):

@@ -19,8 +19,9 @@ SKIP_PATTERNS = [
     r"\btotal (amount|debits?|credits?|due|withdrawals?|deposits?)\b",
     r"\b(opening|closing|previous|last month'?s?|brought|carried)\s+(forward\s+)?balance\b",
     r"\bbalance\s+(brought|carried|b/?f|c/?f|forward)\b",
-    # bare, it names the line only where it opens the line ('Interest brought forward' is a charge)
-    r"^\W*(brought|carried)\s+forward\b",
+    r"^\W*(brought|carried)\s+forward\b",  # bare, only opening the line ('Interest
+    # brought forward' is a charge); a dated line's balance brought forward prints only a
+    # balance, which the balance column tells
     r"\bb/f\b|\bc/f\b",
     r"\bpage\s+\d+\s*(of|/)\s*\d+\b",
 ]

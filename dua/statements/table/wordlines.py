@@ -91,14 +91,8 @@ def _is_header(line_text: str, settings: dict) -> bool:
     return bool(norm) and norm in settings["header"]
 
 
-def _skip_reason(line_text: str, patterns: list, date_pattern: str = "") -> str:
-    """Why the statement labels this line as no transaction ('' when it does not). The
-    line is read without its dates, so that a label opening it reads as opening it."""
-    try:
-        line_text = re.sub(date_pattern, "", line_text, flags=re.IGNORECASE).strip() \
-            if date_pattern else line_text
-    except re.error:
-        pass
+def _skip_reason(line_text: str, patterns: list) -> str:
+    """Why the statement labels this line as no transaction ('' when it does not)."""
     for p in patterns:
         found = re.search(p, line_text, re.IGNORECASE)
         if found:

@@ -170,11 +170,19 @@ class FurnitureTest(unittest.TestCase):
         for page in items:
             self.assertIn(("text", "Visa debit"), kinds(page))
 
+    def test_a_dated_row_whose_description_opens_with_a_label_word_is_a_row(self):
+        # 'TOTAL' is a fuel station here; a totals line does not open with its day
+        s = settings(skip_patterns=[r"^\s*(sub\s*-?\s*)?totals?\b"])
+        page = HEADER + row(65, "01/02/24", "TOTAL ENERGIES", "45.00") + line(77, (100, "Total"),
+                                                                              (320, "45.00"))
+        self.assertEqual(descriptions([page], s), ["TOTAL ENERGIES"])
+
     def test_brought_forward_opening_a_line_is_furniture_and_after_a_word_a_charge(self):
         s = settings(skip_patterns=[r"^\W*(brought|carried)\s+forward\b"])
-        page = (HEADER + row(65, "01/02/24", "Brought forward", "100.00")
+        page = (HEADER + line(58, (100, "Brought forward"), (320, "100.00"))
+                + row(65, "01/02/24", "Coffee", "3.50")
                 + row(77, "02/02/24", "Interest brought forward", "2.50"))
-        self.assertEqual(descriptions([page], s), ["Interest brought forward"])
+        self.assertEqual(descriptions([page], s), ["Coffee", "Interest brought forward"])
 
     def test_a_dated_line_printing_only_a_balance_is_furniture_unless_the_key_lists_it(self):
         page = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
