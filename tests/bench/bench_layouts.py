@@ -183,8 +183,12 @@ def score_all(folders: list) -> list:
 
 def tally(results: list) -> dict:
     """The counts the figures and the test report: per layout and per statement."""
+    from fixtures.space.axes import prints_a_check
+
     runs = [u for _, r in results for u in r["unsupervised"]]
-    return {"layouts": len(results), "statements": len(runs),
+    checked = [u for lay, r in results if prints_a_check(lay) for u in r["unsupervised"]]
+    return {"layouts": len(results), "statements": len(runs), "checkable": len(checked),
+            "right_passed_checkable": sum(1 for _, s, ok, _ in checked if s == "passed" and ok),
             "supervised": sum(r["supervised"] for _, r in results),
             "reused": sum(r["reused"] for _, r in results),
             "right_passed": sum(1 for _, s, ok, _ in runs if s == "passed" and ok),
@@ -331,6 +335,9 @@ def figures(t: dict) -> list:
                floor_name="of", higher_is_better=True, target=">= 99%"),
         Figure("unsupervised right and passed", t["right_passed"], s, unit="statements",
                floor_name="of", higher_is_better=True, target=">= 90%"),
+        Figure("of those printing a balance, a total or a summary, right and passed",
+               t["right_passed_checkable"], t["checkable"], unit="statements", floor_name="of",
+               higher_is_better=True),
         Figure("wrong but passed", t["wrong_passed"], s, unit="statements", floor_name="of",
                target="0"),
         Figure("of which only a printed label kept or an empty column left out",

@@ -21,6 +21,7 @@ _LEFT_OUT = "a column the output leaves out"
 _FOOT = "the page's foot: below its last row, out of a continuation's reach"
 _ACCOUNT = "the title of an account whose balances start again right below it"
 _AGAIN = "the page's header: words the first page prints above the table"
+_UNDER = "under another table's column heading"  # the engine's reason, as it words it
 
 
 @dataclasses.dataclass
@@ -90,7 +91,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     money = Arithmetic(rows, settings, balances)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
-    left = _rows_left(rows)
+    left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
     first = min(region) if region else 0
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
@@ -106,14 +107,17 @@ def build(pages: list, settings: dict, apart: list | None = None,
             # table is read to go on without its heading
             above = page != first and item[0] == "text" and item[1] < heading
             reason = item[5] or (_HEADER if item[0] == "outside" or above else "")
-            if item[0] == "outside" and page != first and _row_like(item[4], settings):
-                # over the heading a later page prints: a line printed as a row is one the
-                # reading left out, unless the rows' numbers say what it is
+            if item[0] == "outside" and (
+                    (page != first and _row_like(item[4], settings))
+                    or (item[5] == _UNDER and gutters.on_row_edges(item[4], edges, settings))):
+                # over the heading a later page prints, or under what the reading took for
+                # another table's: a line printed as a row is one the reading left out,
+                # unless the rows' numbers say what it is
                 reason = money.explain_anywhere([w[0] for w in item[4]])
                 if not reason:
                     ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
-                                            "why": "printed as a row (a date and money) over "
-                                                   "the heading this page prints again"}
+                                            "why": "printed as a row (a date and money) where "
+                                                   "the reading saw no table"}
                                            for w in item[4]]
                     continue
             if item[0] in ("money", "furniture") and reason not in _STRUCTURAL:

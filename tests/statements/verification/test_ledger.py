@@ -146,6 +146,13 @@ class PageEdgesTest(unittest.TestCase):
                                             "the table's column heading")])
         self.assertTrue(book.complete)
 
+    def test_a_row_under_what_the_reading_took_for_another_tables_heading_is_unaccounted(self):
+        # wrapped words across three columns read as another table's heading; the rows
+        # printed under it stand on the rows' edges
+        words = line(76, (40, "september"), (100, "september"), (320, "taxes"))
+        book = ledger.build([HEADER + COFFEE + words + TEA], settings())
+        self.assertEqual(unaccounted(book), ["02/02/24", "Tea", "1.50", "95.00"])
+
     def test_a_later_pages_header_of_the_first_pages_letterhead_words_is_furniture(self):
         letterhead = line(10, (100, "Harbour Bank")) + line(22, (100, "Ms Okoye"))
         s = settings(header_once=True)
