@@ -17,11 +17,11 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
-from .wordlines import (_is_header, _runs_on, _skip_reason, column_of, figures_only, group_lines,
-                        is_rule, join_words, normalize, reading_key, split_cells, wrapped_heads)
+from .wordlines import (_HEADING, _is_header, _runs_on, _skip_reason, column_of, figures_only,
+                        group_lines, is_rule, join_words, mark_running, normalize, reading_key,
+                        split_cells, wrapped_heads)
 
-_DIGITS = re.compile(r"\d+")
-_HEADING = "the table's column heading"  # the reason a heading line is no row
+_LABELS = ("a line the statement labels", "a balance line")  # lines of no transaction
 
 
 def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
@@ -61,35 +61,6 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     if not re.fullmatch(pattern, date, re.IGNORECASE):
         return False
     return not settings.get("anchor_needs_amount", True) or _moves(cells, settings, kinds)
-
-
-def mark_running(items_by_page: list) -> None:
-    """Text lines printed in the same place on other pages, and nowhere else, outside the
-    band of their page's rows become furniture: a running header or footer ('Continued',
-    'Page 2 of 5'). A line between two rows of its page is the table's own text, however
-    often it repeats."""
-    seen: dict = {}
-    for p, items in enumerate(items_by_page):
-        tops = [item[1] for item in items if item[0] == "anchor"]
-        # the band opens at the table's heading: a first row's words printed over its
-        # anchor line are the table's, even where the next page's first row prints the same
-        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == _HEADING]
-        low = min(heads + tops[:1], default=0.0)
-        for k, item in enumerate(items):
-            if item[0] in ("text", "money", "furniture", "outside") and item[3]:
-                key = _DIGITS.sub("#", normalize(item[3]))
-                outside = not tops or item[1] < low or item[1] > tops[-1]
-                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
-                                                 ("text", "money")))
-    for places in seen.values():
-        tops = [t for _, _, t, _ in places]
-        if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
-            continue
-        for p, k, _, free in places:
-            if free:
-                items_by_page[p][k][0] = "furniture"
-                items_by_page[p][k][5] = ("a running header or footer (the same text in the "
-                                          "same place on other pages)")
 
 
 def _sections(settings: dict) -> dict:
@@ -266,6 +237,11 @@ def _page_parts(items: list, settings: dict) -> tuple:
     # rows stand to each other; a page's own header stands further off
     steps = sorted(items[b][1] - max(items[k][1] for k in parts[a])
                    for a, b in zip(sorted(parts), sorted(parts)[1:])) or [gap]
+    label = items[run[0] - 1] if run and run[0] else None
+    # right under a label of no transaction ('Balance brought' over 'forward'): its own words
+    if label and label[0] == "furniture" and label[5].startswith(_LABELS) \
+            and items[run[0]][1] - label[1] <= gap:
+        run = run[1:]
     after = run[-1] + 1 if run else len(items)
     near = run and (first == len(items) or after == len(items)
                     or items[after][1] - items[run[-1]][1] <= 1.2 * steps[len(steps) // 2])

@@ -1,5 +1,6 @@
-"""A page's words as lines and a line's words as cells, and what a line is by its words
-alone (the heading's, a label of no transaction, a rule drawn with text).
+"""A page's words as lines and a line's words as cells, what a line is by its words
+alone (the heading's, a label of no transaction, a rule drawn with text), and which lines
+every page prints in the same place (a running header or footer).
 
 Copied verbatim, after ``amounts`` and ``pagewords`` and before ``engine``, into every
 generated parser: standard library only, never dua.
@@ -11,6 +12,8 @@ import re
 from .amounts import looks_like_amount
 
 SPACE_RE = re.compile(r"\s+")
+_DIGITS = re.compile(r"\d+")
+_HEADING = "the table's column heading"  # the reason a heading line is no row
 _RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
 _SIGNS = ("-", "+", "\u2212")
 
@@ -152,3 +155,32 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
         return settings
     return dict(settings, date_head_pattern="(?:%s)|%s" % (pattern, "|".join(sorted(heads))),
                 wrapped_columns=sorted(set(settings.get("wrapped_columns", ())) | {col}))
+
+
+def mark_running(items_by_page: list) -> None:
+    """Text lines printed in the same place on other pages, and nowhere else, outside the
+    band of their page's rows become furniture: a running header or footer ('Continued',
+    'Page 2 of 5'). A line between two rows of its page is the table's own text, however
+    often it repeats."""
+    seen: dict = {}
+    for p, items in enumerate(items_by_page):
+        tops = [item[1] for item in items if item[0] == "anchor"]
+        # the band opens at the table's heading: a first row's words printed over its
+        # anchor line are the table's, even where the next page's first row prints the same
+        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == _HEADING]
+        low = min(heads + tops[:1], default=0.0)
+        for k, item in enumerate(items):
+            if item[0] in ("text", "money", "furniture", "outside") and item[3]:
+                key = _DIGITS.sub("#", normalize(item[3]))
+                outside = not tops or item[1] < low or item[1] > tops[-1]
+                seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
+                                                 ("text", "money")))
+    for places in seen.values():
+        tops = [t for _, _, t, _ in places]
+        if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
+            continue
+        for p, k, _, free in places:
+            if free:
+                items_by_page[p][k][0] = "furniture"
+                items_by_page[p][k][5] = ("a running header or footer (the same text in the "
+                                          "same place on other pages)")
