@@ -21,7 +21,6 @@ from .wordlines import (_HEADING, _is_header, _runs_on, _skip_reason, column_of,
                         group_lines, is_rule, join_words, mark_running, normalize, reading_key,
                         split_cells, wrapped_heads)
 
-_LABELS = ("a line the statement labels", "a balance line")  # lines of no transaction
 
 
 def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
@@ -237,11 +236,6 @@ def _page_parts(items: list, settings: dict) -> tuple:
     # rows stand to each other; a page's own header stands further off
     steps = sorted(items[b][1] - max(items[k][1] for k in parts[a])
                    for a, b in zip(sorted(parts), sorted(parts)[1:])) or [gap]
-    label = items[run[0] - 1] if run and run[0] else None
-    # right under a label of no transaction ('Balance brought' over 'forward'): its own words
-    if label and label[0] == "furniture" and label[5].startswith(_LABELS) \
-            and items[run[0]][1] - label[1] <= gap:
-        run = run[1:]
     after = run[-1] + 1 if run else len(items)
     near = run and (first == len(items) or after == len(items)
                     or items[after][1] - items[run[-1]][1] <= 1.2 * steps[len(steps) // 2])

@@ -253,15 +253,6 @@ class PageBreakTest(unittest.TestCase):
         self.assertEqual(descriptions([self.FIRST, carried], s),
                          ["Coffee shop London", "Tea", "Cake"])
 
-    def test_a_labels_own_wrapped_word_opening_a_page_continues_no_row(self):
-        # 'Balance brought' over 'forward', then the rest of the last row of the page before
-        second = (line(20, (100, "Balance brought"), (420, "96.50")) + line(30, (100, "forward"))
-                  + line(40, (100, "shop London")) + row(52, "02/02/24", "Tea", "1.50", "95.00")
-                  + row(64, "03/02/24", "Cake", "2.50", "92.50"))
-        s = settings(header_once=True, balance_column=3)
-        self.assertEqual(descriptions([self.FIRST, second], s),
-                         ["Coffee shop London", "Tea", "Cake"])
-
     def test_a_line_of_figures_under_the_last_row_continues_no_description(self):
         # a summary's values printed under the table, in the description's column
         figures = line(76, (100, "1,947.51 7,053.08 19"))
