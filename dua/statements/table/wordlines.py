@@ -145,9 +145,11 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
         for line, nxt in zip(lines, lines[1:]):
             if nxt[0][3] - line[0][3] > settings.get("continuation_gap", 0.0):
                 continue
-            head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
             tail = [w for w in nxt if column_of(w, settings["columns"]) == col]
-            if head and tail and not re.fullmatch(pattern, head, re.IGNORECASE) and \
+            if not tail:  # most lines: no cells to cut, on every reading of the pages
+                continue
+            head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
+            if head and not re.fullmatch(pattern, head, re.IGNORECASE) and \
                     re.fullmatch(pattern, f"{head} {join_words(tail, settings['glue_gap'])}",
                                  re.IGNORECASE):
                 heads.add(re.escape(head))
