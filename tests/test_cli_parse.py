@@ -47,7 +47,8 @@ class CliParseTest(unittest.TestCase):
         report = json.loads(done.stdout)
         self.assertEqual([c["name"] for c in report["checks"]],
                          ["balance_reconciles", "words_accounted", "columns_in_gutters",
-                          "lines_in_columns", "summary_agrees"])
+                          "lines_in_columns", "cells_apart", "one_column_each",
+                          "summary_agrees"])
         self.assertTrue(all(c["passed"] is not False for c in report["checks"]))
         accounting = report["accounting"]  # the passed verdict carries its accounting
         self.assertGreater(accounting["words_in_cells"], 500)

@@ -17,7 +17,7 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
-from .wordlines import (_HEADING, _is_header, _runs_on, _skip_reason, column_of, figures_only,
+from .wordlines import (HEADING, _is_header, _runs_on, _skip_reason, column_of, figures_only,
                         group_lines, is_rule, join_words, mark_running, normalize, reading_key,
                         split_cells, wrapped_heads)
 
@@ -47,6 +47,10 @@ def _foreign_heading(line: list, settings: dict) -> bool:
     if len(line) < 3 or not all(re.search(r"[^\W\d_]", w[0]) and not re.search(r"\d", w[0])
                                 for w in line):
         return False
+    date = [w for w in line if column_of(w, settings["columns"]) == settings["date_column"]]
+    if date and normalize(join_words(date, settings["glue_gap"])) in settings.get(
+            "date_tails", ()):
+        return False  # a wrapped date's month, with the words wrapped beside it
     return len({column_of(w, settings["columns"]) for w in line}) >= 3
 
 
@@ -71,7 +75,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
     text, top = join_words(line, settings["glue_gap"]), line[0][3]
     if _is_header(text, settings):
         state["in_table"] = True
-        return ["furniture", top, None, text, line, _HEADING]
+        return ["furniture", top, None, text, line, HEADING]
     norm = normalize(text)
     if norm in state["sections"]:  # above its section's heading, or inside the table
         state["sign"] = state["sections"][norm]
@@ -247,7 +251,7 @@ def _leading_run(items: list, leading: list, first: int) -> list:
     other: a description that began on an earlier page continues here. A page with no row
     of its own continues one only under the table's heading printed again (the rest of a
     row the page break cut); without it, it is some other text (terms, a notice)."""
-    heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == _HEADING]
+    heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == HEADING]
     leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
     if not leading:
         return []

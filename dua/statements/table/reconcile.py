@@ -173,12 +173,18 @@ def oriented(frame) -> tuple | None:
     return bal_col, what, [sign * m for m in moves], len(bad)
 
 
-def reconcile_totals(frame, printed: list) -> dict:
+def reconcile_totals(frame, printed: list, in_table: list | None = None,
+                     between: bool = True) -> dict:
     """Without a balance: the movements add up to a printed amount (or to one less another).
 
     Every column of money must be accounted for so: a debit total printed beside a credit
     column that no printed figure sums checks only half the money, and a row lost from the
-    other half would pass unseen."""
+    other half would pass unseen. Figures are matched by value alone, so one that matches
+    nothing contradicts the rows only where it stands on the table's own lines
+    (``in_table``, None when unknown): a summary elsewhere may count other things. With
+    ``between`` False only a total counts, not two printed figures the rows lead from one
+    to the other: a table's total less the rest of its rows is a row's own amount, which
+    its line prints wherever the reading lost it."""
     options = _movements(frame)
     printed = list(dict.fromkeys(round(v, 2) for v in printed))  # each where first printed
     if not len(frame) or not options or not printed:
@@ -186,18 +192,23 @@ def reconcile_totals(frame, printed: list) -> dict:
                 "detail": "no balance column and no printed total to reconcile"}
     found, covered, every = [], set(), set(numeric_columns(frame))
     for what, moves, columns in options:
-        match = _total_of(moves, printed, columns == every)
+        match = _total_of(moves, printed, columns == every and between)
         if match and not columns <= covered:
             found.append((what, moves, match, columns == every))
             covered |= columns
     if not found:
-        return {"name": "totals_reconcile", "passed": False,
-                "detail": f"the amounts add up to {sum(options[0][1]):.2f}; no printed total "
-                          f"matches ({len(printed)} amounts printed outside the rows)"}
-    what, moves, (t, other), _ = found[0]
-    detail = (f"the {len(moves)} amounts of {what} add up to the printed {t}" if other is None
-              else f"the printed {other} and the {len(moves)} amounts of {what} give the "
-                   f"printed {t}")
+        added = f"the amounts add up to {sum(options[0][1]):.2f}"
+        if in_table is None or in_table:
+            return {"name": "totals_reconcile", "passed": False,
+                    "detail": f"{added}; no printed total matches ({len(printed)} amounts "
+                              "printed outside the rows)"}
+        return {"name": "totals_reconcile", "passed": None,
+                "detail": f"{added}, and none of the {len(printed)} amounts printed outside "
+                          "the table's lines is their total: nothing on the page sums them"}
+    detail = "; ".join(
+        f"{what} adds up to the printed {t} ({_count(moves)})" if other is None
+        else f"the printed {other} and {what} ({_count(moves)}) give the printed {t}"
+        for what, moves, (t, other), _ in found)
     explained = sorted({v for _, m, _, net in found for v in _explained(printed, sum(m), net)})
     left = [c for c in numeric_columns(frame) if c not in covered]
     if left:
@@ -206,6 +217,12 @@ def reconcile_totals(frame, printed: list) -> dict:
                           ", so its amounts are not checked"}
     return {"name": "totals_reconcile", "passed": True, "explained": explained,
             "detail": detail}
+
+
+def _count(moves: list) -> str:
+    """'3 amounts': how many rows move money in ``moves`` (a row that prints none moves none)."""
+    n = sum(1 for m in moves if m and m == m)
+    return f"{n} amount" + ("s" if n != 1 else "")
 
 
 def _total_of(moves: list, printed: list, net: bool) -> tuple | None:
@@ -294,20 +311,29 @@ def amounts_outside_rows(pages: list, settings: dict) -> list:
     return found
 
 
+def amounts_in_table(extraction: tuple, settings: dict) -> list:
+    """The amounts printed on the table's own lines that are no row (a total, a balance
+    line, a subtotal between rows): figures about the rows by where they stand."""
+    found = []
+    for items in extraction[1]:
+        for item in items:
+            if item[0] in ("money", "furniture") and item[5] != wordlines.HEADING:
+                found += [v for v in (engine.parse_amount(w[0], settings) for w in item[4]
+                                      if engine.looks_like_amount(w[0], settings))
+                          if v is not None]
+    return found
+
+
 def openings(extraction: tuple | None, settings: dict) -> dict:
     """Row -> the amounts printed on the lines between it and the row before it (in the
     table's columns of money): where a chain may start again from an opening balance."""
     if not extraction or not settings.get("columns"):
         return {}
-    rows, items = extraction
     money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
     out = {}
-    for i in range(1, len(rows)):
-        (p0, k0), (p1, k1) = rows[i - 1][3][-1], rows[i][3][0]
-        between = [items[p1][k] for k in range(k1)] if p0 != p1 else []
-        between += [items[p0][k] for k in range(k0 + 1, len(items[p0]) if p0 != p1 else k1)]
+    for i in range(1, len(extraction[0])):
         found = []
-        for item in between:
+        for item in _between(extraction, i):
             cells = item[2] or wordlines.split_cells(item[4], settings["columns"],
                                                   settings["glue_gap"])
             found += [engine.parse_amount(cells[c], settings) for c in money
@@ -315,3 +341,47 @@ def openings(extraction: tuple | None, settings: dict) -> dict:
         if any(v is not None for v in found):
             out[i] = [v for v in found if v is not None]
     return out
+
+
+def under_headings(extraction: tuple | None) -> list:
+    """The rows a column heading stands right above (the first excepted): where a second
+    account's table may start, its own totals printed apart."""
+    if not extraction:
+        return []
+    return [i for i in range(1, len(extraction[0])) if any(
+        item[0] == "furniture" and item[5] == wordlines.HEADING
+        for item in _between(extraction, i))]
+
+
+def _between(extraction: tuple, i: int) -> list:
+    """The lines between row ``i - 1``'s last and row ``i``'s first."""
+    rows, items = extraction
+    (p0, k0), (p1, k1) = rows[i - 1][3][-1], rows[i][3][0]
+    if p0 == p1:
+        return [items[p0][k] for k in range(k0 + 1, k1)]
+    return ([items[p0][k] for k in range(k0 + 1, len(items[p0]))]
+            + [item for p in range(p0 + 1, p1) for item in items[p]]
+            + [items[p1][k] for k in range(k1)])
+
+
+def totals_by_table(frame, printed: list, starts: list, in_table: list | None = None) -> dict:
+    """Rows of several accounts, each table under its own heading with its own totals: the
+    rows cut where a heading stands over them, so that each run adds up to figures printed
+    for it. Every run must, or nothing is proven (one run that sums to no printed figure
+    may be a run with a row lost)."""
+    cuts, start = [], 0
+    for stop in list(starts) + [len(frame)]:
+        if stop <= start:
+            continue
+        found = reconcile_totals(frame.iloc[start:stop], printed, in_table, between=False)
+        if found["passed"] or stop == len(frame):
+            if not found["passed"]:
+                return {}
+            cuts.append((start, stop, found["detail"], found.get("explained", [])))
+            start = stop
+    if len(cuts) < 2:
+        return {}
+    return {"name": "totals_reconcile", "passed": True,
+            "explained": sorted({v for cut in cuts for v in cut[3]}),
+            "detail": "table by table under their own headings: " + "; ".join(
+                f"rows {a + 1}-{b}: {detail}" for a, b, detail, _ in cuts)}

@@ -13,7 +13,7 @@ from .amounts import looks_like_amount
 
 SPACE_RE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
-_HEADING = "the table's column heading"  # the reason a heading line is no row
+HEADING = "the table's column heading"  # the reason a heading line is no row
 _RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
 _SIGNS = ("-", "+", "\u2212")
 
@@ -134,6 +134,9 @@ def figures_only(words: list, settings: dict) -> bool:
         looks_like_amount(w[0], settings) or w[0].isdigit() for w in words)
 
 
+_DATE_LINES = 3  # a date wraps onto three lines at most: day, month, year
+
+
 def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
     """``settings`` reading dates a narrow cell wraps ('12 DECEMBER' over '2025'), wherever a
     line's date cell is the head of a date that the next line's date cell completes: a
@@ -141,22 +144,27 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
     if settings.get("date_head_pattern") or settings.get("date_groups"):
         return settings
     col, pattern, heads = settings["date_column"], settings["date_pattern"], set()
+    gap, tails = settings.get("continuation_gap", 0.0), set()
     for lines in lines_by_page:
-        for line, nxt in zip(lines, lines[1:]):
-            if nxt[0][3] - line[0][3] > settings.get("continuation_gap", 0.0):
-                continue
-            tail = [w for w in nxt if column_of(w, settings["columns"]) == col]
-            if not tail:  # most lines: no cells to cut, on every reading of the pages
-                continue
-            head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
-            if head and not re.fullmatch(pattern, head, re.IGNORECASE) and \
-                    re.fullmatch(pattern, f"{head} {join_words(tail, settings['glue_gap'])}",
-                                 re.IGNORECASE):
-                heads.add(re.escape(head))
+        for k, line in enumerate(lines):
+            tail = []  # the date cell's words on the next lines, as far as a date reaches
+            for above, nxt in zip(lines[k:k + _DATE_LINES - 1], lines[k + 1:k + _DATE_LINES]):
+                words = [w for w in nxt if column_of(w, settings["columns"]) == col]
+                if nxt[0][3] - above[0][3] > gap or not words:
+                    break  # most lines: no cells to cut, on every reading of the pages
+                tail.append(join_words(words, settings["glue_gap"]))
+                head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
+                if head and not re.fullmatch(pattern, head, re.IGNORECASE) and \
+                        re.fullmatch(pattern, " ".join([head] + tail), re.IGNORECASE):
+                    heads.add(re.escape(head))
+                    tails.update(normalize(t) for t in tail)
+                    break
     if not heads:
         return settings
+    # a line of a date's tail under a month in each date column is no other table's heading
     return dict(settings, date_head_pattern="(?:%s)|%s" % (pattern, "|".join(sorted(heads))),
-                wrapped_columns=sorted(set(settings.get("wrapped_columns", ())) | {col}))
+                wrapped_columns=sorted(set(settings.get("wrapped_columns", ())) | {col}),
+                date_tails=sorted(tails))
 
 
 def mark_running(items_by_page: list) -> None:
@@ -169,7 +177,7 @@ def mark_running(items_by_page: list) -> None:
         tops = [item[1] for item in items if item[0] == "anchor"]
         # the band opens at the table's heading: a first row's words printed over its
         # anchor line are the table's, even where the next page's first row prints the same
-        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == _HEADING]
+        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == HEADING]
         low = min(heads + tops[:1], default=0.0)
         for k, item in enumerate(items):
             if item[0] in ("text", "money", "furniture", "outside") and item[3]:

@@ -110,6 +110,80 @@ def bands(rows: list, items: list, settings: dict) -> dict:
             else "no column's cells start at one edge on every row"}
 
 
+def apart(rows: list, items: list, settings: dict) -> dict:
+    """Whether each column of words prints cells of its own: a column whose every word
+    stands a word space after the text of the column before it (no wider than the spaces
+    inside the line's cells), on every line it prints on, is that text running on past the
+    edge of a column that prints nothing of its own. Where the column elsewhere opens
+    cells after a gutter, two cells that touch are a tight table, not one run of text."""
+    columns = settings["columns"]
+    runs: dict = {}  # column -> the first (row, page, word before, word) it runs on at
+    own = set()  # columns that open a cell of their own somewhere
+    for n, row in enumerate(rows):
+        for p, k in row[3]:
+            for c, before, word in _openings(items[p][k][4], columns):
+                if before is None:
+                    own.add(c)
+                else:
+                    runs.setdefault(c, (n, p, before, word))
+    for c, (n, p, a, b) in sorted(runs.items()):
+        if c not in own:
+            return {"name": "cells_apart", "passed": False,
+                    "detail": f"every word read into {columns[c]['name']!r} runs on a word "
+                              f"space from the text before it, as {b[0]!r} does from {a[0]!r} "
+                              f"(row {n}, page {p + 1}, {b[1] - a[2]:.1f} pt apart): that "
+                              "column prints nothing of its own"}
+    return {"name": "cells_apart", "passed": True,
+            "detail": "every column of words opens cells of its own, after a gutter"}
+
+
+def _openings(words: list, columns: list) -> list:
+    """``[(column, word before or None, first word)]`` for each cell of words a line opens
+    in a column the output keeps: the word before it where it stands a word space after
+    the cell before (no wider than the spaces inside the line's cells), else None."""
+    placed = [(wordlines.column_of(w, columns), w) for w in sorted(words, key=lambda w: w[1])]
+    pairs = list(zip(placed, placed[1:]))
+    inside = sorted(b[1] - a[2] for (c1, a), (c2, b) in pairs if c1 == c2)
+    space = inside[len(inside) // 2] if len(inside) >= 2 else None
+    out = [(placed[0][0], None, placed[0][1])] if placed else []
+    for (c1, a), (c2, b) in pairs:
+        if c1 == c2 or columns[c2]["kind"] != "text" or not columns[c2].get("output", True):
+            continue
+        touching = space is not None and columns[c1]["kind"] == "text" and \
+            columns[c1].get("output", True) and b[1] - a[2] <= space + _SLACK / 2
+        out.append((c2, a if touching else None, b))
+    return out
+
+
+def one_column_each(rows: list, items: list, settings: dict) -> dict:
+    """Whether each column of words holds one column of the page: where, on nearly every
+    row, a cell's later word starts under a word of the heading printed over that cell,
+    the heading word names a column of its own that the reading merged into its neighbour
+    ('Value' and 'Reference' read as one column, each row's date and reference in it)."""
+    columns = settings["columns"]
+    heading = [w for page in items for item in page if item[0] == "furniture"
+               and item[5] == wordlines.HEADING for w in item[4]]
+    lines = [a for row in rows for a in _anchors(row, items)]
+    for c, column in enumerate(columns):
+        if column["kind"] == "amount":
+            continue
+        cells = [sorted((w for w in words if wordlines.column_of(w, columns) == c),
+                        key=lambda w: w[1]) for words in lines]
+        cells = [cell for cell in cells if cell]
+        for h in heading:
+            if wordlines.column_of(h, columns) != c:
+                continue
+            under = sum(1 for cell in cells if any(abs(w[1] - h[1]) <= _SLACK
+                                                   for w in cell[1:]))
+            if under >= _ENOUGH and under * 5 >= len(cells) * 4:
+                return {"name": "one_column_each", "passed": False,
+                        "detail": f"in {column['name']!r}, {under} of {len(cells)} rows start "
+                                  f"a later word right under the heading's {h[0]!r} (x "
+                                  f"{h[1]:.0f}): a column of its own, read into this one"}
+    return {"name": "one_column_each", "passed": True,
+            "detail": "no cell's words start again under a word of its column's heading"}
+
+
 def _first_words(words: list, columns: list) -> dict:
     """column -> the leftmost word a line prints in it."""
     out: dict = {}

@@ -21,9 +21,14 @@ def check(outside: list, settings: dict, frame) -> dict:
         return {"name": "summary_agrees", "passed": None,
                 "detail": "nothing printed outside the rows starts from their opening balance"}
     if _has(printed, closing):
-        return {"name": "summary_agrees", "passed": True,
+        totals = _totals(frame, settings)
+        complete = bool(totals) and all(_has(printed, t) for t in totals)
+        also = (f", and the totals of their money, {', '.join(f'{t:,.2f}' for t in totals)}"
+                if complete else "")
+        return {"name": "summary_agrees", "passed": True, "complete": complete,
                 "detail": f"outside the rows the statement prints the balance they open on, "
-                          f"{starts[0]:,.2f}, and the one they close on, {closing:,.2f}"}
+                          f"{starts[0]:,.2f}, and the one they close on, {closing:,.2f}"
+                          + also}
     reached = {round(abs(v), 2) for v in _balances(frame, settings) if v == v}
     for opening in starts:
         chain = _chain(printed, opening, reached)
@@ -54,6 +59,21 @@ def _chain(printed: list, opening: float, reached: set) -> tuple | None:
                     how = f"{x:,.2f}" + (f" and {y:,.2f}" if y else "")
                     return how, end
     return None
+
+
+def _totals(frame, settings: dict) -> list:
+    """What each column of money adds up to (money in and money out apart, in a column of
+    signed amounts): where a summary prints these and both balances, no row is missing."""
+    columns = settings.get("columns") or []
+    out = []
+    for i, c in enumerate(columns):
+        if c["kind"] != "amount" or i == settings.get("balance_column") \
+                or not c.get("output", True) or c["name"] not in frame:
+            continue
+        values = [float(v) for v in frame[c["name"]].tolist() if v is not None and v == v]
+        out += [t for t in (sum(v for v in values if v > 0), -sum(v for v in values if v < 0))
+                if t >= _CENT]
+    return out
 
 
 def _has(printed: list, value: float) -> bool:

@@ -11,7 +11,7 @@ import math
 from ...errors import DocumentNotFoundError, SchemaError
 from ..table import dataframe, engine
 from ..table import reconcile as reconcile_mod
-from . import gutters, owners, printed, textcheck
+from . import gutters, owners, pagecount, printed, textcheck
 
 # the common schema ``normalize`` writes: a key or rows to check may come in it
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
@@ -179,12 +179,6 @@ def reconcile(frame) -> dict:
     return reconcile_mod.reconcile(frame)
 
 
-def reconcile_totals(frame, pages: list, settings: dict) -> dict:
-    """Without a balance column: the movements must add up to a printed total (± a previous one)."""
-    return reconcile_mod.reconcile_totals(
-        frame, reconcile_mod.amounts_outside_rows(pages, settings))
-
-
 def accounting(ledger) -> dict:
     """The accounting check: every word of the table pages in a cell or on furniture."""
     if ledger is None:
@@ -223,7 +217,8 @@ def _with_balance(settings: dict, arithmetic: dict) -> dict:
     return dict(settings, balance_column=names.index(roles[0]))
 
 
-def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = None) -> dict:
+def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = None,
+                in_table: list | None = None, starts: list = ()) -> dict:
     """Running balances, else the ``printed`` totals; the daily balances a summary prints,
     reached from its opening one; and where sections sign the amounts, whether the other
     way round adds up as well (then only the daily balances can say which is right)."""
@@ -237,7 +232,9 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
     def check(f):
         result = reconcile_mod.reconcile(f, openings)
         if result["passed"] is None and columns:
-            result = reconcile_mod.reconcile_totals(f, printed)
+            result = reconcile_mod.reconcile_totals(f, printed, in_table)
+            if not result["passed"] and starts:
+                result = reconcile_mod.totals_by_table(f, printed, starts, in_table) or result
         if result["passed"] is not False and not result.get("roles"):
             result["running"] = reconcile_mod.running_balances(f, printed, date)
         return result
@@ -320,7 +317,10 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
         extraction = engine.extract(pages, settings)
     same = extraction is not None and _same_rows(frame, pages, settings, extraction)
     arithmetic = _arithmetic(frame, settings, outside,
-                             reconcile_mod.openings(extraction, settings) if same else None)
+                             reconcile_mod.openings(extraction, settings) if same else None,
+                             reconcile_mod.amounts_in_table(extraction, settings)
+                             if extraction else None,
+                             reconcile_mod.under_headings(extraction) if same else ())
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     settings = _with_balance(settings, arithmetic)
@@ -334,17 +334,29 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                      "detail": "the accounting reads the pages with the built-in engine, and "
                                "its rows are not the rows of this result"}
     if same:
-        checks += [gutters.check(*extraction, settings), gutters.bands(*extraction, settings)]
+        checks += [gutters.check(*extraction, settings), gutters.bands(*extraction, settings),
+                   gutters.apart(*extraction, settings),
+                   gutters.one_column_each(*extraction, settings)]
         owned = owners.check(*extraction, settings)
         checks += [owned] if owned else []
+    cut_short = pagecount.missing(pages)
     if settings.get("columns") and len(frame):
         checks.append(printed.check(outside, settings, frame))
+        if cut_short and checks[-1]["passed"] is False:  # it counts rows the file lacks
+            checks[-1] = dict(checks[-1], passed=None, detail=checks[-1]["detail"]
+                              + f"; but {cut_short}, and the summary counts their rows too")
+    if cut_short:
+        whole = any(c["name"] == "summary_agrees" and c.get("complete") for c in checks)
+        checks.append({"name": "pages_complete", "passed": True if whole else None,
+                       "detail": cut_short + ("; but the summary's balances and totals are "
+                                              "these rows': the pages missing print none"
+                                              if whole else "")})
     hints = [textcheck.gutter_hint(pages, settings)] if settings.get("columns") else []
     if arithmetic["passed"] is False or any(c["passed"] is False for c in checks[2:]):
         status = "failed"
     else:
-        undecided = any(c["name"] == "wrapped_lines_owned" and c["passed"] is None
-                        for c in checks)
+        undecided = any(c["name"] in ("wrapped_lines_owned", "pages_complete")
+                        and c["passed"] is None for c in checks)
         status = "passed" if arithmetic["passed"] and checks[1]["passed"] and not undecided \
             else "unverified"
     left = len(ledger.unaccounted) if ledger and checks[1]["passed"] is not None else 0

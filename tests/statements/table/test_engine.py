@@ -396,6 +396,36 @@ class SecondLineTest(unittest.TestCase):
         self.assertEqual(frame["Date"].tolist(), ["01 MAY 2024", "12 DECEMBER 2024",
                                                   "13 MAY 2024"])
 
+    def test_a_date_wrapped_over_three_lines_is_read_whole(self):
+        # day, month and year each on its own line; the description wraps beside the month
+        s = settings(date_pattern=r"\d{1,2} [a-z]+ \d{2}", continuation_gap=12.0)
+        page = (HEADER + line(65, (40, "9 may 24"), (100, "Coffee"), (320, "3.50"))
+                + line(77, (40, "10"), (100, "Rent"), (320, "1.50"))
+                + line(87, (40, "september"), (100, "for the month"))
+                + line(97, (40, "24")) + line(110, (40, "13 may 24"), (100, "Cake"),
+                                              (320, "2.00")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["9 may 24", "10 september 24", "13 may 24"])
+        self.assertEqual(frame["Description"].tolist()[1], "Rent for the month")
+
+    def test_a_months_line_in_two_date_columns_is_no_other_tables_heading(self):
+        # 'september september for the month': plain words under three columns, as a
+        # heading prints, but each date column's word completes the date wrapped above it
+        columns = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                   {"name": "Value", "x0": 90.0, "kind": "text"},
+                   {"name": "Description", "x0": 160.0, "kind": "text"}] + settings()["columns"][2:]
+        s = settings(columns=columns, date_pattern=r"\d{1,2} [a-z]+ \d{2}",
+                     header=["date value description amount balance"])
+        head = line(50, (40, "Date"), (100, "Value"), (170, "Description"), (310, "Amount"),
+                    (410, "Balance"))
+        page = (head + line(65, (40, "9 may 24"), (100, "9 may 24"), (170, "Coffee"), (320, "3.50"))
+                + line(77, (40, "10"), (100, "10"), (170, "Rent"), (320, "1.50"))
+                + line(87, (40, "september"), (100, "september"), (170, "for the month"))
+                + line(97, (40, "24"), (100, "24"))
+                + line(110, (40, "13 may 24"), (100, "13 may 24"), (170, "Cake"), (320, "2.00")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["9 may 24", "10 september 24", "13 may 24"])
+
 
 if __name__ == "__main__":
     unittest.main()

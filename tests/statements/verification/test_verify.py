@@ -177,6 +177,87 @@ class TotalsTest(unittest.TestCase):
         self.assertEqual(wrong["status"], "failed")
 
 
+    def test_amounts_that_sum_to_no_figure_off_the_table_leave_the_rows_unverified(self):
+        # a guide's illustrative summary: printed figures about other rows, matched by value
+        # alone, say nothing of these; on the table's own lines a figure would
+        page = (line(20, (100, "Purchases"), (320, "5,664.21")) + HEADER
+                + line(70, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+                + line(80, (40, "02/02/24"), (100, "Tea"), (320, "1.50")))
+        s = settings(require_header=True)
+        s["columns"] = s["columns"][:3]
+        f = frame(Date=["01/02/24", "02/02/24"], Description=["Coffee", "Tea"], Amount=[3.5, 1.5])
+        result = verify.intrinsic(f, [page], s)
+        self.assertIsNone(result["checks"][0]["passed"], result["summary"])
+        self.assertIn("nothing on the page sums them", result["checks"][0]["detail"])
+        self.assertEqual(result["status"], "unverified")
+
+
+class AccountsTest(unittest.TestCase):
+    """Two accounts in one statement, each table under its own heading with its totals."""
+
+    def verdict(self, second_total: str):
+        s = settings(skip_patterns=[r"^\s*total\b"], header=["date description debit credit"])
+        s["columns"][2:] = [{"name": "Debit", "x0": 300.0, "kind": "amount"},
+                            {"name": "Credit", "x0": 400.0, "kind": "amount"}]
+        head = lambda top: line(top, (40, "Date"), (100, "Description"), (310, "Debit"),
+                                (410, "Credit"))
+        page = (head(50) + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "5.00"))
+                + line(77, (40, "02/02/24"), (100, "Salary"), (420, "20.00"))
+                + line(90, (100, "Total"), (320, "5.00"), (420, "20.00"))
+                + line(120, (40, "Savings"), (100, "account")) + head(135)
+                + line(150, (40, "03/02/24"), (100, "Fee"), (320, "7.25"))
+                + line(162, (40, "04/02/24"), (100, "Interest"), (420, "3.10"))
+                + line(175, (100, "Total"), (320, second_total), (420, "3.10")))
+        return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
+
+    def test_each_accounts_rows_add_up_to_the_totals_printed_under_them(self):
+        result = self.verdict("7.25")
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("rows 1-2", result["checks"][0]["detail"])
+
+    def test_one_account_whose_rows_miss_its_totals_proves_nothing(self):
+        self.assertNotEqual(self.verdict("9.40")["status"], "passed")
+
+    def test_a_tables_total_less_the_rest_is_no_proof_it_is_the_lost_rows_amount(self):
+        # the lost row's line still prints -45.00: 100.00 less the rest of the table gives
+        # it, as it would for any row lost under a printed total
+        printed = [100.0, 45.0, 15.0]
+        right = frame(Amount=[-30.0, -25.0, -45.0, 10.0, 5.0])
+        self.assertTrue(reconcile.totals_by_table(right, printed, [3])["passed"])
+        lost = frame(Amount=[-30.0, -25.0, 10.0, 5.0])
+        self.assertEqual(reconcile.totals_by_table(lost, printed, [2]), {})
+
+
+class CutShortTest(unittest.TestCase):
+    """A summary that counts the rows of a page the file does not hold."""
+
+    def verdict(self, foot: str, out: str = "40.00", closing: str = "60.00"):
+        page = (line(10, (100, "Opening balance"), (320, "100.00"))
+                + line(20, (100, "Withdrawals"), (320, out))
+                + line(30, (100, "Closing balance"), (320, closing)) + HEADER
+                + row(65, "01/02/24", "Coffee", "-10.00", "90.00")
+                + row(77, "02/02/24", "Tea", "-5.00", "85.00") + line(700, (300, foot)))
+        s = settings(require_header=True)
+        return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
+
+    def test_a_summary_of_other_rows_fails_them_on_a_whole_statement(self):
+        self.assertEqual(self.verdict("Thank you")["status"], "failed")
+
+    def test_it_leaves_them_unverified_where_the_pages_say_one_is_missing(self):
+        result = self.verdict("Page 1 of 2")
+        self.assertEqual(result["status"], "unverified", result["summary"])
+        names = {c["name"]: c for c in result["checks"]}
+        self.assertIsNone(names["summary_agrees"]["passed"])
+        self.assertIn("numbered '1 of 2' and the file holds 1", names["pages_complete"]["detail"])
+
+    def test_a_summary_of_these_rows_balances_and_totals_proves_the_missing_page_holds_none(self):
+        result = self.verdict("Page 1 of 2", out="15.00", closing="85.00")
+        self.assertEqual(result["status"], "passed", result["summary"])
+        # both balances alone would not: rows that cancel could stand on the missing page
+        opening_and_closing = self.verdict("Page 1 of 2", out="99.00", closing="85.00")
+        self.assertEqual(opening_and_closing["status"], "unverified")
+
+
 class ReconcileTest(unittest.TestCase):
     def test_a_charge_beside_debit_and_credit_moves_the_balance_too(self):
         f = frame(Charge=[None, None, None, 1.0], Debit=[None, 5.0, None, None],
@@ -200,7 +281,7 @@ class ReconcileTest(unittest.TestCase):
             with self.subTest(printed=printed):
                 result = reconcile.reconcile_totals(movements, printed)
                 self.assertTrue(result["passed"], result["detail"])
-                self.assertIn("the printed 1000.0 and the 3 amounts", result["detail"])
+                self.assertIn("the printed 1000.0 and 'Amount' (3 amounts)", result["detail"])
 
     def test_a_column_of_money_no_printed_figure_sums_leaves_the_rows_unchecked(self):
         # the credits add up to a printed total; a debit lost or misread would pass unseen

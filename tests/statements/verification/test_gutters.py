@@ -1,0 +1,75 @@
+"""Column edges against the page: cells that print nothing of their own, merged columns."""
+from __future__ import annotations
+
+import unittest
+
+from dua.statements.table import engine
+from dua.statements.verification import gutters
+
+from ..table.test_engine import line, settings
+
+
+def cheque_settings():
+    s = settings(header=["date description cheque amount balance"])
+    s["columns"] = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                    {"name": "Description", "x0": 90.0, "kind": "text"},
+                    {"name": "Cheque", "x0": 250.0, "kind": "text"},
+                    {"name": "Amount", "x0": 300.0, "kind": "amount"},
+                    {"name": "Balance", "x0": 400.0, "kind": "amount"}]
+    return s
+
+
+HEAD = line(50, (40, "Date"), (100, "Description"), (260, "Cheque"), (310, "Amount"),
+            (410, "Balance"))
+
+
+def verdicts(page, s):
+    rows, items = engine.extract([page], s)
+    return gutters.apart(rows, items, s), gutters.one_column_each(rows, items, s)
+
+
+class CellsApartTest(unittest.TestCase):
+    def test_text_running_on_into_an_empty_column_is_no_cell_of_its_own(self):
+        # 'Rent for the month' runs past the cheque column's edge, a word space at a time
+        page = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+                + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
+                       (320, "1.50"))
+                + line(89, (40, "03/02/24"), (100, "Tea"), (320, "2.00")))
+        found = verdicts(page, cheque_settings())[0]
+        self.assertFalse(found["passed"])
+        self.assertIn("'Cheque'", found["detail"])
+
+    def test_a_tight_column_that_prints_cells_of_its_own_elsewhere_stands(self):
+        # the same touching pair, where the cheque column opens cells after a gutter on
+        # other rows: a tight table
+        page = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (260, "10001"), (320, "3.50"))
+                + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
+                       (320, "1.50"))
+                + line(89, (40, "03/02/24"), (100, "Tea"), (260, "10002"), (320, "2.00")))
+        self.assertTrue(verdicts(page, cheque_settings())[0]["passed"])
+
+
+class OneColumnEachTest(unittest.TestCase):
+    def test_a_word_starting_under_a_heading_word_on_every_row_is_a_column_merged(self):
+        s = settings(header=["date value reference description amount"])
+        s["columns"] = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                        {"name": "Value Reference", "x0": 90.0, "kind": "text"},
+                        {"name": "Description", "x0": 200.0, "kind": "text"},
+                        {"name": "Amount", "x0": 300.0, "kind": "amount"}]
+        head = line(50, (40, "Date"), (100, "Value"), (150, "Reference"), (210, "Description"),
+                    (310, "Amount"))
+        page = head + [w for k, ref in enumerate(("AB1", "CD22", "EF333")) for w in line(
+            65 + 12 * k, (40, "01/02/24"), (100, "02/02"), (150, ref), (210, "Coffee"),
+            (320, "3.50"))]
+        found = verdicts(page, s)[1]
+        self.assertFalse(found["passed"])
+        self.assertIn("'Reference'", found["detail"])
+        # read apart, each heading word over its own column, nothing is merged
+        s["columns"][1:2] = [{"name": "Value", "x0": 90.0, "kind": "text"},
+                             {"name": "Reference", "x0": 140.0, "kind": "text"}]
+        s["header"] = ["date value reference description amount"]
+        self.assertTrue(verdicts(page, s)[1]["passed"])
+
+
+if __name__ == "__main__":
+    unittest.main()
