@@ -14,7 +14,7 @@ import dataclasses
 import math
 
 from ..notation import isodates
-from ..table import engine, movements, outside, reconcile, wordlines
+from ..table import engine, movements, outside, reconcile, totals, wordlines
 from ..verification.verify import SCHEMA
 
 
@@ -158,7 +158,7 @@ def _totals(dates: list, summed: list, pages: list, settings: dict) -> tuple:
         closing = round(daily["opening"] + sum(amounts), 2)
         return (f"from the printed {daily['opening']} they reach {len(daily['reached'])} "
                 f"balances the statement prints, closing at {closing}"), closing
-    found = reconcile.reconcile_totals(frame[["amount"]], printed)
+    found = totals.reconcile_totals(frame[["amount"]], printed)
     if not found.get("passed"):
         return "", None
     total = sum(amounts)

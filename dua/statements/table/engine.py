@@ -17,9 +17,9 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
-from .wordlines import (HEADING, _is_header, _runs_on, _skip_reason, column_of, figures_only,
-                        group_lines, is_rule, join_words, mark_running, normalize, reading_key,
-                        split_cells, wrapped_heads)
+from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, column_of,
+                        figures_only, group_lines, is_rule, join_words, label_goes_on,
+                        mark_running, normalize, reading_key, split_cells, wrapped_heads)
 
 
 
@@ -152,7 +152,15 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
 
 def _classify(lines: list, settings: dict, state: dict) -> list:
     """The items of one page's lines (``state`` carries the table, the day and the section)."""
-    return [_item(line, settings, state) for line in lines]
+    items = [_item(line, settings, state) for line in lines]
+    for above, item in zip(items, items[1:]):
+        # 'Balance brought' over 'forward': the label goes on, and no row takes its words
+        if above[0] == "furniture" and above[5].startswith(_LABELLED) and item[0] == "text" \
+                and item[1] - above[1] <= settings.get("continuation_gap", 0.0):
+            whole = label_goes_on(above[4], item[3], settings["skip_patterns"])
+            if whole:
+                item[0], item[5] = "furniture", f"the rest of the label above it ('{whole}')"
+    return items
 
 
 def _owner(items: list, i: int, step: int, gap: float) -> tuple:

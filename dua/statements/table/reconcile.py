@@ -3,15 +3,15 @@
 Column roles are not read from the heading words (which may be in any language): every
 assignment of the numeric columns to balance, signed amount or debit/credit pair is
 tried, and the one under which the printed balances reconcile row by row is the answer.
-Without a balance column, the movements must add up to an amount printed outside the
-rows (a total, or the new balance less the previous one).
+Without a balance column, ``totals`` holds the rows against what the page prints of
+them; this module finds those printed figures.
 """
 from __future__ import annotations
 
 import math
 
 from . import engine, wordlines
-from .movements import _floats, _movements, movement_options, numeric_columns
+from .movements import _floats, movement_options, numeric_columns
 
 _PROBE = 8  # rows checked first: most wrong assignments fail at once
 
@@ -173,89 +173,6 @@ def oriented(frame) -> tuple | None:
     return bal_col, what, [sign * m for m in moves], len(bad)
 
 
-def reconcile_totals(frame, printed: list, in_table: list | None = None,
-                     between: bool = True) -> dict:
-    """Without a balance: the movements add up to a printed amount (or to one less another).
-
-    Every column of money must be accounted for so: a debit total printed beside a credit
-    column that no printed figure sums checks only half the money, and a row lost from the
-    other half would pass unseen. Figures are matched by value alone, so one that matches
-    nothing contradicts the rows only where it stands on the table's own lines
-    (``in_table``, None when unknown): a summary elsewhere may count other things. With
-    ``between`` False only a total counts, not two printed figures the rows lead from one
-    to the other: a table's total less the rest of its rows is a row's own amount, which
-    its line prints wherever the reading lost it."""
-    options = _movements(frame)
-    printed = list(dict.fromkeys(round(v, 2) for v in printed))  # each where first printed
-    if not len(frame) or not options or not printed:
-        return {"name": "totals_reconcile", "passed": None,
-                "detail": "no balance column and no printed total to reconcile"}
-    found, covered, every = [], set(), set(numeric_columns(frame))
-    for what, moves, columns in options:
-        match = _total_of(moves, printed, columns == every and between)
-        if match and not columns <= covered:
-            found.append((what, moves, match, columns == every))
-            covered |= columns
-    if not found:
-        added = f"the amounts add up to {sum(options[0][1]):.2f}"
-        if in_table is None or in_table:
-            return {"name": "totals_reconcile", "passed": False,
-                    "detail": f"{added}; no printed total matches ({len(printed)} amounts "
-                              "printed outside the rows)"}
-        return {"name": "totals_reconcile", "passed": None,
-                "detail": f"{added}, and none of the {len(printed)} amounts printed outside "
-                          "the table's lines is their total: nothing on the page sums them"}
-    detail = "; ".join(
-        f"{what} adds up to the printed {t} ({_count(moves)})" if other is None
-        else f"the printed {other} and {what} ({_count(moves)}) give the printed {t}"
-        for what, moves, (t, other), _ in found)
-    explained = sorted({v for _, m, _, net in found for v in _explained(printed, sum(m), net)})
-    left = [c for c in numeric_columns(frame) if c not in covered]
-    if left:
-        return {"name": "totals_reconcile", "passed": None, "explained": explained,
-                "detail": detail + f"; but no printed figure sums {', '.join(map(repr, left))}"
-                          ", so its amounts are not checked"}
-    return {"name": "totals_reconcile", "passed": True, "explained": explained,
-            "detail": detail}
-
-
-def _count(moves: list) -> str:
-    """'3 amounts': how many rows move money in ``moves`` (a row that prints none moves none)."""
-    n = sum(1 for m in moves if m and m == m)
-    return f"{n} amount" + ("s" if n != 1 else "")
-
-
-def _total_of(moves: list, printed: list, net: bool) -> tuple | None:
-    """``(t, other)``: the printed ``t`` the movements add up to (``other`` None), or, when
-    they are the ``net`` movement of every column of money, lead to from the printed
-    ``other`` (one balance to the next: a column of money in alone leads from no balance
-    to another); None when no printed amount is their total."""
-    total = sum(moves)
-    if abs(total) < 0.005:
-        return None  # nothing moved: any two equal printed amounts would "reconcile"
-    for t in printed:
-        # A total is often printed without its sign; one balance and the movements give
-        # another (which of the two is the earlier, the page does not always say).
-        if abs(abs(total) - abs(t)) < 0.005:
-            return t, None
-        other = next((p for p in printed if p != t and abs(p + total - t) < 0.005), None)
-        if other is not None and net:
-            return t, other
-    return None
-
-
-def _explained(printed: list, total: float, pairs: bool = True) -> list:
-    """The printed amounts the movements' total accounts for: the total itself, and (with
-    ``pairs``) each pair of balances it leads from one to the other (a previous and a new
-    balance)."""
-    out = {abs(t) for t in printed if abs(abs(total) - abs(t)) < 0.005}
-    for p in printed if pairs else ():
-        for q in printed:
-            if p != q and abs(p + total - q) < 0.005:
-                out |= {abs(p), abs(q)}
-    return sorted(out)
-
-
 def running_balances(frame, printed: list, date_column: str | None) -> dict | None:
     """The balances the rows reach, day by day, from an opening balance printed outside
     them: a summary of daily balances proves the direction the movements go (a total alone
@@ -362,26 +279,3 @@ def _between(extraction: tuple, i: int) -> list:
     return ([items[p0][k] for k in range(k0 + 1, len(items[p0]))]
             + [item for p in range(p0 + 1, p1) for item in items[p]]
             + [items[p1][k] for k in range(k1)])
-
-
-def totals_by_table(frame, printed: list, starts: list, in_table: list | None = None) -> dict:
-    """Rows of several accounts, each table under its own heading with its own totals: the
-    rows cut where a heading stands over them, so that each run adds up to figures printed
-    for it. Every run must, or nothing is proven (one run that sums to no printed figure
-    may be a run with a row lost)."""
-    cuts, start = [], 0
-    for stop in list(starts) + [len(frame)]:
-        if stop <= start:
-            continue
-        found = reconcile_totals(frame.iloc[start:stop], printed, in_table, between=False)
-        if found["passed"] or stop == len(frame):
-            if not found["passed"]:
-                return {}
-            cuts.append((start, stop, found["detail"], found.get("explained", [])))
-            start = stop
-    if len(cuts) < 2:
-        return {}
-    return {"name": "totals_reconcile", "passed": True,
-            "explained": sorted({v for cut in cuts for v in cut[3]}),
-            "detail": "table by table under their own headings: " + "; ".join(
-                f"rows {a + 1}-{b}: {detail}" for a, b, detail, _ in cuts)}

@@ -94,12 +94,30 @@ def _is_header(line_text: str, settings: dict) -> bool:
     return bool(norm) and norm in settings["header"]
 
 
+_LABELLED = "a line the statement labels as no transaction"
+
+
 def _skip_reason(line_text: str, patterns: list) -> str:
     """Why the statement labels this line as no transaction ('' when it does not)."""
     for p in patterns:
         found = re.search(p, line_text, re.IGNORECASE)
         if found:
-            return f"a line the statement labels as no transaction ('{found.group(0).strip()}')"
+            return f"{_LABELLED} ('{found.group(0).strip()}')"
+    return ""
+
+
+def label_goes_on(label: list, text: str, patterns: list) -> str:
+    """The label where a line's every word carries on the label's words printed over it
+    ('Balance brought 26,932.27' over 'forward'), as one of ``patterns`` reads a phrase
+    from some word of the label to the line's end; else ''."""
+    words = " ".join(w[0] for w in label if not looks_like_amount(w[0]))
+    joined = f"{words} {text}"
+    starts = [0] + [m.end() for m in re.finditer(r"\s+", words)]
+    for i in starts:
+        for p in patterns:
+            found = re.match(p, joined[i:], re.IGNORECASE)
+            if found and i + found.end() >= len(joined) - 1:
+                return joined[i:].strip()
     return ""
 
 

@@ -13,6 +13,7 @@ from ..table import engine, wordlines
 
 _SLACK = 1.0  # points: gaps this close are the same gap measured twice
 _ENOUGH = 3  # rows an edge must cross before its gaps say anything
+_NAME_GAP = 0.5  # heights: a gap this wide between heading words parts two columns' names
 
 
 def check(rows: list, items: list, settings: dict) -> dict:
@@ -162,7 +163,7 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
     ('Value' and 'Reference' read as one column, each row's date and reference in it)."""
     columns = settings["columns"]
     heading = [w for page in items for item in page if item[0] == "furniture"
-               and item[5] == wordlines.HEADING for w in item[4]]
+               and item[5] == wordlines.HEADING for w in _names(item[4])]
     lines = [a for row in rows for a in _anchors(row, items)]
     for c, column in enumerate(columns):
         if column["kind"] == "amount":
@@ -182,6 +183,14 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
                                   f"{h[1]:.0f}): a column of its own, read into this one"}
     return {"name": "one_column_each", "passed": True,
             "detail": "no cell's words start again under a word of its column's heading"}
+
+
+def _names(words: list) -> list:
+    """The heading line's words that open a column's name: each a gutter (more than half
+    its height) after the word before it. 'Date' in 'Posting Date' is the same name's."""
+    words = sorted(words, key=lambda w: w[1])
+    return [b for a, b in zip(words, words[1:]) if b[1] - a[2] > _NAME_GAP * (b[4] - b[3])]
+
 
 
 def _first_words(words: list, columns: list) -> dict:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ...errors import DocumentNotFoundError, SchemaError
-from ..table import dataframe, engine
+from ..table import dataframe, engine, totals
 from ..table import reconcile as reconcile_mod
 from . import gutters, owners, pagecount, printed, textcheck
 
@@ -232,9 +232,9 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
     def check(f):
         result = reconcile_mod.reconcile(f, openings)
         if result["passed"] is None and columns:
-            result = reconcile_mod.reconcile_totals(f, printed, in_table)
+            result = totals.reconcile_totals(f, printed, in_table)
             if not result["passed"] and starts:
-                result = reconcile_mod.totals_by_table(f, printed, starts, in_table) or result
+                result = totals.totals_by_table(f, printed, starts, in_table) or result
         if result["passed"] is not False and not result.get("roles"):
             result["running"] = reconcile_mod.running_balances(f, printed, date)
         return result

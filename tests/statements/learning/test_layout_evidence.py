@@ -6,7 +6,7 @@ import unittest
 
 import pandas as pd
 
-from dua.statements.table import columns, dataframe, engine, notation, reconcile
+from dua.statements.table import columns, dataframe, engine, notation, reconcile, totals
 from dua.statements.learning import analysis
 from dua.statements.verification import verify
 
@@ -152,8 +152,8 @@ class ArithmeticRolesTest(unittest.TestCase):
 
     def test_movements_without_a_balance_add_up_to_the_new_balance_less_the_old(self):
         f = pd.DataFrame({"Betrag": [-10.0, 25.5]})
-        self.assertTrue(reconcile.reconcile_totals(f, [100.0, 115.5])["passed"])
-        self.assertFalse(reconcile.reconcile_totals(f, [100.0, 120.0])["passed"])
+        self.assertTrue(totals.reconcile_totals(f, [100.0, 115.5])["passed"])
+        self.assertFalse(totals.reconcile_totals(f, [100.0, 120.0])["passed"])
 
 
 class HonestVerdictTest(unittest.TestCase):

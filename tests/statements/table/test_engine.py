@@ -302,6 +302,17 @@ class DescriptionAboveTest(unittest.TestCase):
         self.assertNotEqual(descriptions([self.PAGE], settings(continuation="below")),
                             ["Coffee shop Main Street", "Tea"])
 
+    def test_a_labels_word_wrapped_at_a_pages_top_goes_to_no_row(self):
+        # 'Balance brought' over 'forward', then the last row's wrapped words: the label's
+        # word is the label's, the rest the row's
+        s = settings(skip_patterns=[r"\bbalance\s+(brought|carried)\b",
+                                    r"^\W*(brought|carried)\s+forward\b"])
+        first = HEADER + row(62, "01/02/24", "Salary Harbour", "3.50", "96.50")
+        second = (HEADER + line(62, (100, "Balance brought"), (420, "96.50"))
+                  + line(74, (100, "forward")) + line(86, (100, "mandate FATY"))
+                  + row(100, "02/02/24", "Tea", "1.50", "95.00"))
+        self.assertEqual(descriptions([first, second], s), ["Salary Harbour mandate FATY", "Tea"])
+
     def test_a_description_at_a_pages_foot_opens_the_next_pages_first_row(self):
         first = HEADER + line(62, (100, "Coffee")) + row(72, "01/02/24", "", "3.50") \
             + line(84, (100, "Tea room")) + line(94, (100, "London"))

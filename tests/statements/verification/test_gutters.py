@@ -70,6 +70,17 @@ class OneColumnEachTest(unittest.TestCase):
         s["header"] = ["date value reference description amount"]
         self.assertTrue(verdicts(page, s)[1]["passed"])
 
+    def test_a_second_word_of_one_columns_name_is_no_column_of_its_own(self):
+        # 'Posting Date': 'Date' a word space after 'Posting', over each date's month
+        s = settings(header=["posting date description amount"],
+                     date_pattern=r"\d{2} [A-Z][a-z]{2} \d{4}")
+        s["columns"] = s["columns"][:3]
+        head = line(50, (15, "Posting"), (53, "Date"), (120, "Description"), (310, "Amount"))
+        page = head + [w for k in range(3) for w in line(
+            65 + 12 * k, (40, f"1{k} Mar 2024"), (120, "Coffee"), (320, "3.50"))]
+        self.assertEqual(len(engine.extract([page], s)[0]), 3)
+        self.assertTrue(verdicts(page, s)[1]["passed"])
+
 
 if __name__ == "__main__":
     unittest.main()
