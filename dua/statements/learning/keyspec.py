@@ -53,9 +53,10 @@ def blank_columns(expected, ranges: dict) -> list:
 def carried(rows: list, expected, settings: dict, kinds: list) -> None:
     """Columns the key fills on rows where the page prints nothing, each time with the
     value of the row above (a booking date printed on a day's first row only): the output
-    carries them down too (``carry_columns``)."""
+    carries them down too (``carry_columns``). The key decides alone: columns carried in
+    the pages' own reading are counted in that reading's columns, not the key's."""
     names = [c["name"] for c in settings["columns"]]
-    out = list(settings.get("carry_columns", []))
+    out = []
     for c, name in enumerate(expected.columns):
         if str(name) not in names or kinds[c] != "text":
             continue
@@ -64,6 +65,7 @@ def carried(rows: list, expected, settings: dict, kinds: list) -> None:
                          evidence.value(expected.iloc[r.index, c])
                          == evidence.value(expected.iloc[r.index - 1, c]) for r in blank):
             out.append(names.index(str(name)))
+    settings.pop("carry_columns", None)
     if out:
         settings["carry_columns"] = sorted(set(out))
 

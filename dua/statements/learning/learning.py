@@ -17,7 +17,7 @@ from ..table import engine, notation, sections, wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
 from ..table.heading import find_header
 from ..table.tablelines import SKIP_PATTERNS
-from . import evidence, keyspec, wrapping
+from . import evidence, keyspec, signs, wrapping
 
 _ENOUGH = 0.5  # share of the expected rows that must be found before the evidence counts
 _WORD = re.compile(r"[^\W\d_][^\W\d_'’./&-]*[.]?")
@@ -49,8 +49,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
         return None
     evidence.attach_text(pages, expected, kinds, rows)
     rows = [r for r in rows if r]
-    _learn_sign_words(settings, pages, rows, expected, kinds)
-    _attach_marks(pages, rows, kinds, settings.get("sign_marks", ()))
+    signs.sign_words(settings, pages, rows, expected, kinds)
+    signs.attach_marks(pages, rows, kinds, settings.get("sign_marks", ()))
     ranges = _ranges(rows, kinds)
     groups = not any(r.dated for r in rows)
     if not any(kinds.index("date") in r.cells for r in rows):
@@ -71,12 +71,12 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     if not _dates(settings, rows, expected, kinds, groups):
         return None  # the key's dates share no notation the page prints
     keyspec.carried(rows, expected, settings, kinds)
-    _signs(settings, rows, expected, kinds)
+    signs.column_signs(settings, rows, expected, kinds)
     _balance(settings, expected)
     wrapping.sides(settings, pages, rows)
     wrapping.spills(settings, pages, rows, kinds)
     _heading(settings, words_by_page, pages, rows, ranges)
-    _section_signs(settings, words_by_page, rows, expected, kinds, pages)
+    signs.section_signs(settings, words_by_page, rows, expected, kinds, pages)
     settings["skip_patterns"] = _non_rows(settings, words_by_page, pages, rows)
     return settings
 
@@ -123,36 +123,6 @@ def _defaults(base: dict | None) -> dict:
 
 
 # --- columns ---------------------------------------------------------------------------
-
-
-def _learn_sign_words(settings: dict, pages: list, rows: list, expected, kinds: list) -> None:
-    """Words such as 'S' and 'H' that print an amount's sign beside it, from the key's signs."""
-    signs = [[None if k != "amount" or not evidence.value(v) else (-1 if v < 0 else 1)
-              for k, v in zip(kinds, expected.iloc[i].tolist())] for i in range(len(expected))]
-    words = notation.sign_words(lambda r: pages[r.page].lines[r.line], rows, kinds, signs)
-    if words:  # a sign word beside every amount also looked like a currency code
-        settings["currency_codes"] = [c for c in settings["currency_codes"]
-                                      if c.lower().rstrip(".") not in words]
-        settings["sign_marks"] = sorted(words)
-        settings["drcr_signs"] = dict(settings.get("drcr_signs", {}), **words)
-
-
-def _attach_marks(pages: list, rows: list, kinds: list, learned=()) -> None:
-    """A Dr/Cr or sign printed as a word of its own right beside an amount is part of it."""
-    for row in rows:
-        line = pages[row.page].lines[row.line]
-        claimed = {id(w) for ws in row.cells.values() for w in ws}
-        for c, words in list(row.cells.items()):
-            if kinds[c] != "amount":
-                continue
-            i = next(i for i, w in enumerate(line) if w is words[-1])
-            nxt = line[i + 1] if i + 1 < len(line) else None
-            size = words[-1][4] - words[-1][3]
-            if nxt and id(nxt) not in claimed and nxt[0].lower().rstrip(".") in (
-                    evidence.MARKS | set(learned)) \
-                    and nxt[1] - words[-1][2] < 1.5 * size:
-                row.cells[c] = words + [nxt]
-                claimed.add(id(nxt))
 
 
 def _ranges(rows: list, kinds: list) -> dict:
@@ -211,7 +181,7 @@ def _columns(ranges: dict, extra: list, expected, kinds: list, groups: bool) -> 
     return columns
 
 
-# --- dates, signs, wraps ---------------------------------------------------------------
+# --- dates, the balance, the heading, lines of no transaction ----------------------------
 
 
 def _dates(settings: dict, rows: list, expected, kinds: list, groups: bool) -> bool:
@@ -247,37 +217,6 @@ def date_pattern(printed: list) -> str | None:
     return shapes.most_common(1)[0][0] if shapes else None
 
 
-def _signs(settings: dict, rows: list, expected, kinds: list) -> None:
-    """Each amount column's sign convention, from its printed markers and expected signs."""
-    tally = collections.defaultdict(collections.Counter)
-    for row in rows:
-        for c, words in row.cells.items():
-            if kinds[c] != "amount":
-                continue
-            text = " ".join(w[0] for w in words)
-            value = evidence.value(expected.iloc[row.index, c])
-            if value:
-                tally[c][(_marker(text, settings), value < 0)] += 1
-    for c, seen in tally.items():
-        col = next(col for col in settings["columns"] if col["name"] == str(expected.columns[c]))
-        flip = seen[("", True)] > seen[("", False)]  # unmarked amounts print money out
-        if flip:
-            col["sign"] = -1
-        neg = {m: seen[(m, True ^ flip)] > seen[(m, False ^ flip)]
-               for m in ("()", "trail-", "dr", "cr", *settings.get("sign_marks", ()))
-               if seen[(m, True)] + seen[(m, False)]}
-        if "()" in neg:
-            settings["parens_negative"] = neg["()"]
-        if "trail-" in neg:
-            settings["trailing_minus_negative"] = neg["trail-"]
-        if "dr" in neg or "cr" in neg or set(neg) & set(settings.get("sign_marks", ())):
-            col["drcr_signs"] = {"dr": -1 if neg.get("dr", True) else 1,
-                                 "cr": -1 if neg.get("cr", False) else 1}
-            for m in settings.get("sign_marks", ()):  # a learned word this column never shows
-                col["drcr_signs"][m] = (-1 if neg[m] else 1) if m in neg \
-                    else settings["drcr_signs"][m]
-
-
 def _balance(settings: dict, expected) -> None:
     """The balance column, where the answer key's own rows reconcile with one."""
     from ..table import reconcile  # late: it loads pandas' helpers only when a key is given
@@ -292,40 +231,6 @@ def _balance(settings: dict, expected) -> None:
     moves = expected[others].notna().any(axis=1) if others else None
     if moves is not None and not moves.all():
         settings["balance_rows"] = True  # the key lists lines that print only a balance
-
-
-def _section_signs(settings: dict, words_by_page: list, rows: list, expected,
-                   kinds: list, pages: list) -> None:
-    """Sections whose unmarked amounts the answer key signs differently (credits above,
-    debits below, all printed unsigned) sign those amounts by the section they stand in."""
-    found, starts = sections.guess(words_by_page, settings), None
-    if not found:  # titles a row's wrapped text could be: the key claims none of them
-        said = {wordlines.normalize(str(v)) for c, k in enumerate(kinds) if k == "text"
-                for v in expected.iloc[:, c].dropna()}
-        starts = [t for t in sections.unclaimed(pages, rows, settings) if t[2] not in said]
-        found = [[t, 1] for t in dict.fromkeys(t for _, _, t in starts)]
-        if len(found) < 2:
-            return
-    where = sections.of_lines(words_by_page, settings, starts)
-    for c, kind in enumerate(kinds):
-        per = collections.defaultdict(collections.Counter)
-        for row in rows:
-            value = evidence.value(expected.iloc[row.index, c])
-            if kind == "amount" and c in row.cells and value and _marker(
-                    " ".join(w[0] for w in row.cells[c]), settings) == "":
-                per[where.get((row.page, row.line))][value < 0] += 1
-        negative = {t: n[True] > n[False] for t, n in per.items() if t is not None}
-        if len(set(negative.values())) < 2:
-            continue  # every section signs alike: the column's own convention says it
-        col = next(col for col in settings["columns"] if col["name"] == str(expected.columns[c]))
-        col.pop("sign", None)
-        col["section_signed"] = True
-        settings["sections"] = [[t, -1 if negative.get(t) else 1] for t, _ in found]
-
-
-def _marker(text: str, settings: dict) -> str:
-    mark = engine.amount_marker(text, settings)
-    return "trail-" if mark == "-" and text.rstrip().endswith("-") else mark
 
 
 def _heading(settings: dict, words_by_page: list, pages: list, rows: list, ranges: dict) -> None:

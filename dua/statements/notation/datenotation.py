@@ -162,6 +162,26 @@ def _head_of(kinds: tuple, shaped: list) -> str | None:
     return "".join(pieces)
 
 
+def _by_the_days(free: list, columns: list) -> dict:
+    """``{part: role}`` for three numbers none of which is a year by its size ('24-7-4'):
+    the days change down a statement more often than its months, and its year hardly at
+    all, so the part that takes the most values is the day; and a year is printed first
+    or last, never between the day and the month. Empty where no one part takes the most
+    values (too few rows to tell)."""
+    counts = [len(set(columns[i])) for i in free]
+    if counts.count(max(counts)) != 1:
+        return {}
+    day = counts.index(max(counts))
+    order = {0: "dmy", 1: "mdy", 2: "ymd"}[day]
+    roles = dict(zip(free, order))
+    month = next(i for i, r in roles.items() if r == "m")
+    if not (1 <= min(int(t) for t in columns[month]) and max(int(t) for t in columns[month]) <= 12
+            and 1 <= min(int(t) for t in columns[free[day]])
+            and max(int(t) for t in columns[free[day]]) <= 31):
+        return {}
+    return roles
+
+
 def _roles(kinds: tuple, columns: list) -> tuple:
     """Each part's role: a month word or a number marked by 年月日; the rest by their ranges."""
     roles, languages = [None] * len(kinds), set()
@@ -185,6 +205,11 @@ def _roles(kinds: tuple, columns: list) -> tuple:
         if len(columns[i][0]) == 4 or max(ints) > 31:
             roles[i] = "y"
     free = [i for i in numbers if roles[i] is None]
+    if len(free) == 3 and "y" not in roles:
+        by_days = _by_the_days(free, columns)
+        for i, role in by_days.items():
+            roles[i] = role
+        free = [i for i in free if i not in by_days]
     for role in ("m", "d"):
         if role in roles:
             continue

@@ -96,9 +96,20 @@ def in_heading(pages: list, settings: dict, header: list) -> list | None:
 
 def _same_place(line: list, title: list) -> bool:
     height = max(w[4] - w[3] for w in line)
-    return (abs(line[0][1] - title[0][1]) <= 1.5
-            and abs(height - max(w[4] - w[3] for w in title)) <= 0.5
-            and line[-1][1] - line[0][2] < 3 * height)  # one short phrase, as a title is
+    return (_aligned(line, title, 1.5)
+            and abs(height - max(w[4] - w[3] for w in title)) <= 0.5 and _phrase(line))
+
+
+def _aligned(line: list, title: list, slack: float = 2.0) -> bool:
+    """Two lines set flush on one edge, left or right ('Money out' and 'Money in' set
+    right under a date column that stands at the table's right)."""
+    return (abs(line[0][1] - title[0][1]) <= slack
+            or abs(line[-1][2] - title[-1][2]) <= slack)
+
+
+def _phrase(line: list) -> bool:
+    """One short phrase, as a title is: not a heading's names spread over its columns."""
+    return line[-1][1] - line[0][2] < 3 * max(w[4] - w[3] for w in line)
 
 
 def guess(pages: list, settings: dict) -> list:
@@ -162,12 +173,12 @@ def unclaimed(pages: list, rows: list, settings: dict) -> list:
             if inside and (p, k) not in claimed and not re.search(r"\d", text) \
                     and re.search(r"[^\W\d_]", text):
                 out.append((p, k, wordlines.normalize(text)))
-    edges = {pages[p].lines[k][0][1] for p, k, _ in out}
+    edges = [pages[p].lines[k] for p, k, _ in out]
     for p, k, line in lowest:
         below = [ln for ln in pages[p].lines[k + 1:k + 3]
                  if wordlines.normalize(wordlines.join_words(ln, glue)) in header]
-        if below and any(abs(below[-1][0][1] - x) <= 2.0 for x in edges) and \
-                not re.search(r"\d", wordlines.join_words(below[-1], glue)):
+        if below and any(_aligned(below[-1], t) for t in edges) and \
+                _phrase(below[-1]) and not re.search(r"\d", wordlines.join_words(below[-1], glue)):
             title = wordlines.normalize(wordlines.join_words(below[-1], glue))
             settings["header"] = [h for h in settings["header"] if h != title]
             out.append((p, pages[p].lines.index(below[-1]), title))

@@ -5,6 +5,8 @@ import os
 import tempfile
 import unittest
 
+import pandas as pd
+
 from dua.pdf import read_document
 from dua.statements.table import dataframe, engine, notation
 from dua.statements.learning import analysis
@@ -150,6 +152,83 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         s = analysis.analyze_pages([page]).settings
         frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Booked"].tolist(), ["01/08/2024", "01/08/2024"] + ["03/08/2024"] * 2)
+
+    def test_a_key_with_an_empty_column_carries_the_days_column_it_names(self):
+        # 'Branch' is blank on every row: the page's own reading counts it, the key's
+        # columns read from the page do not, and the column carried down is 'Booked'
+        # wherever each counts it
+        page = (line(50, (40, "Value"), (100, "Branch"), (150, "Details"), (250, "Amount"),
+                     (320, "Booked"))
+                + rows([(40, "01/08/2024"), (150, "Coffee"), (250, "3.50"), (320, "01/08/2024")],
+                       [(40, "02/08/2024"), (150, "Rent"), (250, "9.00")],
+                       [(40, "03/08/2024"), (150, "Bus"), (250, "1.50"), (320, "03/08/2024")],
+                       [(40, "03/08/2024"), (150, "Tea"), (250, "2.50")]))
+        key = pd.DataFrame({"Value": ["01/08/2024", "02/08/2024", "03/08/2024", "03/08/2024"],
+                            "Branch": [float("nan")] * 4,
+                            "Details": ["Coffee", "Rent", "Bus", "Tea"],
+                            "Amount": [3.5, 9.0, 1.5, 2.5],
+                            "Booked": ["01/08/2024", "01/08/2024", "03/08/2024", "03/08/2024"]})
+        s = analysis.analyze_pages([page], key).settings
+        self.assertTrue(dataframe.build_frame([page], s).equals(key))
+
+    def test_a_labels_line_between_accounts_leaves_the_heading_whole(self):
+        # 'Opening balance Total debits' (a summary's labels, no digit) starts where the
+        # heading's lower tier does: a title stands there, but the heading's names spread
+        # over its columns are no title, and the second account's rows stay the table's
+        page = (line(38, (400, "Running")) + line(50, (40, "Date"), (100, "Details"),
+                                                   (320, "Amount"), (400, "Balance"))
+                + rows([(40, "23/6/14"), (100, "Coffee"), (320, "3.50"), (400, "96.50")],
+                       [(40, "23/6/15"), (100, "Rent"), (320, "9.00"), (400, "87.50")],
+                       [(40, "Opening balance"), (150, "Total debits")],
+                       [(40, "23/1/7"), (100, "Bus"), (320, "1.50"), (400, "48.50")],
+                       [(40, "23/1/8"), (100, "Tea"), (320, "2.50"), (400, "46.00")]))
+        key = pd.DataFrame({"Date": ["23/6/14", "23/6/15", "23/1/7", "23/1/8"],
+                            "Details": ["Coffee", "Rent", "Bus", "Tea"],
+                            "Amount": [3.5, 9.0, 1.5, 2.5], "Balance": [96.5, 87.5, 48.5, 46.0]})
+        s = analysis.analyze_pages([page], key).learned
+        self.assertTrue(dataframe.build_frame([page], s).equals(key))
+
+    def test_sections_sign_the_amounts_where_the_accounts_titles_do_not(self):
+        # each account's title heads money in and money out alike; 'Money in' and
+        # 'Money out' (where a wrapped description would start) sign them
+        def account(top, title, ins, outs):
+            out = line(top, (40, title)) + line(top + 14, (40, "Details"), (200, "Date"),
+                                                (320, "Amount"))
+            y = top + 28
+            for head, items in (("Money in", ins), ("Money out", outs)):
+                out += line(y, (40, head))
+                y += 12
+                for text, day, amount in items:
+                    out += line(y, (40, text), (200, f"0{day}/08/2024"), (320, amount))
+                    y += 12
+            return out, y
+
+        first, y = account(40, "Current Account 1111", [("Salary", 1, "900.00"), ("Refund", 2, "12.00")],
+                           [("Rent", 3, "500.00"), ("Coffee", 4, "3.50"), ("Bus", 5, "2.00")])
+        second, _ = account(y + 20, "Savings Account 2222", [("Interest", 1, "1.25"),
+                            ("Transfer", 6, "300.00"), ("Gift", 7, "50.00")], [("Fee", 8, "4.00")])
+        key = pd.DataFrame({"Details": ["Salary", "Refund", "Rent", "Coffee", "Bus", "Interest",
+                                        "Transfer", "Gift", "Fee"],
+                            "Date": [f"0{d}/08/2024" for d in (1, 2, 3, 4, 5, 1, 6, 7, 8)],
+                            "Amount": [900.0, 12.0, -500.0, -3.5, -2.0, 1.25, 300.0, 50.0, -4.0]})
+        s = analysis.analyze_pages([first + second], key).learned
+        self.assertEqual(s["sections"], [["money in", 1], ["money out", -1]])
+        self.assertTrue(dataframe.build_frame([first + second], s).equals(key))
+
+    def test_section_titles_set_flush_right_under_the_heading_sign_their_rows(self):
+        # 'Money out' set close under the heading and 'Money in' between rows, each flush
+        # with the right edge of a date column that stands at the table's right
+        money = [("500.00", "Rent", -500.0), ("3.50", "Coffee", -3.5), ("2.00", "Bus", -2.0),
+                 ("900.00", "Salary", 900.0), ("12.00", "Refund", 12.0)]
+        page = line(50, (60, "Amount"), (122, "Narration"), (536, "Date")) + line(62, (543, "Money out"))
+        for k, (printed, text, _) in enumerate(money):
+            top = 74 + 12 * k + (12 if k >= 3 else 0)
+            page += line(top, (70, printed), (122, text), (536, f"0{k + 3}/08/2024"))
+        page += line(110, (548, "Money in"))
+        key = pd.DataFrame({"Amount": [m[2] for m in money], "Narration": [m[1] for m in money],
+                            "Date": [f"0{k + 3}/08/2024" for k in range(5)]})
+        s = analysis.analyze_pages([page], key).learned
+        self.assertTrue(dataframe.build_frame([page], s).equals(key))
 
     def test_a_value_date_printed_only_where_it_differs_keeps_its_blanks(self):
         page = (line(50, (40, "Date"), (120, "Value"), (200, "Details"), (320, "Amount"))

@@ -223,6 +223,10 @@ class DateNotationTest(unittest.TestCase):
         (["2024.12.16"], [(2024, 12, 16)]),
         (["15 ago 2024 10:32", "3 sep 2024 9:05"], [(2024, 8, 15), (2024, 9, 3)]),
         (["03 Авг 23", "17 Апр 25"], [(23, 8, 3), (25, 4, 17)]),  # a day, a month: the rest a year
+        # a short year first, a one-digit day last: the part that changes most is the day
+        (["24-7-4", "24-7-6", "24-7-18", "24-8-2"], [(24, 7, 4), (24, 7, 6), (24, 7, 18), (24, 8, 2)]),
+        (["23/6/14", "23/6/15", "23/1/7"], [(23, 6, 14), (23, 6, 15), (23, 1, 7)]),
+        (["08/01/24", "08/05/24", "08/11/24"], [(24, 8, 1), (24, 8, 5), (24, 8, 11)]),
     )
 
     def test_any_order_separator_language_and_script_is_induced_and_read(self):
