@@ -249,6 +249,12 @@ def _signs(columns: list, by_col: list, settings: dict) -> None:
         signs = notation.drcr_signs(cells, settings) if col["kind"] == "amount" else None
         if signs and signs != settings["drcr_signs"]:
             col["drcr_signs"] = signs
+    c, codes = notation.code_signs(by_col, columns, settings)
+    if codes:  # 'S' and 'H' after the amounts, signed as the balance moves by them
+        columns[c]["kind"] = "amount"
+        settings.update(sign_marks=sorted(codes), drcr_signs=dict(settings["drcr_signs"], **codes),
+                        currency_codes=[m for m in settings["currency_codes"]
+                                        if m.lower().rstrip(".") not in codes])
 
 
 def _labels(settings: dict, cells: list) -> None:

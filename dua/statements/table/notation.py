@@ -90,6 +90,57 @@ def drcr_signs(cells: list, settings: dict) -> dict | None:
     return {"dr": -1, "cr": 1}
 
 
+def code_signs(by_col: list, columns: list, settings: dict) -> tuple:
+    """Without a key: ``(column, {word: sign})`` where two short words follow a column's
+    amounts ('S' and 'H'), each giving the sign another column of money, read as the
+    running balance, moves by line to line (in printed order or the reverse). ``(None,
+    {})`` where no column prints two such words, or no balance says which is which."""
+    for c, col in enumerate(columns):
+        if c == settings.get("date_column"):
+            continue
+        split = [_coded(cell, settings) for cell in by_col[c]]
+        codes = {code for _, code in split if code}
+        if len(codes) != 2 or sum(1 for cell, (v, code) in zip(by_col[c], split)
+                                  if cell and not code) > 0.1 * len(split):
+            continue
+        for b, other in enumerate(columns):
+            if b == c or other["kind"] != "amount":
+                continue
+            balances = [engine.parse_amount(cell, settings) if cell else None for cell in by_col[b]]
+            signs = _moved_by(split, balances)
+            if signs and set(signs) == codes and len(set(signs.values())) == 2:
+                return c, signs
+    return None, {}
+
+
+def _coded(cell: str, settings: dict) -> tuple:
+    """``(amount, code)`` of a cell that prints an amount then one short word ('116,33 S')."""
+    parts = cell.rsplit(" ", 1) if cell else []
+    if len(parts) != 2 or not _SIGN_WORD.fullmatch(parts[1]) or \
+            parts[1].lower().rstrip(".") in ("dr", "cr"):
+        return (engine.parse_amount(cell, settings) if cell else None), ""
+    return engine.parse_amount(parts[0], settings), parts[1].lower().rstrip(".")
+
+
+def _moved_by(split: list, balances: list) -> dict:
+    """code -> sign where, line after line, the balance moves by each amount that way."""
+    for order in (1, -1):
+        votes = collections.defaultdict(collections.Counter)
+        pairs = list(zip(split, balances))[::order]
+        for (_, before), ((value, code), after) in zip(pairs, pairs[1:]):
+            if value is None or not code or before is None or after is None:
+                continue
+            moved = round(after - before, 2)
+            if abs(moved - value) < 0.005:
+                votes[code][1] += 1
+            elif abs(moved + value) < 0.005:
+                votes[code][-1] += 1
+        if sum(sum(v.values()) for v in votes.values()) >= 3 and \
+                all(len(v) == 1 for v in votes.values()):
+            return {code: next(iter(v)) for code, v in votes.items()}
+    return {}
+
+
 _SIGN_WORD = re.compile(r"[^\W\d_]{1,2}\.?")
 
 

@@ -230,6 +230,20 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         s = analysis.analyze_pages([page], key).learned
         self.assertTrue(dataframe.build_frame([page], s).equals(key))
 
+    def test_without_a_key_two_words_after_the_amounts_sign_them_as_the_balance_moves(self):
+        # 'S' (Soll) and 'H' (Haben) after each amount: which is money out, the running
+        # balance says line by line
+        page = (line(50, (40, "Date"), (120, "Details"), (260, "Amount"), (360, "Balance"))
+                + rows([(40, "01/08/2024"), (120, "Opening"), (360, "100.00")],
+                       [(40, "02/08/2024"), (120, "Coffee"), (260, "3.50 S"), (360, "96.50")],
+                       [(40, "03/08/2024"), (120, "Salary"), (260, "50.00 H"), (360, "146.50")],
+                       [(40, "04/08/2024"), (120, "Rent"), (260, "40.00 S"), (360, "106.50")],
+                       [(40, "05/08/2024"), (120, "Refund"), (260, "6.50 H"), (360, "113.00")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual((s["drcr_signs"]["s"], s["drcr_signs"]["h"]), (-1, 1))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Amount"].dropna().tolist(), [-3.5, 50.0, -40.0, 6.5])
+
     def test_a_value_date_printed_only_where_it_differs_keeps_its_blanks(self):
         page = (line(50, (40, "Date"), (120, "Value"), (200, "Details"), (320, "Amount"))
                 + rows([(40, "01/08/2024"), (120, "02/08/2024"), (200, "Coffee"), (320, "3.50")],
