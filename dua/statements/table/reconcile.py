@@ -215,16 +215,21 @@ def amounts_outside_rows(pages: list, settings: dict) -> list:
     found = []
     for items in engine.extract(pages, dict(settings, require_header=False))[1]:
         for item in items:
-            if item[0] == "anchor":
-                continue
-            texts = [w[0] for w in item[4]]
-            for size in (1, 2, 3):
-                for i in range(len(texts) - size + 1):
-                    token = " ".join(texts[i:i + size])
-                    if engine.looks_like_amount(token, settings):
-                        value = engine.parse_amount(token, settings)
-                        if value is not None:
-                            found.append(value)
+            if item[0] != "anchor":
+                found += _line_amounts(item[4], settings)
+    return found
+
+
+def _line_amounts(words: list, settings: dict) -> list:
+    """Every amount a line prints, in runs of one to three words."""
+    texts, found = [w[0] for w in words], []
+    for size in (1, 2, 3):
+        for i in range(len(texts) - size + 1):
+            token = " ".join(texts[i:i + size])
+            if engine.looks_like_amount(token, settings):
+                value = engine.parse_amount(token, settings)
+                if value is not None:
+                    found.append(value)
     return found
 
 
@@ -243,14 +248,21 @@ def amounts_in_table(extraction: tuple, settings: dict) -> list:
 
 def openings(extraction: tuple | None, settings: dict) -> dict:
     """Row -> the amounts printed on the lines between it and the row before it (in the
-    table's columns of money): where a chain may start again from an opening balance."""
+    table's columns of money; anywhere on them where a column heading stands between, a
+    second account's own table under its summary): where a chain may start again from an
+    opening balance."""
     if not extraction or not settings.get("columns"):
         return {}
     money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
     out = {}
     for i in range(1, len(extraction[0])):
-        found = []
-        for item in _between(extraction, i):
+        found, between = [], _between(extraction, i)
+        anywhere = any(item[0] == "furniture" and item[5] == wordlines.HEADING
+                       for item in between)
+        for item in between:
+            if anywhere:
+                found += _line_amounts(item[4], settings)
+                continue
             cells = item[2] or wordlines.split_cells(item[4], settings["columns"],
                                                   settings["glue_gap"])
             found += [engine.parse_amount(cells[c], settings) for c in money

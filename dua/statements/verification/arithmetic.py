@@ -18,12 +18,14 @@ class Arithmetic:
     """What a line of money is, by the rows' own numbers: a balance they reach, or a total
     of a run of rows just above it."""
 
-    def __init__(self, rows: list, settings: dict, balances: set | None = None):
-        self.settings, self.reached = settings, balances or set()
+    def __init__(self, rows: list, settings: dict, balances: set | None = None,
+                 restarts: tuple = ()):
+        self.settings, self.reached, self.restarts = settings, balances or set(), restarts
         kinds = [c["kind"] for c in settings["columns"]]
         self.columns = [i for i, k in enumerate(kinds) if k == "amount"]
         self.balance = settings.get("balance_column")
         self.values = [{i: self.amount(row[0][i], i) for i in self.columns} for row in rows]
+        self._rows = rows
         self.starts = [row[3][0] for row in rows]  # in page order: each row's first line
         printed = [row[0][i] for row in rows for i in self.columns if row[0][i]]
         self.cents = bool(printed) and all(_CENTS.search(t) for t in printed)
@@ -64,6 +66,10 @@ class Arithmetic:
     def explain_anywhere(self, cells: list) -> str:
         """The reason a row-like line away from the rows is none: each of its amounts a
         balance some row reaches (or the one they open on), or a total of a run of rows."""
+        whole = [c for c in cells if c and c.isdigit()
+                 and not engine.looks_like_amount(c, self.settings)]
+        if any(int(c) not in self._counts() for c in whole):
+            return ""  # a figure no count of the rows is: the line says what no row does
         found = [engine.parse_amount(c, self.settings) for c in cells
                  if c and engine.looks_like_amount(c, self.settings)]
         found = [abs(v) for v in found if v is not None]
@@ -85,7 +91,22 @@ class Arithmetic:
             return set()
         out = {round(abs(v[self.balance]), 2) for v in self.values
                if v.get(self.balance) is not None}
-        return out | {abs(v) for v in self._opening()}
+        # each account's opening balance: where its chain starts again
+        again = {abs(v) for r in self.restarts for v in self._before(r)}
+        return out | {abs(v) for v in self._opening()} | again
+
+    def _counts(self) -> set:
+        """How many rows the statement holds, and each account of it (a summary's 'Number
+        of transactions')."""
+        return {b - a for a, b in self._accounts()}
+
+    def _accounts(self) -> list:
+        """``(first, end)`` rows of the statement and of each account in it: the runs
+        between the rows where the chain starts again."""
+        cuts = [0] + sorted(r for r in self.restarts if 0 < r < len(self.values)) \
+            + [len(self.values)]
+        return [(0, len(self.values))] + [(a, b) for a, b in zip(cuts, cuts[1:])
+                                          if (a, b) != (0, len(self.values))]
 
     def run_totals(self) -> set:
         """Every total of two or more consecutive rows in each column of money (on first
@@ -96,15 +117,34 @@ class Arithmetic:
                 if col == self.balance:
                     continue
                 values = [v.get(col) or 0.0 for v in self.values]
-                # a signed column's money in and money out, each summed apart
-                self._totals |= {round(abs(sum(v for v in values if v > 0)), 2),
-                                 round(abs(sum(v for v in values if v < 0)), 2)}
+                # a signed column's money in and money out, each summed apart, over the
+                # statement and over each account in it
+                ways = [[v > 0 for v in values], [v < 0 for v in values]] + [
+                    [code == way for code in codes] for codes in self._codes()
+                    for way in set(codes) - {""}]
+                for a, b in self._accounts():
+                    self._totals |= {round(abs(sum(v for v, on in zip(values[a:b], way[a:b])
+                                                   if on)), 2) for way in ways}
                 for i in range(len(values)):
                     total = values[i]
                     for v in values[i + 1:]:
                         total += v
                         self._totals.add(round(abs(total), 2))
         return self._totals
+
+    def _codes(self) -> list:
+        """Each column of two short codes that tells money in from money out ('Dr' and
+        'Cr', 'D' and 'C'), as its cells read row by row ('' where a row prints none)."""
+        if getattr(self, "_code_columns", None) is None:
+            kinds = [c["kind"] for c in self.settings["columns"]]
+            self._code_columns = []
+            for i, kind in enumerate(kinds):
+                cells = [row[0][i].strip().lower() if i < len(row[0]) else ""
+                         for row in self._rows]
+                if kind == "text" and len(set(cells) - {""}) == 2 and all(
+                        len(c) <= 3 and c.isalpha() for c in cells if c):
+                    self._code_columns.append(cells)
+        return self._code_columns
 
     def _is_balance(self, value: float, above: int) -> bool:
         """The chain's value where the line stands: the balance of the row above or below

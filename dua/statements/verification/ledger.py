@@ -88,7 +88,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     titles = _before(rows, items, restarts)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     region = _region(rows, items)
-    money = Arithmetic(rows, settings, balances)
+    money = Arithmetic(rows, settings, balances, restarts)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
     left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
@@ -129,8 +129,9 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not reason and item[0] == "text" and _heads_rows(items[page], k, settings,
                                                                 left):
                 reason = _GROUP
-            if not reason and item[0] == "text" and (page, k) in titles:
-                reason = _ACCOUNT
+            if not reason and item[0] == "text" and (page, k) in titles \
+                    and not wordlines.figures_only(item[4], settings):
+                reason = _ACCOUNT  # its summary's figures, the rows' numbers explain
             if not reason and item[0] in ("money", "text") and money.amounts(item):
                 reason = money.explain_anywhere([w[0] for w in item[4]])
             if not reason and item[0] == "text" and page != first and item[1] < opens and \
@@ -289,6 +290,8 @@ def _heads_rows(items: list, k: int, settings: dict, left: float | None) -> bool
     if engine.continues(items[k], settings):
         return False
     line = items[k][4]
+    if wordlines.figures_only(line, settings):
+        return False  # a summary's figures head no group: the rows' numbers say what they are
     if left is None or abs(line[0][1] - left) > max(w[4] - w[3] for w in line):
         return False
     return engine.row_below(items, k, settings)

@@ -235,6 +235,44 @@ class AccountsTest(unittest.TestCase):
         self.assertIn("which tables move money in", result["detail"])
 
 
+class AccountSummariesTest(unittest.TestCase):
+    """Two accounts under their own headings, each with a summary box: its opening balance
+    off the table's columns, its money out and in (Dr and Cr apart), its count of rows."""
+
+    def verdict(self, opening: str = "500.00", count: str = "2"):
+        s = settings(header=["date description amount dc balance"])
+        s["columns"] = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                        {"name": "Description", "x0": 90.0, "kind": "text"},
+                        {"name": "Amount", "x0": 250.0, "kind": "amount"},
+                        {"name": "DC", "x0": 330.0, "kind": "text"},
+                        {"name": "Balance", "x0": 400.0, "kind": "amount"}]
+        head = lambda top: line(top, (40, "Date"), (100, "Description"), (260, "Amount"),
+                                (340, "DC"), (410, "Balance"))
+        summary = lambda top, *values: line(top, *zip((40, 110, 180, 240, 300), values))
+        page = (summary(20, "1,000.00", "53.50", "100.00", "1,046.50", "3") + head(35)
+                + line(50, (40, "01/02/24"), (100, "Coffee"), (270, "3.50"), (340, "Dr"),
+                       (410, "996.50"))
+                + line(62, (40, "02/02/24"), (100, "Salary"), (270, "100.00"), (340, "Cr"),
+                       (410, "1,096.50"))
+                + line(74, (40, "03/02/24"), (100, "Rent"), (270, "50.00"), (340, "Dr"),
+                       (410, "1,046.50"))
+                + summary(100, opening, "7.25", "20.00", "512.75", count) + head(115)
+                + line(130, (40, "04/02/24"), (100, "Fee"), (270, "7.25"), (340, "Dr"),
+                       (410, "492.75"))
+                + line(142, (40, "05/02/24"), (100, "Interest"), (270, "20.00"), (340, "Cr"),
+                       (410, "512.75")))
+        return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
+
+    def test_each_accounts_summary_speaks_of_its_own_rows(self):
+        result = self.verdict()
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("start again at row(s) 3", result["checks"][0]["detail"])
+
+    def test_a_summary_that_counts_other_rows_leaves_its_words_unaccounted(self):
+        self.assertNotEqual(self.verdict(count="4")["status"], "passed")
+        self.assertNotEqual(self.verdict(opening="510.00")["status"], "passed")
+
+
 class CutShortTest(unittest.TestCase):
     """A summary that counts the rows of a page the file does not hold."""
 
