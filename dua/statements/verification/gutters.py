@@ -99,7 +99,7 @@ def bands(rows: list, items: list, settings: dict) -> dict:
             item = items[p][k]
             if item[0] not in ("text", "money"):
                 continue
-            for c, w in _first_words(item[4], columns).items():
+            for c, w in _first_words(item[4], columns, settings).items():
                 if c in edges and w[1] < edges[c] - _SLACK:
                     return {"name": "lines_in_columns", "passed": False,
                             "detail": f"row {n} takes {w[0]!r} (page {p + 1}) from a line that "
@@ -193,11 +193,20 @@ def _names(words: list) -> list:
 
 
 
-def _first_words(words: list, columns: list) -> dict:
-    """column -> the leftmost word a line prints in it."""
+def _first_words(words: list, columns: list, settings: dict | None = None) -> dict:
+    """column -> the leftmost word a line prints in it. With ``settings``, a word that
+    runs on from the one before it under a column of money stays in that word's column,
+    as the reading keeps it (a long description carried on under the balance)."""
     out: dict = {}
-    for w in sorted(words, key=lambda w: w[1]):
-        out.setdefault(wordlines.column_of(w, columns), w)
+    words = sorted(words, key=lambda w: w[1])
+    at = None
+    for n, w in enumerate(words):
+        c = wordlines.column_of(w, columns)
+        if settings is not None and at is not None and columns[c]["kind"] == "amount" \
+                and wordlines._runs_on(words, n, settings):
+            c = at
+        out.setdefault(c, w)
+        at = c
     return out
 
 

@@ -49,6 +49,22 @@ class CellsApartTest(unittest.TestCase):
         self.assertTrue(verdicts(page, cheque_settings())[0]["passed"])
 
 
+class LinesInColumnsTest(unittest.TestCase):
+    def test_a_description_running_on_under_the_balance_stays_the_rows(self):
+        # the wrapped line's words run on, a word space apart, past the balance column's
+        # edge: the reading keeps them in the description, and so does the check
+        s = settings()
+        page = (line(50, (40, "Date"), (100, "Description"), (310, "Amount"), (420, "Balance"))
+                + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"), (420, "96.50"))
+                + line(77, (40, "02/02/24"), (100, "Rent"), (320, "1.50"), (420, "95.00"))
+                + line(87, (100, "reference ABC123 payment towards the loan for the month "
+                                 "including taxes"))
+                + line(99, (40, "03/02/24"), (100, "Tea"), (320, "2.00"), (420, "93.00")))
+        rows, items = engine.extract([page], s)
+        self.assertIn("including", rows[1][0][1])
+        self.assertTrue(gutters.bands(rows, items, s)["passed"])
+
+
 class OneColumnEachTest(unittest.TestCase):
     def test_a_word_starting_under_a_heading_word_on_every_row_is_a_column_merged(self):
         s = settings(header=["date value reference description amount"])
