@@ -55,7 +55,7 @@ def prepare(state: StatementState, ctx: AgentContext):
         DocumentError, VerificationError (no transaction table), SchemaError
     """
     from ... import pdf  # lazy: pdfplumber loads only when a statement is parsed
-    from ..learning import analysis
+    from ..learning import analysis, sample
     from ..verification import verify
 
     # Read in a child that the read budget stops, while pandas, which every run needs,
@@ -77,7 +77,7 @@ def prepare(state: StatementState, ctx: AgentContext):
     if not found.settings:
         raise VerificationError(
             f"No transaction table found in {state.pdf_path}: "
-            + analysis.explain_no_table(ctx.pages), path=state.pdf_path,
+            + sample.explain_no_table(ctx.pages), path=state.pdf_path,
             hint="Check that this is a bank statement with a transactions table.")
     ctx.writer = (ctx.make_writer or choose_writer)(ctx, state)
     if getattr(ctx.writer, "recovery", False) is None:  # an LLM writer made by make_writer

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from ..learning import analysis
+from ..learning import analysis, sample
 from ..table import dataframe, engine
 from ..verification import verify
 from . import writer
@@ -50,7 +50,7 @@ def check(pages: list, apart: list, rows, layout=None) -> RowsCheck:
     found = analysis.analyze_pages(pages, rows, layout)
     if not found.settings:
         return _unread(rows, "no transaction table found on the page: "
-                       + analysis.explain_no_table(pages))
+                       + sample.explain_no_table(pages))
     try:
         best = writer.BuiltinWriter(pages, found, rows, budget=SEARCH_BUDGET, apart=apart)
         best.write()

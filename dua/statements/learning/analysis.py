@@ -18,7 +18,7 @@ from ..table.heading import find_header  # noqa: F401  (re-exported: tests use i
 from ..table.tablelines import (  # noqa: F401  (re-exported: tests and the writer use them here)
     SKIP_PATTERNS, _has_amount, _pitch, _table_lines, candidate_lines, date_headings,
     grouped_lines)
-from . import learning, wrapping
+from . import learning, sample, stacked, wrapping
 
 
 @dataclasses.dataclass
@@ -117,22 +117,13 @@ def _from_layout(pages: list) -> Analysis:
     """The layout's reading, read again from the rows it read when they are fewer than the
     lines that looked like rows: a strip of daily balances under a heading of its own,
     which the table's reading leaves out, no longer shapes the table's columns."""
-    patterns = DATE_PATTERNS
-    candidates, group_pattern = _table_lines(pages)
-    # The notation the dated lines share (any language, any order), where it reads more
-    # rows than the usual shapes: a few month names may read in English ('sept.', 'nov.').
-    # Where it reads as many, it still votes first: the usual shapes may read only the head
-    # of its dates ('Nov. 19' of 'Nov. 19 24').
-    lines = [ln for words in pages for ln in wordlines.group_lines(words, LINE_TOLERANCE)]
-    learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
-    if learned:
-        more = _table_lines(pages, (learned,))
-        if len(more[0]) > len(candidates):
-            patterns, (candidates, group_pattern) = (learned,), more
-        elif len(more[0]) == len(candidates):
-            patterns = (learned,) + tuple(DATE_PATTERNS)
+    candidates, group_pattern, patterns = _dated_lines(pages)
+    folded = None if candidates else stacked.folded(pages)
+    if folded:  # dates a narrow cell stacks over lines ('10' over 'nov.' over '2023')
+        pages = folded
+        candidates, group_pattern, patterns = _dated_lines(pages)
     if not candidates:
-        return Analysis({}, [], [], _raw_sample(pages), 0, len(pages))
+        return Analysis({}, [], [], sample.raw_sample(pages), 0, len(pages))
     found = _read_layout(pages, candidates, group_pattern, patterns=patterns)
     titled = sections.in_heading(pages, found.settings, found.header_lines) \
         if found.settings else None
@@ -163,6 +154,25 @@ def _from_layout(pages: list) -> Analysis:
                 again.settings["second_line"] = found.settings["second_line"]
             return again
     return found
+
+
+def _dated_lines(pages: list) -> tuple:
+    """``(candidate lines, group pattern, date patterns)``. The notation the dated lines
+    share (any language, any order) is used where it reads more rows than the usual shapes:
+    a few month names may read in English ('sept.', 'nov.'). Where it reads as many, it
+    still votes first: the usual shapes may read only the head of its dates ('Nov. 19' of
+    'Nov. 19 24')."""
+    patterns = DATE_PATTERNS
+    candidates, group_pattern = _table_lines(pages)
+    lines = [ln for words in pages for ln in wordlines.group_lines(words, LINE_TOLERANCE)]
+    learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
+    if learned:
+        more = _table_lines(pages, (learned,))
+        if len(more[0]) > len(candidates):
+            patterns, (candidates, group_pattern) = (learned,), more
+        elif len(more[0]) == len(candidates):
+            patterns = (learned,) + tuple(DATE_PATTERNS)
+    return candidates, group_pattern, patterns
 
 
 def _read_layout(pages: list, candidates: list, group_pattern: str | None,
@@ -217,7 +227,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     wrapping.dates_below(pages, settings)
     _labels(settings, cells)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
-    return Analysis(settings, [c["name"] for c in columns], samples, _raw_sample(pages),
+    return Analysis(settings, [c["name"] for c in columns], samples, sample.raw_sample(pages),
                     len(candidates), len(pages), sections=_sections(pages, settings),
                     header_lines=header)
 
@@ -361,40 +371,3 @@ def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:
         if wanted not in texts:
             return False
     return True
-
-
-# What the analysis looks for, in words a person can check against the page.
-DATE_SHAPES = ("02/01/25", "02-01-2025", "2025-01-02", "2025/01/02", "02.01.2025", "02 Jan 2025",
-               "02-Apr-2025", "02MAY25", "Jan 02, 2025", "01/02",
-               "15 ago 2024 in one of 20 languages, running in order", "2024年12月16日")
-AMOUNT_SHAPES = ("1,234.56", "1.234,56", "12 345.67", "1,00,102.03", "-12.00", "+12.00",
-                 "12.00-", "(12.00)", "12.00 Dr", "12.00Cr", "$12.00", "12.00 EUR")
-
-
-def explain_no_table(pages: list) -> str:
-    """Why no table was found: what was looked for, and what the pages do print."""
-    dated = money = both = 0
-    plain = []
-    for words in pages:
-        for line in wordlines.group_lines(words, LINE_TOLERANCE):
-            text = wordlines.join_words(line, GLUE_GAP)
-            has_date = bool(DATE_SEARCH.search(text))
-            has_money = any(engine.looks_like_amount(w[0]) for w in line)
-            dated, money, both = dated + has_date, money + has_money, both + (has_date and has_money)
-            if not has_date and not has_money and len(line) >= 3 and len(plain) < 3:
-                plain.append(text[:80])
-    seen = f"; lines that look like headings: {plain}" if plain else ""
-    return (f"looked for rows that print a date ({', '.join(DATE_SHAPES)}) and an amount "
-            f"({', '.join(AMOUNT_SHAPES)}), or day headings over rows of amounts; of "
-            f"{sum(len(p) for p in pages)} words on {len(pages)} page(s), {dated} line(s) "
-            f"print a date, {money} an amount and {both} both{seen}")
-
-
-def _raw_sample(pages: list, limit: int = 40) -> list:
-    out = []
-    for words in pages[:3]:
-        for line in wordlines.group_lines(words, LINE_TOLERANCE):
-            out.append(wordlines.join_words(line, GLUE_GAP))
-            if len(out) >= limit:
-                return out
-    return out

@@ -63,8 +63,28 @@ def _reach(lines: list, anchor: list, segments: list | None) -> tuple | None:
 
 def _in_reach(line: list, reach: tuple | None) -> list:
     """The words of ``line`` within the table's reach: a sidebar's text that shares the
-    heading's baseline (a guide's notes beside the table) names no column."""
+    heading's baseline in a size of its own (a guide's notes beside the table) names no
+    column. A word set as the heading's others are is the heading's, however far out it
+    stands (a column no row fills, at the page's edge)."""
     return line if reach is None else [w for w in line if w[2] > reach[0] and w[1] < reach[1]]
+
+
+def _whole(block: list, lines: list) -> list:
+    """The heading's lines with the words the reach set apart that name a column no row
+    fills, at the page's edge: set as the heading's words are, with nothing printed under
+    them. A sidebar's text is set in a size of its own, or goes on below."""
+    out = []
+    for part in block:
+        k = next((k for k, ln in enumerate(lines) if part[0] in ln), None)
+        if k is None:
+            out.append(part)
+            continue
+        size = sorted(w[4] - w[3] for w in part)[len(part) // 2]
+        under = [w for ln in lines[k + 1:k + 4] for w in ln]
+        out.append([w for w in lines[k] if w in part or (
+            abs((w[4] - w[3]) - size) <= 0.15 * size
+            and not any(u[1] < w[2] and u[2] > w[1] for u in under))])
+    return out
 
 
 def find_header(pages: list, first: tuple, segments: list | None = None) -> list:
@@ -77,9 +97,9 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
     words instead (the old test of a heading).
     """
     index, anchor = first
-    lines = wordlines.group_lines(pages[index], LINE_TOLERANCE)
-    reach = _reach(lines, anchor, segments)
-    lines = [ln for ln in (_in_reach(ln, reach) for ln in lines) if ln]
+    every = wordlines.group_lines(pages[index], LINE_TOLERANCE)
+    reach = _reach(every, anchor, segments)
+    lines = [ln for ln in (_in_reach(ln, reach) for ln in every) if ln]
     above = [ln for ln in lines if ln[0][3] < anchor[0][3] - 0.5]
     best = None
     for ln in reversed(above[-12:]):
@@ -90,7 +110,9 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
             break
     if best is None:
         return []
-    return _repeated_with(pages, best, _stack(lines, best, segments))
+    stack = _stack(lines, best, segments)
+    whole = _whole(stack, every)
+    return _repeated_with(pages, whole[stack.index(best)], whole)
 
 
 def _repeated_with(pages: list, best: list, block: list) -> list:

@@ -265,6 +265,31 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
                          ["Coffee shop Main Street", "Rent", "Bus"])
 
 
+class StackedDatesTest(unittest.TestCase):
+    def test_dates_stacked_over_three_lines_are_found_without_a_key(self):
+        # day, month and year each on a line of its own in a narrow cell; no line prints a
+        # whole date, and the search for dated lines finds them folded
+        page = line(50, (40, "Date"), (100, "Details"), (300, "Amount"), (400, "Balance"))
+        top, days = 64, (3, 5, 9, 12, 17)
+        for n, day in enumerate(days):
+            page += (line(top, (40, str(day)), (100, f"Shop {n}"), (300, f"{n + 1}.00"),
+                          (400, f"{100 - sum(range(n + 2)):.2f}"))
+                     + line(top + 8, (40, "nov.")) + line(top + 16, (40, "2023")))
+            top += 30
+        s = analysis.analyze_pages([page]).settings
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), [f"{d} nov. 2023" for d in days])
+
+    def test_a_heading_word_over_a_column_no_row_fills_stays_in_the_heading(self):
+        # 'Memo' at the page's edge, far from every row's words, set as the heading is
+        page = (line(50, (40, "Date"), (100, "Details"), (300, "Amount"), (560, "Memo"))
+                + rows([(40, "01/08/2024"), (100, "Coffee"), (300, "3.50")],
+                       [(40, "02/08/2024"), (100, "Rent"), (300, "9.00")],
+                       [(40, "03/08/2024"), (100, "Bus"), (300, "1.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(len(dataframe.build_frame([page], s)), 3)
+
+
 class CentredCellsTest(unittest.TestCase):
     """A ruled table whose wrapped descriptions are centred on the date line."""
 

@@ -7,7 +7,7 @@ import unittest
 import pandas as pd
 
 from dua.statements.table import columns, dataframe, engine, notation, reconcile, totals
-from dua.statements.learning import analysis
+from dua.statements.learning import analysis, sample
 from dua.statements.verification import verify
 
 from .test_analysis import rows
@@ -200,7 +200,7 @@ class HonestVerdictTest(unittest.TestCase):
 class NoTableMessageTest(unittest.TestCase):
     def test_the_message_says_what_was_looked_for_and_what_the_page_prints(self):
         page = line(20, (40, "Dear customer, thank you"))
-        text = analysis.explain_no_table([page])
+        text = sample.explain_no_table([page])
         self.assertIn("02/01/25", text)
         self.assertIn("1.234,56", text)
         self.assertIn("0 line(s) print a date", text)

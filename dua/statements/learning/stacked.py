@@ -1,0 +1,69 @@
+"""Dates a narrow cell stacks over two or three lines ('10' over 'nov.' over '2023'),
+folded back onto their first line so that the layout's search for dated lines finds them.
+
+Without a key nothing says where a date is but the date itself: a word whose own line
+does not print a date, with words set flush under it on the next lines, is a date's head
+where head and tail read together as dates in one notation down the pages (the usual
+shapes, or one induced from the joined texts: a month in words or a year). The folded
+pages serve the layout's analysis only; the engine reads the real pages, where the
+settings' date pattern finds the same dates wrapped (``wordlines.wrapped_heads``).
+"""
+from __future__ import annotations
+
+import re
+
+from ..notation import datenotation
+from ..notation.dates import DATE_PATTERNS
+from ..table import wordlines
+from ..table.columns import LINE_TOLERANCE
+
+_LINES = 3  # a date stacks over three lines at most: day, month, year
+_FLUSH = 1.0  # points: a tail's left edge under its head's
+_ENOUGH = 3  # stacked dates down the pages before they say anything
+
+
+def folded(pages: list) -> list | None:
+    """The pages with each stacked date folded onto its first line, as one word; None
+    where fewer than a few stacks read as dates."""
+    stacks = [s for p, words in enumerate(pages) for s in _stacks(p, words)]
+    dates = _dates([text for _, _, text in stacks])
+    chosen, used = {}, set()
+    for head, tail, text in sorted(stacks, key=lambda s: -len(s[1])):  # the longest first
+        if text in dates and id(head) not in chosen and not any(id(t) in used for t in tail):
+            chosen[id(head)] = (text, head[1], max(w[2] for w in [head] + tail),
+                                head[3], head[4], *head[5:])
+            used |= {id(t) for t in tail}
+    if len(chosen) < _ENOUGH:
+        return None
+    return [[chosen.get(id(w), w) for w in words if id(w) not in used] for words in pages]
+
+
+def _stacks(page: int, words: list) -> list:
+    """``(head, tail, joined text)`` for each word with words set flush under it on the
+    next one or two lines, each line within two of its heights of the one above."""
+    lines = wordlines.group_lines(words, LINE_TOLERANCE)
+    out = []
+    for k, line in enumerate(lines):
+        for head in line:
+            tail, above = [], head
+            for nxt in lines[k + 1:k + _LINES]:
+                below = next((w for w in nxt if abs(w[1] - head[1]) <= _FLUSH), None)
+                if below is None or below[3] - above[3] > 2.0 * (head[4] - head[3]):
+                    break
+                tail, above = tail + [below], below
+                out.append((head, list(tail), " ".join(w[0] for w in [head] + tail)))
+    return out
+
+
+def _dates(texts: list) -> set:
+    """The joined texts that read as dates, while no head alone does: the usual shapes,
+    or one notation induced from the texts that hold a digit and a month or a year."""
+    plain = {t for t in texts if any(re.fullmatch(p, t, re.IGNORECASE) for p in DATE_PATTERNS)
+             and not any(re.fullmatch(p, t.split(" ")[0], re.IGNORECASE)
+                         for p in DATE_PATTERNS)}
+    short = [t for t in texts if re.search(r"\d", t) and len(t.split(" ")) <= _LINES
+             and len(t) <= 20]
+    found = datenotation.induce(short) if len(short) >= _ENOUGH else None
+    if found and (found["languages"] or "y" in found["roles"]):
+        plain |= {t for t in short if re.fullmatch(found["pattern"], t, re.IGNORECASE)}
+    return plain
