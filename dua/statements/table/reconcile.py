@@ -112,11 +112,13 @@ def _fit(frame) -> tuple | None:
     return best
 
 
-def reconcile(frame, openings: dict | None = None) -> dict:
+def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
     """Running balances: some column is the balance and the others move it, to the cent.
     ``openings`` holds, by row, the amounts printed between it and the row before: a chain
     that breaks there restarts where one of them is the balance the row moves from (a
-    second account's opening balance)."""
+    second account's opening balance). ``tables``: rows that open a table of their own
+    under its heading; a chain that breaks there, from no balance printed, leaves that
+    row unchecked (another account's), not wrong."""
     if len(frame) < 2:
         return {"name": "balance_reconciles", "passed": None, "detail": "fewer than two rows"}
     best = _fit(frame)
@@ -126,6 +128,13 @@ def reconcile(frame, openings: dict | None = None) -> dict:
     bad, bal_col, what, newest, bal, moves, sign = best
     restarts = [i for i in bad if not newest and _restarts(i, bal, moves, sign, openings)]
     bad = [i for i in bad if i not in restarts]
+    if bad and not newest and set(bad) <= set(tables):
+        return {"name": "balance_reconciles", "passed": None, "roles": [bal_col, what],
+                "restarts": sorted(restarts + bad),
+                "detail": f"the balances printed in {bal_col!r} follow one from another by "
+                          f"{what}, but at row(s) {', '.join(map(str, bad))} a table of its "
+                          "own starts under its heading, from no balance printed before it: "
+                          "that row's amount is not checked"}
     if not bad:
         order = "newest first" if newest else "in printed order"
         again = f"; they start again at row(s) {', '.join(map(str, restarts))} from the " \
@@ -270,6 +279,17 @@ def openings(extraction: tuple | None, settings: dict) -> dict:
         if any(v is not None for v in found):
             out[i] = [v for v in found if v is not None]
     return out
+
+
+def new_tables(extraction: tuple | None) -> list:
+    """The rows a column heading stands right above, where it is no page's heading printed
+    again: on the same page as the row before, or under a title of words no row owns (an
+    account's name and number): a table of their own, another account's."""
+    if not extraction:
+        return []
+    rows = extraction[0]
+    return [i for i in under_headings(extraction) if rows[i - 1][3][-1][0] == rows[i][3][0][0]
+            or any(item[0] == "text" for item in _between(extraction, i))]
 
 
 def under_headings(extraction: tuple | None) -> list:

@@ -66,12 +66,11 @@ class Arithmetic:
     def explain_anywhere(self, cells: list) -> str:
         """The reason a row-like line away from the rows is none: each of its amounts a
         balance some row reaches (or the one they open on), or a total of a run of rows."""
-        whole = [c for c in cells if c and c.isdigit()
-                 and not engine.looks_like_amount(c, self.settings)]
-        if any(int(c) not in self._counts() for c in whole):
-            return ""  # a figure no count of the rows is: the line says what no row does
+        # a count of the rows is no amount ('Number of transactions 8'); other whole
+        # numbers a summary prints (an account's number, a bank's code) say nothing here
         found = [engine.parse_amount(c, self.settings) for c in cells
-                 if c and engine.looks_like_amount(c, self.settings)]
+                 if c and engine.looks_like_amount(c, self.settings)
+                 and not (c.isdigit() and int(c) in self._counts())]
         found = [abs(v) for v in found if v is not None]
         if not found:
             return ""

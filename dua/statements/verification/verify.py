@@ -218,7 +218,7 @@ def _with_balance(settings: dict, arithmetic: dict) -> dict:
 
 
 def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = None,
-                in_table: list | None = None, starts: list = ()) -> dict:
+                in_table: list | None = None, starts: list = (), tables: tuple = ()) -> dict:
     """Running balances, else the ``printed`` totals; the daily balances a summary prints,
     reached from its opening one; and where sections sign the amounts, whether the other
     way round adds up as well (then only the daily balances can say which is right)."""
@@ -230,8 +230,8 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
     date = columns[settings["date_column"]]["name"] if columns else None
 
     def check(f):
-        result = reconcile_mod.reconcile(f, openings)
-        if result["passed"] is None and columns:
+        result = reconcile_mod.reconcile(f, openings, tables)
+        if result["passed"] is None and columns and not result.get("roles"):
             result = totals.reconcile_totals(f, printed, in_table)
             if not result["passed"] and starts:
                 result = totals.totals_by_table(f, printed, starts, in_table) or result
@@ -320,7 +320,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                              reconcile_mod.openings(extraction, settings) if same else None,
                              reconcile_mod.amounts_in_table(extraction, settings)
                              if extraction else None,
-                             reconcile_mod.under_headings(extraction) if same else ())
+                             reconcile_mod.under_headings(extraction) if same else (),
+                             tuple(reconcile_mod.new_tables(extraction)) if same else ())
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     settings = _with_balance(settings, arithmetic)

@@ -268,9 +268,30 @@ class AccountSummariesTest(unittest.TestCase):
         self.assertEqual(result["status"], "passed", result["summary"])
         self.assertIn("start again at row(s) 3", result["checks"][0]["detail"])
 
-    def test_a_summary_that_counts_other_rows_leaves_its_words_unaccounted(self):
-        self.assertNotEqual(self.verdict(count="4")["status"], "passed")
+    def test_a_summary_that_opens_from_another_balance_is_no_summary_of_these_rows(self):
         self.assertNotEqual(self.verdict(opening="510.00")["status"], "passed")
+
+
+class SecondTableTest(unittest.TestCase):
+    """A second account's table under its own heading, with no opening balance printed."""
+
+    def verdict(self, heading: bool):
+        s = settings()
+        page = (HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
+                + row(77, "02/02/24", "Tea", "-1.50", "95.00")
+                + line(95, (40, "Savings"), (100, "account")) + (line(110, (40, "Date"),
+                (100, "Description"), (310, "Amount"), (410, "Balance")) if heading else [])
+                + row(125, "03/02/24", "Interest", "2.00", "502.00")
+                + row(137, "04/02/24", "Fee", "-1.00", "501.00"))
+        return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
+
+    def test_its_first_row_is_unchecked_not_wrong(self):
+        result = self.verdict(heading=True)
+        self.assertEqual(result["status"], "unverified", result["summary"])
+        self.assertIn("at row(s) 2 a table of its own starts", result["checks"][0]["detail"])
+
+    def test_without_a_heading_of_its_own_the_break_is_a_fault(self):
+        self.assertEqual(self.verdict(heading=False)["status"], "failed")
 
 
 class CutShortTest(unittest.TestCase):
