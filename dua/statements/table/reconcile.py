@@ -9,6 +9,7 @@ them; this module finds those printed figures.
 from __future__ import annotations
 
 import math
+import re
 
 from . import engine, wordlines
 from .movements import _floats, movement_options, numeric_columns
@@ -268,6 +269,8 @@ def openings(extraction: tuple | None, settings: dict) -> dict:
         found, between = [], _between(extraction, i)
         anywhere = any(item[0] == "furniture" and item[5] == wordlines.HEADING
                        for item in between)
+        if not anywhere and any(_dated(item, settings) for item in between):
+            continue  # a line dated as the rows are is a row left out, not an opening
         for item in between:
             if anywhere:
                 found += _line_amounts(item[4], settings)
@@ -279,6 +282,13 @@ def openings(extraction: tuple | None, settings: dict) -> dict:
         if any(v is not None for v in found):
             out[i] = [v for v in found if v is not None]
     return out
+
+
+def _dated(item: list, settings: dict) -> bool:
+    """A line whose date cell reads as the rows' dates do."""
+    cells = item[2] or wordlines.split_cells(item[4], settings["columns"], settings["glue_gap"])
+    date = cells[settings["date_column"]] if settings["date_column"] < len(cells) else ""
+    return bool(date) and bool(re.fullmatch(settings["date_pattern"], date, re.IGNORECASE))
 
 
 def new_tables(extraction: tuple | None) -> list:

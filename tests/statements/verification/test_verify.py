@@ -8,7 +8,7 @@ import unittest
 import pandas as pd
 
 from dua.errors import DocumentNotFoundError, SchemaError
-from dua.statements.table import dataframe, reconcile, totals
+from dua.statements.table import dataframe, engine, reconcile, totals
 from dua.statements.verification import verify
 
 from ..table.test_engine import HEADER, line, row, settings
@@ -292,6 +292,23 @@ class SecondTableTest(unittest.TestCase):
 
     def test_without_a_heading_of_its_own_the_break_is_a_fault(self):
         self.assertEqual(self.verdict(heading=False)["status"], "failed")
+
+
+class OpeningsTest(unittest.TestCase):
+    def test_a_line_dated_as_the_rows_are_is_no_opening_balance(self):
+        # a reading that left 'Milk' out (a label learned from rows that lost it): the
+        # balance its line prints is the row's, no opening the chain may start again from
+        s = settings(skip_patterns=[r"\bMilk\b"])
+        page = (HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
+                + row(77, "02/02/24", "Milk", "-2.00", "94.50")
+                + row(89, "03/02/24", "Tea", "-1.50", "93.00"))
+        extraction = engine.extract([page], s)
+        self.assertEqual(len(extraction[0]), 2)
+        self.assertEqual(reconcile.openings(extraction, s), {})
+        opening = (HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
+                   + line(77, (100, "Opening balance"), (420, "500.00"))
+                   + row(89, "03/02/24", "Tea", "-1.50", "498.50"))
+        self.assertEqual(reconcile.openings(engine.extract([opening], s), s), {1: [500.0]})
 
 
 class CutShortTest(unittest.TestCase):
