@@ -12,7 +12,7 @@ import dataclasses
 import re
 
 from ..table import engine, wordlines
-from . import gutters
+from . import gutters, headings
 from .arithmetic import Arithmetic
 
 _HEADER = "the page's header, above the table's column heading"
@@ -92,6 +92,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
     left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
+    stray = headings.stray(items, settings)
     first = min(region) if region else 0
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
@@ -107,6 +108,12 @@ def build(pages: list, settings: dict, apart: list | None = None,
             # table is read to go on without its heading
             above = page != first and item[0] == "text" and item[1] < heading
             reason = item[5] or (_HEADER if item[0] == "outside" or above else "")
+            if reason == wordlines.HEADING and (page, k) in stray:
+                ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                        "why": "reads as a line of the heading, but stands "
+                                               "where the heading's names are not printed"}
+                                       for w in item[4]]
+                continue
             if item[0] == "outside" and (
                     (page != first and _row_like(item[4], settings))
                     or (item[5] == _UNDER and gutters.on_row_edges(item[4], edges, settings))):
@@ -135,7 +142,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not reason and item[0] in ("money", "text") and money.amounts(item):
                 reason = money.explain_anywhere([w[0] for w in item[4]])
             if not reason and item[0] == "text" and page != first and item[1] < opens and \
-                    _letterhead(item[4], items[first], region[first][0]):
+                    headings.letterhead(item[4], items[first], region[first][0]):
                 reason = _AGAIN
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
             if not reason and wordy and item[1] > last_row + reach:
@@ -148,15 +155,6 @@ def build(pages: list, settings: dict, apart: list | None = None,
     _carried_over(ledger, items, region, owned, settings, rows)
     _groups_of_one(ledger, len(rows))
     return ledger
-
-
-def _letterhead(words: list, first_page: list, top: float) -> bool:
-    """Whether every word of a later page's line is printed above the table on its first
-    page (the bank's and the holder's names again): the page's own header, no row's part."""
-    above = {w[0].strip(",.:;").lower() for item in first_page if item[1] < top
-             for w in item[4]}
-    own = [w[0].strip(",.:;").lower() for w in words if any(c.isalnum() for c in w[0])]
-    return bool(own) and all(t in above for t in own)
 
 
 def _before(rows: list, items: list, restarts) -> set:

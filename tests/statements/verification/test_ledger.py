@@ -40,6 +40,17 @@ class ExtentTest(unittest.TestCase):
         self.assertIn("neither a balance the rows reach nor a total", book.unaccounted[0]["why"])
 
 
+class StrayHeadingTest(unittest.TestCase):
+    def test_a_heading_line_between_rows_without_the_headings_names_is_unaccounted(self):
+        # the heading took in a row's last line ('agreed'); where another row prints the
+        # same word, it is that row's, not the heading printed again
+        s = settings(header=["date description amount balance", "agreed"])
+        page = (HEADER + line(58, (100, "agreed")) + COFFEE + line(77, (100, "agreed")) + TEA)
+        book = ledger.build([page], s)
+        self.assertEqual(unaccounted(book), ["agreed"])
+        self.assertIn("where the heading's names are not printed", book.unaccounted[0]["why"])
+
+
 class CellsTest(unittest.TestCase):
     def test_the_words_of_row_lines_are_in_cells(self):
         book = ledger.build([HEADER + COFFEE + TEA], settings())

@@ -1,0 +1,37 @@
+"""Lines that print the table's heading or the page's own header again: where they are
+what they say, and where they are not (a row's words the heading took in).
+"""
+from __future__ import annotations
+
+from ..table import wordlines
+
+
+def stray(items: list, settings: dict) -> set:
+    """``(page, line)`` of the heading's lines printed where its names are not: a run of
+    heading lines without the one that names the most columns is no heading printed again
+    ('agreed', a description's last word the heading took in where a row's text stood over
+    the first row)."""
+    header = settings.get("header") or []
+    if not header or not isinstance(header, list):
+        return set()
+    names = max(header, key=lambda h: len(h.split()))
+    out = set()
+    for page, lines in enumerate(items):
+        run: list = []
+        for k, item in enumerate(lines + [None]):
+            if item is not None and item[0] == "furniture" and item[5] == wordlines.HEADING:
+                run.append(k)
+                continue
+            if run and not any(wordlines.normalize(lines[j][3]) == names for j in run):
+                out |= {(page, j) for j in run}
+            run = []
+    return out
+
+
+def letterhead(words: list, first_page: list, top: float) -> bool:
+    """Whether every word of a later page's line is printed above the table on its first
+    page (the bank's and the holder's names again): the page's own header, no row's part."""
+    above = {w[0].strip(",.:;").lower() for item in first_page if item[1] < top
+             for w in item[4]}
+    own = [w[0].strip(",.:;").lower() for w in words if any(c.isalnum() for c in w[0])]
+    return bool(own) and all(t in above for t in own)
