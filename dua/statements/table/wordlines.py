@@ -165,13 +165,16 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
     gap, tails = settings.get("continuation_gap", 0.0), set()
     for lines in lines_by_page:
         for k, line in enumerate(lines):
-            tail = []  # the date cell's words on the next lines, as far as a date reaches
+            tail, head = [], None  # the date cell's words on the next lines, as far as a date
             for above, nxt in zip(lines[k:k + _DATE_LINES - 1], lines[k + 1:k + _DATE_LINES]):
+                if nxt[0][3] - above[0][3] > gap:
+                    break
                 words = [w for w in nxt if column_of(w, settings["columns"]) == col]
-                if nxt[0][3] - above[0][3] > gap or not words:
+                if not words:
                     break  # most lines: no cells to cut, on every reading of the pages
                 tail.append(join_words(words, settings["glue_gap"]))
-                head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
+                if head is None:
+                    head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
                 if head and not re.fullmatch(pattern, head, re.IGNORECASE) and \
                         re.fullmatch(pattern, " ".join([head] + tail), re.IGNORECASE):
                     heads.add(re.escape(head))
