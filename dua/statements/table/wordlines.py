@@ -210,6 +210,8 @@ def mark_running(items_by_page: list) -> None:
         tops = [t for _, _, t, _ in places]
         if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
             continue
+        if not all(free for _, _, _, free in places):
+            continue  # printed among one page's rows: a row's words, wherever else it stands
         for p, k, _, free in places:
             if free:
                 items_by_page[p][k][0] = "furniture"

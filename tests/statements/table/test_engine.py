@@ -165,6 +165,18 @@ class FurnitureTest(unittest.TestCase):
             self.assertEqual([re.sub(r"\d", "#", t) for t in running],
                              ["Continued", "Page # of #"])
 
+    def test_a_last_rows_wrapped_line_is_its_own_where_another_page_prints_it_among_rows(self):
+        # 'as agreed' under the last row of page 1, and at the same height on page 2
+        # between two rows: a row's words both times, no footer
+        first = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                 + row(90, "02/02/24", "Loan instalment", "1.50", "95.00")
+                 + line(100, (100, "as agreed")))
+        second = (HEADER + row(65, "03/02/24", "Rent", "3.50", "91.50")
+                  + row(88, "04/02/24", "Mandate fees", "1.50", "90.00")
+                  + line(100, (100, "as agreed")) + row(115, "05/02/24", "Tea", "1.00", "89.00"))
+        rows = engine.extract([first, second], settings(skip_patterns=[]))[0]
+        self.assertEqual(rows[1][0][1], "Loan instalment as agreed")
+
     def test_text_repeated_between_two_rows_on_every_page_stays_the_tables_own(self):
         items = engine.extract([self.page(1), self.page(2)], settings(skip_patterns=[]))[1]
         for page in items:
