@@ -153,28 +153,10 @@ def _stack(lines: list, best: list, segments: list | None) -> list:
             inside = segments is None or (ln[0][1] >= segments[0][0] - 60
                                           and ln[-1][2] <= segments[-1][1] + 60)
             if gap < 0.6 * height and inside and _within_cells(ln, best, segments) and (
-                    segments or _header_score(ln) or under) and not _would_fit(ln, best, segments):
+                    segments or _header_score(ln) or under):
                 block.append(ln)
                 grew = True
     return sorted(block, key=lambda ln: ln[0][3])
-
-
-def _would_fit(line: list, best: list, segments: list | None) -> bool:
-    """Whether a line under the heading, set where the rows' first lines print nothing
-    (a column of text wrapped onto lines of its own), would have fitted on the heading's
-    line beside the name over it, before the next name: a name wraps only where it lacks
-    the room, so such a line is the first row's text set over its figures ('Narration'
-    over 'Direct debit Shell Fuel'), not the name's second line."""
-    if not segments or line[0][3] < best[0][3] or any(
-            w[2] > a and w[1] < b for a, b in segments for w in line):
-        return False
-    name = [w for w in best if w[2] > line[0][1] - 1.0 and w[1] < line[-1][2] + 1.0]
-    if not name:
-        return False
-    after = [w[1] for w in best if w[1] > name[-1][2]]
-    room = (min(after) if after else float("inf")) - name[0][1]
-    space = 0.3 * (name[0][4] - name[0][3])
-    return (name[-1][2] - name[0][1]) + space + (line[-1][2] - line[0][1]) <= room
 
 
 def _within_cells(line: list, best: list, segments: list | None = None) -> bool:

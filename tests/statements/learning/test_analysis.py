@@ -290,23 +290,6 @@ class StackedDatesTest(unittest.TestCase):
         self.assertEqual(len(dataframe.build_frame([page], s)), 3)
 
 
-class DescriptionsOverRowsTest(unittest.TestCase):
-    def test_the_first_rows_text_right_under_the_heading_is_no_second_line_of_its_name(self):
-        # each row's description stands over its figures; the first one, right under the
-        # heading, would have fitted beside 'Details' on the heading's line: it is no tier
-        page = line(50, (40, "Date"), (120, "Details"), (330, "Amount"), (420, "Balance"))
-        texts = ["Direct debit Shell Fuel", "ATM withdrawal Pune", "Cheque paid 820452",
-                 "Transfer to Anita Rao"]
-        top = 62
-        for n, text in enumerate(texts):
-            page += (line(top, (120, text))
-                     + line(top + 13, (40, f"0{n + 1}/08/2024"), (340, f"{n + 1}.00"),
-                            (420, f"{100 - sum(range(2, n + 3)):.2f}")))
-            top += 27
-        s = analysis.analyze_pages([page]).settings
-        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(), texts)
-
-
 class CentredCellsTest(unittest.TestCase):
     """A ruled table whose wrapped descriptions are centred on the date line."""
 
