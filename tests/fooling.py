@@ -124,6 +124,25 @@ def word_moved_down(key):
     return None
 
 
+def word_into_next_column(key):
+    """A description's last word read across the edge into the next column's cell, where
+    the next column prints a word on that row: 'for the' / 'month 18/02'."""
+    col = _kinds(key)["text"]
+    names = list(key.columns)
+    nxt = names[names.index(col) + 1] if col is not None and names.index(col) + 1 < len(names) \
+        else None
+    if nxt is None or str(key[nxt].dtype).startswith(("float", "int")):
+        return None
+    for i in _text_rows(key, col, 2):
+        if isinstance(key[nxt].iloc[i], str):
+            out = key.copy()
+            words = out.at[i, col].split()
+            out.at[i, col] = " ".join(words[:-1])
+            out.at[i, nxt] = words[-1] + " " + key[nxt].iloc[i]
+            return out
+    return None
+
+
 def amounts_swapped(key):
     roles = _kinds(key)
     for c in roles["amount"]:
@@ -219,6 +238,17 @@ def descriptions_swapped(key):
     return _swap_neighbours(key, _kinds(key)["text"])
 
 
+def descriptions_a_row_off(key):
+    """Each row read with the next row's description, the last with none: descriptions set
+    over their figures read as if under them (the first one taken for the heading's)."""
+    col = _kinds(key)["text"]
+    if col is None or len(key) < 2:
+        return None
+    out = key.copy()
+    out[col] = key[col].shift(-1)
+    return out
+
+
 def amount_in_other_column(key):
     """A debit read into the credit column (or the other way): the two columns of money
     that are not the balance, on a row that sets one of them."""
@@ -250,8 +280,9 @@ def sign_flipped(key):
 
 KINDS = {f.__name__: f for f in (
     lost_first, lost_last, lost_middle, lost_cancelling_pair, lost_adjacent_pair, doubled,
-    word_moved_down, amounts_swapped, digit_changed, word_split, words_glued, dates_swapped,
-    date_tail_in_description, descriptions_swapped, amount_in_other_column, sign_flipped)}
+    word_moved_down, word_into_next_column, amounts_swapped, digit_changed, word_split,
+    words_glued, dates_swapped, date_tail_in_description, descriptions_swapped,
+    descriptions_a_row_off, amount_in_other_column, sign_flipped)}
 
 
 def wrong_versions(key) -> dict:

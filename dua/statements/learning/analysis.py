@@ -138,6 +138,11 @@ def _from_layout(pages: list) -> Analysis:
         found.settings["second_line"] = second
         found.settings["header"] = sorted(set(found.settings["header"]) | {
             wordlines.normalize(wordlines.join_words(lower, GLUE_GAP))})
+    kept = tiers.text_over_rows(pages, found.settings, found.header_lines) \
+        if found.settings else None
+    if kept:  # the first row's text, set over its figures, taken for the heading's
+        again = _read_layout(pages, candidates, group_pattern, kept, patterns)
+        found = again if _text_at_both_ends(pages, again.settings) else found
     try:
         rows, items = engine.extract(pages, found.settings)
     except (KeyError, ValueError, TypeError, IndexError):
@@ -154,6 +159,16 @@ def _from_layout(pages: list) -> Analysis:
                 again.settings["second_line"] = found.settings["second_line"]
             return again
     return found
+
+
+def _text_at_both_ends(pages: list, settings: dict) -> bool:
+    """Whether the rows' text set on lines of its own is every row's, first and last."""
+    try:
+        rows, items = engine.extract(pages, settings)
+    except (KeyError, ValueError, TypeError, IndexError):
+        return False
+    return bool(tiers.own_lines(rows, items, settings)) and \
+        tiers.short_end(rows, items, settings) is None
 
 
 def _dated_lines(pages: list) -> tuple:
@@ -181,7 +196,10 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     segments = join_word_rivers(raw, [ln for _, ln in candidates])
     if header is None:
         header = find_header(pages, candidates[0], segments)
-    segments = widen(segments, continuation_lines(pages, candidates, header), header)
+    # a row's text longer than any other row's is too rare to cover a segment of its own:
+    # it widens its column as a wrapped line's does
+    segments = widen(segments, continuation_lines(pages, candidates, header)
+                     + [ln for _, ln in candidates], header)
     columns = build_columns(segments, header,
                             money_segments(segments, [ln for _, ln in candidates]), raw)
     if group_pattern:  # the day's heading fills a Date column of its own, first

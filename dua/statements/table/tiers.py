@@ -5,6 +5,10 @@ reference under the details).
 A heading wrapped in its cells ('Withdrawal' over 'Amt.') looks the same from above; the
 rows tell them apart: under a second tier nearly every row's first line is followed by a
 line that no row continues, whose words stand under the second tier's names.
+
+Nor is every line under the names a tier: where each row's text stands over its figures,
+the first row's text stands right under the heading. The table's ends tell: read as a
+tier, every row takes the next row's text and the last row is left with none.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ from . import engine, wordlines
 from .columns import _phrases
 
 _SHARE = 0.8  # of the rows whose first line is followed by such a line
+_ENOUGH = 3  # rows with text of their own before the one without says anything
 
 
 def second_line(pages: list, settings: dict, header: list) -> list | None:
@@ -61,3 +66,67 @@ def _columns(lower: list, settings: dict) -> list:
         out.append({"name": wordlines.join_words(phrase, 0.8), "x0": x0, "kind": "text"})
     out[0]["x0"] = 0.0
     return out
+
+
+def short_end(rows: list, items: list, settings: dict) -> tuple | None:
+    """``(column, row)``: a column of text every row prints on lines of its own, never on
+    its first line, that only one row lacks, at an end the reading's side leaves open (the
+    last, read below; the first, read above; either, read by nearness). Its text may be
+    each row's neighbour's."""
+    columns, side = settings.get("columns") or [], settings.get("continuation", "below")
+    if len(rows) <= _ENOUGH:
+        return None
+    ends = {"below": (len(rows) - 1,), "above": (0,)}.get(side, (0, len(rows) - 1))
+    for c in own_lines(rows, items, settings):
+        lacking = [n for n, row in enumerate(rows) if not _lines_in(row, items, columns, c)]
+        if len(lacking) == 1 and lacking[0] in ends:
+            return c, lacking[0]
+    return None
+
+
+def own_lines(rows: list, items: list, settings: dict) -> list:
+    """The columns of text no row's first line prints in and enough rows' other lines do."""
+    columns = settings.get("columns") or []
+    out = []
+    for c, column in enumerate(columns):
+        if column.get("kind") != "text" or not column.get("output", True):
+            continue
+        has = [_lines_in(row, items, columns, c) for row in rows]
+        if None not in has and sum(has) >= _ENOUGH:
+            out.append(c)
+    return out
+
+
+def _lines_in(row: list, items: list, columns: list, c: int) -> bool | None:
+    """Whether ``row`` prints a word in column ``c`` on its other lines; None when its
+    first line does."""
+    found = False
+    for page, k in row[3]:
+        item = items[page][k]
+        if any(wordlines.column_of(w, columns) == c for w in item[4]):
+            if item[0] == "anchor":
+                return None
+            found = True
+    return found
+
+
+def text_over_rows(pages: list, settings: dict, header: list) -> list | None:
+    """The heading without the lines under its names, where those lines hold text only and
+    the reading with them leaves the first row without text of its own, or the last one
+    read below its figures (``short_end``): they are the first row's text, set over its
+    figures as every row's is."""
+    if len(header) < 2 or not settings.get("columns") or \
+            settings.get("continuation", "below") == "above":
+        return None
+    names = max(range(len(header)), key=lambda i: len(header[i]))
+    kept = header[:names + 1]
+    lower = [w for line in header[names + 1:] for w in line]
+    kinds = [c["kind"] for c in settings["columns"]]
+    if not lower or any(kinds[wordlines.column_of(w, settings["columns"])] != "text"
+                        for w in lower):
+        return None
+    try:
+        rows, items = engine.extract(pages, settings)
+    except (KeyError, ValueError, TypeError, IndexError):
+        return None
+    return kept if short_end(rows, items, settings) is not None else None

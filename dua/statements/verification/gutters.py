@@ -237,3 +237,13 @@ def on_row_edges(words: list, edges: tuple, settings: dict) -> bool:
                 and not engine.looks_like_amount(w[0], settings) for w in words for x in starts)
     return dated and any(abs(round(w[2]) - x) <= 1 and engine.looks_like_amount(w[0], settings)
                          for w in words for x in ends)
+
+
+def on_money_edges(words: list, edges: tuple, settings: dict) -> bool:
+    """A line that ends two amounts or more where the rows' amounts end, each at an edge of
+    its own (a row's amount and its balance): printed as a row, whether or not its date
+    stands where the rows' dates do (a date printed once a day, left out)."""
+    ends = edges[1]
+    hit = {x for w in words if engine.looks_like_amount(w[0], settings)
+           for x in ends if abs(round(w[2]) - x) <= 1}
+    return len({round(x / 3.0) for x in hit}) >= 2

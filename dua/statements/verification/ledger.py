@@ -87,11 +87,11 @@ def build(pages: list, settings: dict, apart: list | None = None,
     rows, items = extraction or engine.extract(pages, settings)
     titles = _before(rows, items, restarts)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
-    region = _region(rows, items)
+    left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
+    region = _region(rows, items, lambda words: gutters.on_money_edges(words, edges, settings))
     money = Arithmetic(rows, settings, balances, restarts)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
-    left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
     stray = headings.stray(items, settings)
     first = min(region) if region else 0
     for page, (low, high, last_row) in sorted(region.items()):
@@ -115,7 +115,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
                                        for w in item[4]]
                 continue
             if item[0] == "outside" and (
-                    (page != first and _row_like(item[4], settings))
+                    (page != first and (_row_like(item[4], settings)
+                                        or gutters.on_money_edges(item[4], edges, settings)))
                     or (item[5] == _UNDER and gutters.on_row_edges(item[4], edges, settings))):
                 # over the heading a later page prints, or under what the reading took for
                 # another table's: a line printed as a row is one the reading left out,
@@ -321,12 +322,13 @@ def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None
                                for w in words]
 
 
-def _region(rows: list, items: list) -> dict:
+def _region(rows: list, items: list, row_like=None) -> dict:
     """page -> (top, bottom, last row line) of what is accounted for. The table's extent
     is the page's, not the rows': from its column heading above the first row (or that
     row, with no heading) to the page's end on the last page, every page between included,
-    and every page that prints the heading. Where the rows end is no evidence of where the table does: a row the reading lost
-    below the last one it found would lie outside."""
+    every page that prints the heading, and every later page that prints a line
+    ``row_like`` says is printed as a row. Where the rows end is no evidence of where the
+    table does: a row the reading lost below the last one it found would lie outside."""
     if not rows:
         return {}
     region = {}
@@ -347,6 +349,8 @@ def _region(rows: list, items: list) -> dict:
                 and item[5] == "the table's column heading"]
         if p not in out and tops:
             out[p] = (min(tops), inf, -inf)
+        elif p > last and row_like and any(row_like(item[4]) for item in lines):
+            out[p] = (-inf, inf, -inf)  # rows the reading lost, on a page of their own
     return out
 
 

@@ -4,21 +4,28 @@ Where rows keep their wrapped lines on the side nearer them (``continuation: nea
 line standing as near the row above as the row below belongs to either: every word still
 sits in some cell, the balances still reconcile, and the descriptions may be one row off
 all the way down. Distance decides only where it differs; a tie is said, never passed.
+
+Where rows keep them on one side (``below`` or ``above``), a column of text that no row's
+first line prints in is set on lines of its own, and those lines could as well be the next
+row's: the table's ends decide. Read below their rows, every row but the last one having
+its text says the text stands over its figures, read one row off all the way down.
 """
 from __future__ import annotations
 
 import re
 
-from ..table import engine, wordlines
+from ..table import engine, tiers, wordlines
 
 _TIE = 1.0  # points: two distances this close are the same distance measured twice
 
 
 def check(rows: list, items: list, settings: dict) -> dict | None:
-    """``{"name", "passed", "detail"}`` for a reading that gives wrapped lines to the nearer
-    row, None for one that keeps them on a side the settings name."""
-    if settings.get("continuation") != "nearest":
-        return None
+    """``{"name", "passed", "detail"}``: whether the table's ends agree with the side the
+    reading keeps wrapped lines on (``one_side``) and, where it gives them to the nearer
+    row, whether each stands nearer one row. None where neither can be judged."""
+    ends = one_side(rows, items, settings)
+    if settings.get("continuation", "below") != "nearest" or (ends and ends["passed"] is None):
+        return ends
     gap = settings["continuation_gap"]
     # a narrow cell's wrapped date belongs to the row whose date it completes: the date's
     # notation, not the distance, places it
@@ -41,6 +48,27 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
             "detail": f"{len(ties)} wrapped line(s) stand as near the row above as the row "
                       f"below ({text!r} on page {page + 1}): which row each belongs to, the "
                       "page does not show"}
+
+
+def one_side(rows: list, items: list, settings: dict) -> dict | None:
+    """Whether a column of text set on lines of its own reaches both ends of the table: one
+    row at an end the reading leaves open being the only one without it, each row's text
+    may be its neighbour's ('Direct debit' over the first row's figures taken for part of
+    the heading, the last row read with none). None where no column's text stands apart."""
+    columns = settings.get("columns") or []
+    short = tiers.short_end(rows, items, settings)
+    if short is not None:
+        c, row = short
+        return {"name": "wrapped_lines_owned", "passed": None,
+                "detail": f"every row's {columns[c]['name']!r} stands on lines of its own, "
+                          f"and every row has some but the {'first' if row == 0 else 'last'}: "
+                          "the rows' text may each be the next row's, read one row off"}
+    apart = tiers.own_lines(rows, items, settings) if len(rows) > 3 else []
+    if not apart:
+        return None
+    return {"name": "wrapped_lines_owned", "passed": True,
+            "detail": f"the rows' {columns[apart[0]]['name']!r}, on lines of their own, "
+                      "reaches both ends of the table"}
 
 
 def _heads_of_dates(items: list, settings: dict) -> set:

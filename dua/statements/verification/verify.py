@@ -11,11 +11,15 @@ import math
 from ...errors import DocumentNotFoundError, SchemaError
 from ..table import dataframe, engine, totals
 from ..table import reconcile as reconcile_mod
-from . import gutters, owners, pagecount, printed, textcheck
+from . import gutters, owners, pagecount, printed, shapes, textcheck
 
 # the common schema ``normalize`` writes: a key or rows to check may come in it
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
 _MAX_CELLS = 5
+
+
+# checks whose "could not tell" leaves the rows unverified: each says the rows may be wrong
+_UNDECIDED = ("wrapped_lines_owned", "pages_complete", "cells_in_shape")
 
 
 def preload() -> None:
@@ -338,8 +342,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
         checks += [gutters.check(*extraction, settings), gutters.bands(*extraction, settings),
                    gutters.apart(*extraction, settings),
                    gutters.one_column_each(*extraction, settings)]
-        owned = owners.check(*extraction, settings)
-        checks += [owned] if owned else []
+        checks += [c for c in (owners.check(*extraction, settings),
+                               shapes.check(*extraction, settings)) if c]
     cut_short = pagecount.missing(pages)
     if settings.get("columns") and len(frame):
         checks.append(printed.check(outside, settings, frame))
@@ -356,8 +360,7 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
     if arithmetic["passed"] is False or any(c["passed"] is False for c in checks[2:]):
         status = "failed"
     else:
-        undecided = any(c["name"] in ("wrapped_lines_owned", "pages_complete")
-                        and c["passed"] is None for c in checks)
+        undecided = any(c["name"] in _UNDECIDED and c["passed"] is None for c in checks)
         status = "passed" if arithmetic["passed"] and checks[1]["passed"] and not undecided \
             else "unverified"
     left = len(ledger.unaccounted) if ledger and checks[1]["passed"] is not None else 0

@@ -290,6 +290,40 @@ class StackedDatesTest(unittest.TestCase):
         self.assertEqual(len(dataframe.build_frame([page], s)), 3)
 
 
+class DescriptionsOverRowsTest(unittest.TestCase):
+    def test_the_first_rows_text_right_under_the_heading_is_no_second_line_of_its_name(self):
+        # each row's description stands over its figures; the first one, right under the
+        # heading, would have fitted beside 'Details' on the heading's line: it is no tier
+        page = line(50, (40, "Date"), (120, "Details"), (330, "Amount"), (420, "Balance"))
+        texts = ["Direct debit Shell Fuel", "ATM withdrawal Pune", "Cheque paid 820452",
+                 "Transfer to Anita Rao"]
+        top = 62
+        for n, text in enumerate(texts):
+            page += (line(top, (120, text))
+                     + line(top + 13, (40, f"0{n + 1}/08/2024"), (340, f"{n + 1}.00"),
+                            (420, f"{100 - sum(range(2, n + 3)):.2f}")))
+            top += 27
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(), texts)
+
+
+class LongestRowTest(unittest.TestCase):
+    def test_a_rows_text_longer_than_any_others_widens_its_column(self):
+        # one description runs on to near the value date: too rare to be a segment of its
+        # own, it still moves the gutter past its last word
+        page = line(50, (40, "Date"), (100, "Details"), (330, "Value"), (380, "Amount"))
+        texts = ["Coffee", "Rent", "Tea", "Salary", "Card fee", "Fuel"]
+        for n, text in enumerate(texts * 6):
+            page += line(62 + 12 * n, (40, f"{n % 28 + 1:02d}/02"), (100, text),
+                         (330, f"{n % 28 + 1:02d}/03"), (390, f"{n + 1}.00"))
+        page += line(62 + 12 * 36, (40, "28/02"), (100, "Bill payment broadband for the month of may"),
+                     (330, "01/03"), (390, "9.00"))
+        s = analysis.analyze_pages([page]).settings
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Details"].iloc[-1], "Bill payment broadband for the month of may")
+        self.assertEqual(frame["Value"].iloc[-1], "01/03")
+
+
 class CentredCellsTest(unittest.TestCase):
     """A ruled table whose wrapped descriptions are centred on the date line."""
 

@@ -513,3 +513,37 @@ class WrappedLineOwnerTest(unittest.TestCase):
         from dua.statements.verification import owners
 
         self.assertIsNone(owners.check([], [], {"continuation": "above"}))
+
+
+class TextAtBothEndsTest(unittest.TestCase):
+    """Text on lines of its own, read under each row's figures: the table's ends must agree."""
+
+    COLUMNS = [{"name": "Date", "x0": 0.0, "kind": "date"},
+               {"name": "Details", "x0": 100.0, "kind": "text"},
+               {"name": "Amount", "x0": 300.0, "kind": "amount"}]
+
+    def verdict(self, texts: list):
+        from dua.statements.verification import owners
+
+        items, rows, top = [], [], 100.0
+        for n, text in enumerate(texts):
+            rows.append([[], [], 1, [(0, len(items))]])
+            items.append(["anchor", top, [], "", [(f"0{n + 1}/03", 40.0, 70.0, top, top + 8, 8.0),
+                                                  ("1.00", 310.0, 330.0, top, top + 8, 8.0)], ""])
+            if text:
+                rows[-1][3].append((0, len(items)))
+                items.append(["text", top + 12, [], text,
+                              [(text, 110.0, 200.0, top + 12, top + 20, 8.0)], ""])
+            top += 26
+        return owners.check(rows, [items], {"columns": self.COLUMNS, "continuation": "below"})
+
+    def test_the_last_row_alone_without_text_leaves_each_rows_text_in_doubt(self):
+        found = self.verdict(["Rent", "Coffee", "Salary", "Fuel", ""])
+        self.assertIsNone(found["passed"])
+        self.assertIn("every row has some but the last", found["detail"])
+
+    def test_text_on_every_row_reaches_both_ends(self):
+        self.assertTrue(self.verdict(["Rent", "Coffee", "Salary", "Fuel", "Tea"])["passed"])
+
+    def test_a_row_without_text_in_the_middle_is_no_sign_of_either_side(self):
+        self.assertTrue(self.verdict(["Rent", "", "Salary", "Fuel", ""])["passed"])

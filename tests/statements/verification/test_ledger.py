@@ -181,6 +181,18 @@ class PageEdgesTest(unittest.TestCase):
                                                                   "2.00", "93.00")], settings())
         self.assertEqual(unaccounted(book), ["02/02/24", "Tea", "1.50", "95.00"])
 
+    def test_a_later_page_of_rows_without_their_dates_or_the_heading_is_the_tables_too(self):
+        # the day's date printed once, on page 1; page 2 prints the day's last row under
+        # no heading: its amounts end where the rows' amounts and balances end
+        book = ledger.build([HEADER + COFFEE + TEA,
+                             line(20, (100, "Milk"), (320, "2.00"), (420, "93.00"))], settings())
+        self.assertEqual(book.pages, [1, 2])
+        self.assertEqual(unaccounted(book), ["Milk", "2.00", "93.00"])
+        self.assertIn("printed as a row", book.unaccounted[0]["why"])
+        fees = ledger.build([HEADER + COFFEE + TEA, line(20, (100, "Card fee"), (320, "2.00"))],
+                            settings())
+        self.assertEqual(fees.pages, [1])  # one amount on a rows' edge prints no row
+
     def test_the_foot_of_a_page_the_table_leaves_is_furniture_beyond_a_continuations_reach(self):
         first = (HEADER + COFFEE + line(75, (40, "See"), (100, "overleaf"))
                  + line(700, (100, "Bank plc registered office")))
