@@ -29,7 +29,8 @@ def folded(pages: list) -> list | None:
     dates = _dates([text for _, _, text in stacks])
     chosen, used = {}, set()
     for head, tail, text in sorted(stacks, key=lambda s: -len(s[1])):  # the longest first
-        if text in dates and id(head) not in chosen and not any(id(t) in used for t in tail):
+        if text in dates and id(head) not in chosen and id(head) not in used \
+                and not any(id(t) in used for t in tail):
             chosen[id(head)] = (text, head[1], max(w[2] for w in [head] + tail),
                                 head[3], head[4], *head[5:])
             used |= {id(t) for t in tail}
@@ -63,7 +64,13 @@ def _dates(texts: list) -> set:
                          for p in DATE_PATTERNS)}
     short = [t for t in texts if re.search(r"\d", t) and len(t.split(" ")) <= _LINES
              and len(t) <= 20]
-    found = datenotation.induce(short) if len(short) >= _ENOUGH else None
-    if found and (found["languages"] or "y" in found["roles"]):
-        plain |= {t for t in short if re.fullmatch(found["pattern"], t, re.IGNORECASE)}
+    # stacks of a date's first two lines, or of one date's tail and the next one's head,
+    # are joined texts too: each shape is a notation of its own, tried apart
+    by_kind: dict = {}
+    for t in short:
+        by_kind.setdefault(datenotation.kinds_of(t), []).append(t)
+    for group in by_kind.values():
+        found = datenotation.induce(group) if len(group) >= _ENOUGH else None
+        if found and (found["languages"] or "y" in found["roles"]):
+            plain |= {t for t in group if re.fullmatch(found["pattern"], t, re.IGNORECASE)}
     return plain

@@ -66,6 +66,11 @@ def _shape(text: str) -> tuple:
     return tuple(kinds), parts, seps
 
 
+def kinds_of(text: str) -> tuple:
+    """The kind of each part of ``text``: 'n' a number, 'w' a word ('10 Mei 2023': n w n)."""
+    return _shape(text)[0]
+
+
 def induce(values: list) -> dict | None:
     """The notation of dates printed as ``values``: ``{"pattern", "roles", "languages"}``,
     or None when they share no shape with a day and a month in it.

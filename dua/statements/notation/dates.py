@@ -3,7 +3,20 @@ from __future__ import annotations
 
 import re
 
-MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+
+def _prefixes(name: str) -> str:
+    """A pattern for ``name`` cut after its third letter or any later one: 'sep', 'sept',
+    'september'; never a word that only starts like it ('Novak', 'Marketplace')."""
+    tail = ""
+    for ch in reversed(name[3:]):
+        tail = f"(?:{ch}{tail})?"
+    return name[:3] + tail
+
+
+# English month names, whole or cut short: the shapes read before any notation is learned
+MONTHS = "(?:%s)\\.?" % "|".join(_prefixes(m) for m in (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december"))
 DATE_PATTERNS = (
     r"\d{4}-\d{1,2}-\d{1,2}",
     r"\d{4}/\d{1,2}/\d{1,2}",

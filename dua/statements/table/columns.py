@@ -246,12 +246,25 @@ def _heads_of_nothing(phrases: list, segments: list) -> tuple:
     (left-aligned names over right-aligned money) and each names the segment it is near."""
     over = [[i for i, (s0, s1) in enumerate(segments) if min(p[-1][2], s1) - max(p[0][1], s0) > 0]
             for p in phrases]
-    everyone = {i for hit in over for i in hit} == set(range(len(segments)))
+    named = {i for hit in over for i in hit}
+    # a segment a word space from a named one is that column's words run on, not one of
+    # its own left without a name
+    space = 0.6 * max((w[4] - w[3] for p in phrases for w in p), default=0.0)
+    everyone = all(i in named or any(j in named and _gap(segments, i, j) <= space
+                                     for j in (i - 1, i + 1)) for i in range(len(segments)))
     named = [p for p, hit in zip(phrases, over) if hit]
     empty = [cell for cell in _stacked([p for p, hit in zip(phrases, over) if not hit])
              if not any(_beside(p, q) for p in cell for q in named)
              and (everyone or _named_before(cell[0], phrases, over, _covered(segments, cell[0])))]
     return [p for p in phrases if not any(p is q for cell in empty for q in cell)], empty
+
+
+def _gap(segments: list, i: int, j: int) -> float:
+    """The width of the river between segments ``i`` and ``j`` (inf where ``j`` is none)."""
+    if not 0 <= j < len(segments):
+        return float("inf")
+    a, b = sorted((i, j))
+    return segments[b][0] - segments[a][1]
 
 
 def _stacked(phrases: list) -> list:

@@ -110,7 +110,7 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
             break
     if best is None:
         return []
-    stack = _stack(lines, best, segments)
+    stack = _stack(lines, best, segments, reach)
     whole = _whole(stack, every)
     return _repeated_with(pages, whole[stack.index(best)], whole)
 
@@ -131,8 +131,10 @@ def _repeated_with(pages: list, best: list, block: list) -> list:
         wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) in near for near in places)]
 
 
-def _stack(lines: list, best: list, segments: list | None) -> list:
-    """``best`` and the plain lines that touch it above and below (a wrapped heading)."""
+def _stack(lines: list, best: list, segments: list | None, reach: tuple | None = None) -> list:
+    """``best`` and the plain lines that touch it above and below (a wrapped heading),
+    within the table's ``reach`` where known: its rows' lines, descriptions printed on
+    lines of their own included, not only the columns of their first lines."""
     height = max(w[4] - w[3] for w in best)
     block = [best]
     grew = True
@@ -150,9 +152,13 @@ def _stack(lines: list, best: list, segments: list | None) -> list:
                       for b in near)
             under = all(any(min(w[2], h[2]) - max(w[1], h[1]) > -5 for h in best) for w in ln)
             # A wrapped heading word may reach past a narrow right-aligned column.
-            inside = segments is None or (ln[0][1] >= segments[0][0] - 60
-                                          and ln[-1][2] <= segments[-1][1] + 60)
-            if gap < 0.6 * height and inside and _within_cells(ln, best, segments) and (
+            left, right = reach or ((segments[0][0] - 60, segments[-1][1] + 60)
+                                    if segments else (float("-inf"), float("inf")))
+            inside = ln[0][1] >= left and ln[-1][2] <= right
+            # within the cells of the heading's lines it touches, not only the names': a
+            # title over the upper tier runs across two of its cells
+            cells = all(_within_cells(ln, b, segments) for b in near + [best])
+            if gap < 0.6 * height and inside and cells and (
                     segments or _header_score(ln) or under):
                 block.append(ln)
                 grew = True

@@ -256,6 +256,19 @@ def amounts_in_table(extraction: tuple, settings: dict) -> list:
     return found
 
 
+def amounts_among_rows(extraction: tuple | None, settings: dict) -> list:
+    """The amounts printed on lines between two rows that are no row: none of them is a
+    balance every row leads from or to (a row the reading lost prints its amount there)."""
+    if not extraction:
+        return []
+    found = []
+    for i in range(1, len(extraction[0])):
+        for item in _between(extraction, i):
+            if item[0] in ("money", "furniture", "text") and item[5] != wordlines.HEADING:
+                found += _line_amounts(item[4], settings)
+    return found
+
+
 def openings(extraction: tuple | None, settings: dict) -> dict:
     """Row -> the amounts printed on the lines between it and the row before it (in the
     table's columns of money; anywhere on them where a column heading stands between, a

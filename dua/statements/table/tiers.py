@@ -112,21 +112,46 @@ def _lines_in(row: list, items: list, columns: list, c: int) -> bool | None:
 
 def text_over_rows(pages: list, settings: dict, header: list) -> list | None:
     """The heading without the lines under its names, where those lines hold text only and
-    the reading with them leaves the first row without text of its own, or the last one
-    read below its figures (``short_end``): they are the first row's text, set over its
-    figures as every row's is."""
-    if len(header) < 2 or not settings.get("columns") or \
-            settings.get("continuation", "below") == "above":
+    are the first row's text, set over its figures as every row's is: read below their
+    figures, the rows leave the last without text of its own (``short_end``); read above
+    them or by nearness, the lines stand in a column the rows print on lines of their own."""
+    if len(header) < 2 or not settings.get("columns"):
         return None
     names = max(range(len(header)), key=lambda i: len(header[i]))
-    kept = header[:names + 1]
     lower = [w for line in header[names + 1:] for w in line]
-    kinds = [c["kind"] for c in settings["columns"]]
-    if not lower or any(kinds[wordlines.column_of(w, settings["columns"])] != "text"
+    columns = settings["columns"]
+    if not lower or any(columns[wordlines.column_of(w, columns)]["kind"] != "text"
                         for w in lower):
         return None
     try:
         rows, items = engine.extract(pages, settings)
     except (KeyError, ValueError, TypeError, IndexError):
         return None
-    return kept if short_end(rows, items, settings) is not None else None
+    if settings.get("continuation", "below") == "below":
+        over = short_end(rows, items, settings) is not None
+    else:
+        own = own_lines(rows, items, settings)
+        over = all(wordlines.column_of(w, columns) in own for w in lower)
+    return header[:names + 1] if over else None
+
+
+def tier_over_text(rows: list, items: list, settings: dict) -> str | None:
+    """The text of the heading's lines under its names, where the rows print their text
+    over their figures and those lines stand in a column the rows print on lines of their
+    own: the first row's text, for all the page shows."""
+    if settings.get("continuation", "below") not in ("above", "nearest"):
+        return None
+    columns = settings.get("columns") or []
+    own = own_lines(rows, items, settings) if len(rows) > _ENOUGH else []
+    for page in items:
+        heading = [item for item in page if item[0] == "furniture"
+                   and item[5] == wordlines.HEADING]
+        if not heading:
+            continue
+        names = max(heading, key=lambda item: len(item[4]))
+        lower = [item for item in heading if item[1] > names[1]]
+        if own and lower and all(wordlines.column_of(w, columns) in own
+                                 for item in lower for w in item[4]):
+            return " ".join(item[3] for item in lower)
+        return None
+    return None

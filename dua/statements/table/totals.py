@@ -10,7 +10,7 @@ from .movements import _movements, numeric_columns
 
 
 def reconcile_totals(frame, printed: list, in_table: list | None = None,
-                     between: bool = True) -> dict:
+                     between: bool = True, among: list = ()) -> dict:
     """Without a balance: the movements add up to a printed amount (or to one less another).
 
     Every column of money must be accounted for so: a debit total printed beside a credit
@@ -20,7 +20,9 @@ def reconcile_totals(frame, printed: list, in_table: list | None = None,
     (``in_table``, None when unknown): a summary elsewhere may count other things. With
     ``between`` False only a total counts, not two printed figures the rows lead from one
     to the other: a table's total less the rest of its rows is a row's own amount, which
-    its line prints wherever the reading lost it."""
+    its line prints wherever the reading lost it. For the same reason no figure printed
+    ``among`` the rows (between two of them) is one the rows lead from or to: a lost
+    row's amount, or one section's total, which with the other's bounds any sum of both."""
     options = _movements(frame)
     printed = list(dict.fromkeys(round(v, 2) for v in printed))  # each where first printed
     if not len(frame) or not options or not printed:
@@ -28,7 +30,7 @@ def reconcile_totals(frame, printed: list, in_table: list | None = None,
                 "detail": "no balance column and no printed total to reconcile"}
     found, covered, every = [], set(), set(numeric_columns(frame))
     for what, moves, columns in options:
-        match = _total_of(moves, printed, columns == every and between)
+        match = _total_of(moves, printed, columns == every and between, among)
         if match and not columns <= covered:
             found.append((what, moves, match, columns == every))
             covered |= columns
@@ -73,7 +75,7 @@ def _count(moves: list) -> str:
     return f"{n} amount" + ("s" if n != 1 else "")
 
 
-def _total_of(moves: list, printed: list, net: bool) -> tuple | None:
+def _total_of(moves: list, printed: list, net: bool, among: list = ()) -> tuple | None:
     """``(t, other)``: the printed ``t`` the movements add up to (``other`` None), or, when
     they are the ``net`` movement of every column of money, lead to from the printed
     ``other`` (one balance to the next: a column of money in alone leads from no balance
@@ -86,7 +88,10 @@ def _total_of(moves: list, printed: list, net: bool) -> tuple | None:
         # another (which of the two is the earlier, the page does not always say).
         if abs(abs(total) - abs(t)) < 0.005:
             return t, None
-        other = next((p for p in printed if p != t and abs(p + total - t) < 0.005), None)
+        if any(abs(t - a) < 0.005 for a in among):
+            continue  # no balance every row leads to
+        other = next((p for p in printed if p != t and abs(p + total - t) < 0.005
+                      and not any(abs(p - a) < 0.005 for a in among)), None)
         if other is not None and net:
             return t, other
     return None

@@ -83,8 +83,11 @@ def split_cells(line: list, columns: list, glue_gap: float, settings: dict | Non
 
 def _runs_on(words: list, n: int, settings: dict) -> bool:
     """Whether word ``n`` runs on from the word before it, a word space away, and is no
-    amount: a long line of text carried on under a column of money, not a cell of its own."""
+    amount, nor the head of one with the word after it ('71' of '71 162,48'): a long line
+    of text carried on under a column of money, not a cell of its own."""
     if n == 0 or looks_like_amount(words[n][0], settings):
+        return False
+    if n + 1 < len(words) and looks_like_amount(f"{words[n][0]} {words[n + 1][0]}", settings):
         return False
     return words[n][1] - words[n - 1][2] <= words[n][4] - words[n][3]
 

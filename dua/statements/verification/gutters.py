@@ -158,9 +158,10 @@ def _openings(words: list, columns: list) -> list:
 
 def one_column_each(rows: list, items: list, settings: dict) -> dict:
     """Whether each column of words holds one column of the page: where, on nearly every
-    row, a cell's later word starts under a word of the heading printed over that cell,
-    the heading word names a column of its own that the reading merged into its neighbour
-    ('Value' and 'Reference' read as one column, each row's date and reference in it)."""
+    row whose cell reaches that far, a cell's later word starts under a word of the heading
+    printed over that cell, the heading word names a column of its own that the reading
+    merged into its neighbour ('Value' and 'Reference' read as one column, each row's date
+    and reference in it)."""
     columns = settings["columns"]
     heading = [w for page in items for item in page if item[0] == "furniture"
                and item[5] == wordlines.HEADING for w in _names(item[4])]
@@ -176,11 +177,15 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
                 continue
             under = sum(1 for cell in cells if any(abs(w[1] - h[1]) <= _SLACK
                                                    for w in cell[1:]))
-            if under >= _ENOUGH and under * 5 >= len(cells) * 4:
+            # only the cells that print as far as the heading word can start a word under
+            # it: a column printed on some rows only (a date once a day) is still a column
+            reach = sum(1 for cell in cells if cell[-1][2] > h[1] + _SLACK)
+            if under >= _ENOUGH and under * 5 >= reach * 4:
                 return {"name": "one_column_each", "passed": False,
-                        "detail": f"in {column['name']!r}, {under} of {len(cells)} rows start "
-                                  f"a later word right under the heading's {h[0]!r} (x "
-                                  f"{h[1]:.0f}): a column of its own, read into this one"}
+                        "detail": f"in {column['name']!r}, {under} of the {reach} rows whose "
+                                  f"cell reaches under the heading's {h[0]!r} (x {h[1]:.0f}) "
+                                  "start a word right there: a column of its own, read into "
+                                  "this one"}
     return {"name": "one_column_each", "passed": True,
             "detail": "no cell's words start again under a word of its column's heading"}
 
@@ -247,3 +252,9 @@ def on_money_edges(words: list, edges: tuple, settings: dict) -> bool:
     hit = {x for w in words if engine.looks_like_amount(w[0], settings)
            for x in ends if abs(round(w[2]) - x) <= 1}
     return len({round(x / 3.0) for x in hit}) >= 2
+
+
+def printed_as_row(words: list, edges: tuple, settings: dict) -> bool:
+    """A line set on the rows' edges (``on_row_edges``) or ending amounts on two of their
+    money's (``on_money_edges``): a row, read or not."""
+    return on_money_edges(words, edges, settings) or on_row_edges(words, edges, settings)

@@ -88,7 +88,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     titles = _before(rows, items, restarts)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
-    region = _region(rows, items, lambda words: gutters.on_money_edges(words, edges, settings))
+    region = _region(rows, items, lambda words: gutters.printed_as_row(words, edges, settings))
     money = Arithmetic(rows, settings, balances, restarts)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
@@ -116,7 +116,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 continue
             if item[0] == "outside" and (
                     (page != first and (_row_like(item[4], settings)
-                                        or gutters.on_money_edges(item[4], edges, settings)))
+                                        or gutters.printed_as_row(item[4], edges, settings)))
                     or (item[5] == _UNDER and gutters.on_row_edges(item[4], edges, settings))):
                 # over the heading a later page prints, or under what the reading took for
                 # another table's: a line printed as a row is one the reading left out,

@@ -63,6 +63,12 @@ def one_side(rows: list, items: list, settings: dict) -> dict | None:
                 "detail": f"every row's {columns[c]['name']!r} stands on lines of its own, "
                           f"and every row has some but the {'first' if row == 0 else 'last'}: "
                           "the rows' text may each be the next row's, read one row off"}
+    tier = tiers.tier_over_text(rows, items, settings)
+    if tier:
+        return {"name": "wrapped_lines_owned", "passed": None,
+                "detail": f"the heading's line {tier!r}, under its names, stands where the "
+                          "rows print their text over their figures: it may be the first "
+                          "row's"}
     apart = tiers.own_lines(rows, items, settings) if len(rows) > 3 else []
     if not apart:
         return None

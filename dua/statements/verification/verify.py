@@ -222,7 +222,8 @@ def _with_balance(settings: dict, arithmetic: dict) -> dict:
 
 
 def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = None,
-                in_table: list | None = None, starts: list = (), tables: tuple = ()) -> dict:
+                in_table: list | None = None, starts: list = (), tables: tuple = (),
+                among: list = ()) -> dict:
     """Running balances, else the ``printed`` totals; the daily balances a summary prints,
     reached from its opening one; and where sections sign the amounts, whether the other
     way round adds up as well (then only the daily balances can say which is right)."""
@@ -236,7 +237,7 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
     def check(f):
         result = reconcile_mod.reconcile(f, openings, tables)
         if result["passed"] is None and columns and not result.get("roles"):
-            result = totals.reconcile_totals(f, printed, in_table)
+            result = totals.reconcile_totals(f, printed, in_table, among=among)
             if not result["passed"] and starts:
                 result = totals.totals_by_table(f, printed, starts, in_table) or result
         if result["passed"] is not False and not result.get("roles"):
@@ -325,7 +326,9 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                              reconcile_mod.amounts_in_table(extraction, settings)
                              if extraction else None,
                              reconcile_mod.under_headings(extraction) if same else (),
-                             tuple(reconcile_mod.new_tables(extraction)) if same else ())
+                             tuple(reconcile_mod.new_tables(extraction)) if same else (),
+                             reconcile_mod.amounts_among_rows(extraction, settings)
+                             if same else ())
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     settings = _with_balance(settings, arithmetic)

@@ -266,19 +266,30 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
 
 
 class StackedDatesTest(unittest.TestCase):
-    def test_dates_stacked_over_three_lines_are_found_without_a_key(self):
-        # day, month and year each on a line of its own in a narrow cell; no line prints a
-        # whole date, and the search for dated lines finds them folded
+    DAYS = (3, 5, 9, 12, 17)
+
+    def dates(self, month: str, line_step: float, row_step: float) -> list:
+        """The dates read without a key, each stacked in a narrow cell: day, ``month``,
+        year, a line each, ``line_step`` apart, rows ``row_step`` apart."""
         page = line(50, (40, "Date"), (100, "Details"), (300, "Amount"), (400, "Balance"))
-        top, days = 64, (3, 5, 9, 12, 17)
-        for n, day in enumerate(days):
+        top = 64
+        for n, day in enumerate(self.DAYS):
             page += (line(top, (40, str(day)), (100, f"Shop {n}"), (300, f"{n + 1}.00"),
                           (400, f"{100 - sum(range(n + 2)):.2f}"))
-                     + line(top + 8, (40, "nov.")) + line(top + 16, (40, "2023")))
-            top += 30
+                     + line(top + line_step, (40, month))
+                     + line(top + 2 * line_step, (40, "2023")))
+            top += row_step
         s = analysis.analyze_pages([page]).settings
-        frame = dataframe.build_frame([page], s)
-        self.assertEqual(frame["Date"].tolist(), [f"{d} nov. 2023" for d in days])
+        return dataframe.build_frame([page], s)["Date"].tolist()
+
+    def test_dates_stacked_over_three_lines_are_found_without_a_key(self):
+        # no line prints a whole date, and the search for dated lines finds them folded
+        self.assertEqual(self.dates("nov.", 8, 30), [f"{d} nov. 2023" for d in self.DAYS])
+
+    def test_stacked_dates_in_a_language_are_read_whatever_else_the_stacks_join(self):
+        # 'Mei' is no English month: the notation is induced from the stacks, among them
+        # a date's first two lines and one date's year over the next one's day
+        self.assertEqual(self.dates("Mei", 10, 31), [f"{d} Mei 2023" for d in self.DAYS])
 
     def test_a_heading_word_over_a_column_no_row_fills_stays_in_the_heading(self):
         # 'Memo' at the page's edge, far from every row's words, set as the heading is
@@ -322,6 +333,24 @@ class LongestRowTest(unittest.TestCase):
         frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Details"].iloc[-1], "Bill payment broadband for the month of may")
         self.assertEqual(frame["Value"].iloc[-1], "01/03")
+
+
+class FirstTextUnderTheHeadingTest(unittest.TestCase):
+    def test_the_first_line_of_the_first_rows_text_is_no_line_of_the_heading(self):
+        # each row's text, two lines, over its figures; the first line of the first one
+        # stands right under the heading's names, the second over the first row's figures
+        page = line(50, (40, "Date"), (120, "Details"), (330, "Amount"), (420, "Balance"))
+        texts = [("Direct debit", "Shell Fuel"), ("ATM withdrawal", "Pune branch"),
+                 ("Cheque paid", "820452"), ("Transfer to", "Anita Rao"), ("Interest", "May")]
+        top = 61
+        for n, (first, second) in enumerate(texts):
+            page += (line(top, (120, first)) + line(top + 10, (120, second))
+                     + line(top + 21, (40, f"0{n + 1}/08/2024"), (340, f"{n + 1}.00"),
+                            (420, f"{100 - sum(range(2, n + 3)):.2f}")))
+            top += 33
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(),
+                         [" ".join(t) for t in texts])
 
 
 class CentredCellsTest(unittest.TestCase):
@@ -445,6 +474,40 @@ class HeadingTiersTest(unittest.TestCase):
         header = analysis.find_header([page], found[0], segments)
         self.assertEqual([w[0] for w in header[0]], ["Details", "Amount", "Date"])
 
+    def test_a_tier_naming_descriptions_printed_above_the_rows_far_right_is_the_headings(self):
+        # money first, the date after it, each row's description on a line over them, far
+        # right of the rows' first lines: the upper tier's 'Narration' stands over it
+        upper = line(38, (40, "Transaction"), (110, "Running"), (160, "Booking"),
+                     (330, "Narration"))
+        lower = line(47, (55, "Amount"), (112, "Balance"))
+        page = upper + lower
+        for i, (text, amount, balance, day) in enumerate((
+                ("Coffee", "3.50", "96.50", "01/02/24"), ("Tea", "1.50", "95.00", "02/02/24"),
+                ("Rent for the month of may", "9.00", "86.00", "03/02/24"))):
+            page += line(58 + 24 * i, (330, text)) + line(68 + 24 * i, (65, amount),
+                                                          (115, balance), (160, day))
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        header = analysis.find_header([page], found[0], segments)
+        self.assertEqual([w[0] for w in header[0]], ["Transaction", "Running", "Booking",
+                                                     "Narration"])
+
+    def test_a_title_over_the_upper_tier_across_two_of_its_cells_is_no_tier(self):
+        # the names' line is the lower one ('Balance', 'Amount'); the title, right over the
+        # upper tier, stands over 'Running' and 'Trans. Date' at once
+        title = line(28, (40, "CurrentAccount6846"))
+        upper = line(38, (60, "Running"), (110, "Trans."), (140, "Date"), (200, "Details"),
+                     (330, "Transaction"))
+        lower = line(47, (60, "Balance"), (340, "Amount"))
+        page = title + upper + lower + rows(
+            [(55, "18,015.82"), (110, "03.09.2023"), (200, "Coffee"), (345, "3.50")],
+            [(55, "18,012.32"), (110, "04.09.2023"), (200, "Tea"), (345, "1.50")],
+            [(55, "18,010.82"), (110, "05.09.2023"), (200, "Cake"), (345, "2.00")], top=60)
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        header = analysis.find_header([page], found[0], segments)
+        self.assertEqual([ln[0][0] for ln in header], ["Running", "Balance"])
+
     def test_a_sections_title_over_the_heading_is_no_tier_of_it(self):
         header, _ = self.heading(line(40, (70, "Checking account activity")))
         self.assertEqual([[w[0] for w in ln] for ln in header],
@@ -495,6 +558,14 @@ class EmptyColumnTest(unittest.TestCase):
         segments = [(40, 80), (100, 150), (280, 310)]
         columns = analysis.build_columns(segments, header, [False, False, True])
         self.assertEqual([c["name"] for c in columns], ["Date", "Ref", "Details", "Amount"])
+
+    def test_a_segment_a_word_space_from_a_named_one_leaves_every_segment_named(self):
+        # a few long descriptions run on past a narrow river: their words are the named
+        # column's, so 'Memo' over nothing still names an empty column of its own
+        header = [line(50, (40, "Date"), (96, "Memo"), (125, "Description"), (320, "Amount"))]
+        segments = [(40, 80), (125, 200), (202, 215), (310, 350)]
+        columns = analysis.build_columns(segments, header, [False, False, False, True])
+        self.assertEqual([c["name"] for c in columns], ["Date", "Memo", "Description", "Amount"])
 
     def test_names_set_off_to_the_side_of_unheaded_segments_still_name_them(self):
         # left-aligned names over right-aligned money: no segment is left for an empty column

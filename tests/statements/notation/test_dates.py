@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import unittest
 
-from dua.statements.notation.dates import order_keys
+from dua.statements.notation.dates import DATE_SEARCH, order_keys
 
 
 class OrderKeysTest(unittest.TestCase):
@@ -23,6 +23,18 @@ class OrderKeysTest(unittest.TestCase):
         keys = order_keys(["12/30", "12/31", "01/02"])
         self.assertEqual(keys, [(0, 12, 30), (0, 12, 31), (1, 1, 2)])
         self.assertEqual(sorted(keys), keys)
+
+
+class MonthNamesTest(unittest.TestCase):
+    def test_a_month_is_its_name_whole_or_cut_short(self):
+        for text in ("Nov 2", "Sept 12", "September 3", "Mar. 4", "3 Dec 2024", "May 1"):
+            self.assertTrue(DATE_SEARCH.fullmatch(text), text)
+
+    def test_a_word_that_only_starts_like_a_month_is_none(self):
+        # a payee and a shop beside an amount read as dates would make a row of every
+        # description line ('Transfer to T Novak 2,37')
+        for text in ("Novak 2", "Marketplace 6", "Decathlon 5", "Mayor 3", "12 Octopus"):
+            self.assertIsNone(DATE_SEARCH.search(text), text)
 
 
 if __name__ == "__main__":

@@ -465,6 +465,16 @@ class RunOnUnderMoneyTest(unittest.TestCase):
                          ["including taxes", ""])
         self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8), ["including", "taxes"])
 
+    def test_the_head_of_an_amount_grouped_by_a_space_is_no_text_running_on(self):
+        # '71 162,48' set a word space after the deposit: the balance's own first group
+        columns = [{"name": "Details", "x0": 0.0, "kind": "text"},
+                   {"name": "Deposits", "x0": 60.0, "kind": "amount"},
+                   {"name": "Balance", "x0": 100.0, "kind": "amount"}]
+        line = [("Refund", 10.0, 40.0, 100.0, 108.0, 8.0), ("2,06", 75.0, 92.0, 100.0, 108.0, 8.0),
+                ("71", 99.0, 108.0, 100.0, 108.0, 8.0), ("162,48", 110.0, 138.0, 100.0, 108.0, 8.0)]
+        self.assertEqual(wordlines.split_cells(line, columns, 0.8, {"decimal": ","}),
+                         ["Refund", "2,06", "71 162,48"])
+
     def test_an_amount_after_the_text_is_a_cell_of_its_own(self):
         line = [("Fee", 10.0, 25.0, 100.0, 108.0, 8.0), ("12.50", 62.0, 80.0, 100.0, 108.0, 8.0)]
         self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8, {"decimal": "."}),
@@ -547,3 +557,29 @@ class TextAtBothEndsTest(unittest.TestCase):
 
     def test_a_row_without_text_in_the_middle_is_no_sign_of_either_side(self):
         self.assertTrue(self.verdict(["Rent", "", "Salary", "Fuel", ""])["passed"])
+
+    def test_a_heading_line_under_its_names_over_text_set_above_the_figures_is_in_doubt(self):
+        # read above their figures, the rows' text starts right under the heading: a line
+        # of the heading under its names, in that column, may be the first row's
+        from dua.statements.table import wordlines
+        from dua.statements.verification import owners
+
+        names = [("Date", 40.0, 60.0, 50.0, 58.0, 8.0), ("Details", 110.0, 145.0, 50.0, 58.0, 8.0),
+                 ("Amount", 310.0, 340.0, 50.0, 58.0, 8.0)]
+        lower = [("Direct", 110.0, 140.0, 62.0, 70.0, 8.0), ("debit", 143.0, 168.0, 62.0, 70.0, 8.0)]
+        items = [["furniture", 50.0, [], "Date Details Amount", names, wordlines.HEADING],
+                 ["furniture", 62.0, [], "Direct debit", lower, wordlines.HEADING]]
+        rows, top = [], 74.0
+        for n, text in enumerate(["Shell Fuel", "Rent", "Coffee", "Salary", "Fuel"]):
+            rows.append([[], [], 1, [(0, len(items)), (0, len(items) + 1)]])
+            items.append(["text", top, [], text, [(text, 110.0, 160.0, top, top + 8, 8.0)], ""])
+            items.append(["anchor", top + 10, [], "", [
+                (f"0{n + 1}/03", 40.0, 70.0, top + 10, top + 18, 8.0),
+                ("1.00", 310.0, 330.0, top + 10, top + 18, 8.0)], ""])
+            top += 24
+        s = {"columns": self.COLUMNS, "continuation": "above"}
+        found = owners.check(rows, [items], s)
+        self.assertIsNone(found["passed"])
+        self.assertIn("'Direct debit'", found["detail"])
+        self.assertTrue(owners.check(rows, [items[:1] + [["text"] + items[1][1:5] + [""]]
+                                            + items[2:]], s)["passed"])

@@ -66,25 +66,42 @@ class LinesInColumnsTest(unittest.TestCase):
 
 
 class OneColumnEachTest(unittest.TestCase):
-    def test_a_word_starting_under_a_heading_word_on_every_row_is_a_column_merged(self):
+    HEAD = line(50, (40, "Date"), (100, "Value"), (150, "Reference"), (210, "Description"),
+                (310, "Amount"))
+
+    @staticmethod
+    def merged():
+        """'Value' and 'Reference' read as one column."""
         s = settings(header=["date value reference description amount"])
         s["columns"] = [{"name": "Date", "x0": 0.0, "kind": "date"},
                         {"name": "Value Reference", "x0": 90.0, "kind": "text"},
                         {"name": "Description", "x0": 200.0, "kind": "text"},
                         {"name": "Amount", "x0": 300.0, "kind": "amount"}]
-        head = line(50, (40, "Date"), (100, "Value"), (150, "Reference"), (210, "Description"),
-                    (310, "Amount"))
-        page = head + [w for k, ref in enumerate(("AB1", "CD22", "EF333")) for w in line(
-            65 + 12 * k, (40, "01/02/24"), (100, "02/02"), (150, ref), (210, "Coffee"),
-            (320, "3.50"))]
+        return s
+
+    def page(self, refs):
+        page = list(self.HEAD)
+        for k, ref in enumerate(refs):
+            cells = [(40, f"0{k + 1}/02/24"), (100, "02/02")] + ([(150, ref)] if ref else [])
+            page += line(65 + 12 * k, *cells, (210, "Coffee"), (320, "3.50"))
+        return page
+
+    def test_a_word_starting_under_a_heading_word_on_every_row_is_a_column_merged(self):
+        s, page = self.merged(), self.page(("AB1", "CD22", "EF333"))
         found = verdicts(page, s)[1]
         self.assertFalse(found["passed"])
         self.assertIn("'Reference'", found["detail"])
         # read apart, each heading word over its own column, nothing is merged
         s["columns"][1:2] = [{"name": "Value", "x0": 90.0, "kind": "text"},
                              {"name": "Reference", "x0": 140.0, "kind": "text"}]
-        s["header"] = ["date value reference description amount"]
         self.assertTrue(verdicts(page, s)[1]["passed"])
+
+    def test_a_column_printed_on_some_rows_only_read_into_its_neighbour_is_merged(self):
+        # references on three rows of six: the rows whose cell reaches under 'Reference'
+        # all start a word there; the others print nothing that far right
+        found = verdicts(self.page(("AB1", "", "CD22", "", "EF333", "")), self.merged())[1]
+        self.assertFalse(found["passed"])
+        self.assertIn("3 of the 3 rows", found["detail"])
 
     def test_a_second_word_of_one_columns_name_is_no_column_of_its_own(self):
         # 'Posting Date': 'Date' a word space after 'Posting', over each date's month

@@ -189,6 +189,9 @@ class PageEdgesTest(unittest.TestCase):
         self.assertEqual(book.pages, [1, 2])
         self.assertEqual(unaccounted(book), ["Milk", "2.00", "93.00"])
         self.assertIn("printed as a row", book.unaccounted[0]["why"])
+        dated = ledger.build([HEADER + COFFEE + TEA, row(20, "03/02/24", "Milk", "2.00")],
+                             settings())  # one amount, where the rows' dates and amounts stand
+        self.assertEqual(unaccounted(dated), ["03/02/24", "Milk", "2.00"])
         fees = ledger.build([HEADER + COFFEE + TEA, line(20, (100, "Card fee"), (320, "2.00"))],
                             settings())
         self.assertEqual(fees.pages, [1])  # one amount on a rows' edge prints no row

@@ -381,6 +381,14 @@ class ReconcileTest(unittest.TestCase):
         result = totals.reconcile_totals(movements, [12.0, 5.0, 25.0])
         self.assertFalse(result["passed"] is True and 5.0 in result.get("explained", []))
 
+    def test_no_figure_printed_among_the_rows_is_one_they_lead_from(self):
+        # a row the reading lost, between two it kept: its amount and the rest add up to
+        # the summary's total, but no balance is printed between rows for all of them
+        movements = frame(Amount=[100.0, 30.0, 20.0])
+        self.assertTrue(totals.reconcile_totals(movements, [2.51, 152.51])["passed"])
+        result = totals.reconcile_totals(movements, [2.51, 152.51], among=[2.51])
+        self.assertFalse(result["passed"])
+
     def test_movements_that_add_up_to_nothing_never_reconcile(self):
         result = totals.reconcile_totals(frame(Amount=[10.0, -10.0]), [0.0, 42.0])
         self.assertFalse(result["passed"])
