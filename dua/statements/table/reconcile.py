@@ -87,11 +87,12 @@ def _days(frame) -> list | None:
     return best
 
 
-def _fit(frame) -> tuple | None:
+def _fit(frame, openings: dict | None = None, tables: tuple = ()) -> tuple | None:
     """(bad rows, balance column, movements' description, newest first, balances, movements,
     sign: the balance moves by sign x movement) of the assignment that reconciles best. A
-    column with holes counts only when every pair of rows it prints reconciles: then it is
-    the balance, and its holes are the fault."""
+    column with holes counts only when every pair of rows it prints reconciles, but where
+    another account's table starts (``reconcile``'s ``openings`` and ``tables``): then it
+    is the balance, and its holes are the fault."""
     best = None
     days = _days(frame)
     for bal_col in numeric_columns(frame):
@@ -100,7 +101,9 @@ def _fit(frame) -> tuple | None:
             continue
         for what, moves in movement_options(frame, exclude=(bal_col,)):
             bad, sign, newest = _best_convention(bal, moves)
-            if any(math.isnan(b) for b in bal) and bad:
+            if any(math.isnan(b) for b in bal) and any(
+                    newest or (not _opens_before(i, bal, tables)
+                               and not _restarts(i, bal, moves, sign, openings)) for i in bad):
                 continue
             bad = sorted(bad + _holes(bal, days))
             if sign < 0 and what.endswith(" out"):  # the pair moves the balance the other way
@@ -122,20 +125,23 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
     row unchecked (another account's), not wrong."""
     if len(frame) < 2:
         return {"name": "balance_reconciles", "passed": None, "detail": "fewer than two rows"}
-    best = _fit(frame)
+    best = _fit(frame, openings, tables)
     if best is None:
         return {"name": "balance_reconciles", "passed": None,
                 "detail": "no balance column with movements to reconcile"}
     bad, bal_col, what, newest, bal, moves, sign = best
-    restarts = [i for i in bad if not newest and _restarts(i, bal, moves, sign, openings)]
-    bad = [i for i in bad if i not in restarts]
-    if bad and not newest and set(bad) <= set(tables):
+    starts = {} if newest else {i: _restart_row(i, bal, moves, sign, openings) for i in bad}
+    restarts = sorted(t for t in starts.values() if t is not None)
+    bad = [i for i in bad if starts.get(i) is None]
+    if bad and not newest and all(_opens_before(i, bal, tables) for i in bad):
+        unchecked = sorted({r for i in bad for r in range(_opened_at(i, bal, tables), i + 1)})
         return {"name": "balance_reconciles", "passed": None, "roles": [bal_col, what],
                 "restarts": sorted(restarts + bad),
                 "detail": f"the balances printed in {bal_col!r} follow one from another by "
-                          f"{what}, but at row(s) {', '.join(map(str, bad))} a table of its "
-                          "own starts under its heading, from no balance printed before it: "
-                          "that row's amount is not checked"}
+                          f"{what}, but a table of its own starts under its heading at row(s) "
+                          f"{', '.join(str(_opened_at(i, bal, tables)) for i in bad)}, from "
+                          "no balance printed before it: the amounts of row(s) "
+                          f"{', '.join(map(str, unchecked))} are not checked"}
     if not bad:
         order = "newest first" if newest else "in printed order"
         again = f"; they start again at row(s) {', '.join(map(str, restarts))} from the " \
@@ -155,10 +161,35 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
             "detail": f"{detail} ({len(bad)} rows do not reconcile)"}
 
 
+def _opens_before(i: int, bal: list, tables: tuple) -> bool:
+    """Whether a table of its own starts after the last balance printed before row ``i``
+    and by row ``i``: the chain breaks there where the new table prints its first balance
+    (its first rows may print none, a balance printed at each day's end)."""
+    return _opened_at(i, bal, tables) is not None
+
+
+def _opened_at(i: int, bal: list, tables: tuple) -> int | None:
+    """The row that table starts at (``_opens_before``), or None."""
+    last = max((j for j in range(i) if not math.isnan(bal[j])), default=-1)
+    return next((t for t in sorted(tables) if last < t <= i), None)
+
+
 def _restarts(i: int, bal: list, moves: list, sign: float, openings: dict | None) -> bool:
-    """Whether row ``i``'s balance follows from an amount printed right above it."""
-    return not math.isnan(bal[i]) and any(
-        abs(v + sign * moves[i] - bal[i]) < 0.005 for v in (openings or {}).get(i, ()))
+    """Whether row ``i``'s balance follows from an opening printed above it (``_restart_row``)."""
+    return _restart_row(i, bal, moves, sign, openings) is not None
+
+
+def _restart_row(i: int, bal: list, moves: list, sign: float,
+                 openings: dict | None) -> int | None:
+    """The row whose chain starts again from an amount printed right above it, leading to
+    row ``i``'s balance: ``i`` itself, or a row since the last balance printed (a balance
+    printed at each day's end only); None where no such amount leads there."""
+    if math.isnan(bal[i]):
+        return None
+    last = max((j for j in range(i) if not math.isnan(bal[j])), default=-1)
+    return next((t for t in range(last + 1, i + 1) for v in (openings or {}).get(t, ())
+                 if abs(v + sign * sum(m for m in moves[t:i + 1] if m == m) - bal[i]) < 0.005),
+                None)
 
 
 def oriented(frame) -> tuple | None:

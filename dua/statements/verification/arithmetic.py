@@ -85,14 +85,15 @@ class Arithmetic:
 
     def _balances(self) -> set:
         """The balances the rows print, and the one before the first row (the opening
-        balance a summary prints): the first balance less or plus its row's movement."""
+        balance a summary prints): the first balance less or plus the movements down to
+        it (a statement may print a balance only on a day's last row)."""
         if self.balance is None:
             return set()
         out = {round(abs(v[self.balance]), 2) for v in self.values
                if v.get(self.balance) is not None}
         # each account's opening balance: where its chain starts again
         again = {abs(v) for r in self.restarts for v in self._before(r)}
-        return out | {abs(v) for v in self._opening()} | again
+        return out | {abs(v) for v in self._before(0)} | again
 
     def _counts(self) -> set:
         """How many rows the statement holds, and each account of it (a summary's 'Number
@@ -154,33 +155,21 @@ class Arithmetic:
             return False
         near = [self.values[i].get(self.balance) for i in (above - 1, above)
                 if 0 <= i < len(self.values)]
-        near += list(self._opening() if above == 0 else self._before(above))
+        near += list(self._before(above))
         return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
 
-    def _opening(self) -> set:
-        """The balance before the first row: the first balance printed, less or plus the
-        movements of the rows down to it (a statement may print a balance only on a day's
-        last row), under each way its columns of money can move it."""
-        printed = next((i for i, v in enumerate(self.values)
-                        if v.get(self.balance) is not None), None)
-        moving = [c for c in self.columns if c != self.balance][:3]
-        if printed is None or not moving:
-            return set()
-        out = set()
-        for signs in itertools.product((1, -1), repeat=len(moving)):
-            moved = sum(s * (v.get(c) or 0.0) for v in self.values[:printed + 1]
-                        for c, s in zip(moving, signs))
-            out.add(round(self.values[printed][self.balance] - moved, 2))
-        return out
-
     def _before(self, row: int) -> set:
-        """The balance a row that prints one moves from (the opening balance of a second
-        account, printed over its first row), under each way the columns of money move it."""
-        if row >= len(self.values) or self.values[row].get(self.balance) is None:
-            return set()
+        """The balance a row moves from (the opening balance of a second account, printed
+        over its first row): the first balance printed from it on, less or plus the
+        movements down to it, under each way the columns of money move it."""
+        printed = next((i for i in range(row, len(self.values))
+                        if self.values[i].get(self.balance) is not None), None)
         moving = [c for c in self.columns if c != self.balance][:3]
-        return {round(self.values[row][self.balance]
-                      - sum(s * (self.values[row].get(c) or 0.0) for c, s in zip(moving, signs)), 2)
+        if printed is None:
+            return set()
+        return {round(self.values[printed][self.balance]
+                      - sum(s * (v.get(c) or 0.0) for v in self.values[row:printed + 1]
+                            for c, s in zip(moving, signs)), 2)
                 for signs in itertools.product((1, -1), repeat=len(moving))}
 
     def _is_total(self, value: float, above: int) -> bool:

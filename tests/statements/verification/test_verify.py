@@ -275,20 +275,37 @@ class AccountSummariesTest(unittest.TestCase):
 class SecondTableTest(unittest.TestCase):
     """A second account's table under its own heading, with no opening balance printed."""
 
-    def verdict(self, heading: bool):
+    def verdict(self, heading: bool, first_balance: str | None = "502.00",
+                opening: bool = False):
         s = settings()
         page = (HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
                 + row(77, "02/02/24", "Tea", "-1.50", "95.00")
                 + line(95, (40, "Savings"), (100, "account")) + (line(110, (40, "Date"),
                 (100, "Description"), (310, "Amount"), (410, "Balance")) if heading else [])
-                + row(125, "03/02/24", "Interest", "2.00", "502.00")
-                + row(137, "04/02/24", "Fee", "-1.00", "501.00"))
+                + (line(118, (100, "Opening balance"), (410, "500.00")) if opening else [])
+                + row(125, "03/02/24", "Interest", "2.00", first_balance)
+                + row(137, "03/02/24" if first_balance is None else "04/02/24", "Fee", "-1.00",
+                      "501.00"))
         return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
 
     def test_its_first_row_is_unchecked_not_wrong(self):
         result = self.verdict(heading=True)
         self.assertEqual(result["status"], "unverified", result["summary"])
-        self.assertIn("at row(s) 2 a table of its own starts", result["checks"][0]["detail"])
+        self.assertIn("starts under its heading at row(s) 2", result["checks"][0]["detail"])
+        self.assertIn("the amounts of row(s) 2 are not checked", result["checks"][0]["detail"])
+
+    def test_its_rows_up_to_its_first_balance_printed_are_unchecked_not_wrong(self):
+        # a balance printed at each day's end: the second table's first row, the day's
+        # first, prints none
+        result = self.verdict(heading=True, first_balance=None)
+        self.assertEqual(result["status"], "unverified", result["summary"])
+        self.assertIn("the amounts of row(s) 2, 3 are not checked", result["checks"][0]["detail"])
+
+    def test_its_opening_balance_reaches_the_first_balance_it_prints(self):
+        # the opening printed over its first row, which prints no balance of its own
+        result = self.verdict(heading=True, first_balance=None, opening=True)
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("start again at row(s) 2", result["checks"][0]["detail"])
 
     def test_without_a_heading_of_its_own_the_break_is_a_fault(self):
         self.assertEqual(self.verdict(heading=False)["status"], "failed")
