@@ -145,7 +145,7 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
     if not bad:
         order = "newest first" if newest else "in printed order"
         again = f"; they start again at row(s) {', '.join(map(str, restarts))} from the " \
-            "opening balance printed above" if restarts else ""
+            "opening balance their table prints" if restarts else ""
         return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
                 "restarts": restarts,
                 "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed in "
@@ -303,8 +303,9 @@ def amounts_among_rows(extraction: tuple | None, settings: dict) -> list:
 def openings(extraction: tuple | None, settings: dict) -> dict:
     """Row -> the amounts printed on the lines between it and the row before it (in the
     table's columns of money; anywhere on them where a column heading stands between, a
-    second account's own table under its summary): where a chain may start again from an
-    opening balance."""
+    second account's own table under its summary), and for a second account's first row
+    those printed after its table (its summary below it): where a chain may start again
+    from an opening balance."""
     if not extraction or not settings.get("columns"):
         return {}
     money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
@@ -325,6 +326,11 @@ def openings(extraction: tuple | None, settings: dict) -> dict:
                       if c < len(cells) and cells[c]]
         if any(v is not None for v in found):
             out[i] = [v for v in found if v is not None]
+    # a table's own summary may follow it: its opening balance printed after its rows
+    starts = new_tables(extraction)
+    for t, end in zip(starts, starts[1:] + [len(extraction[0])]):
+        out[t] = out.get(t, []) + [v for item in _between(extraction, end)
+                                   for v in _line_amounts(item[4], settings)]
     return out
 
 
@@ -357,9 +363,11 @@ def under_headings(extraction: tuple | None) -> list:
 
 
 def _between(extraction: tuple, i: int) -> list:
-    """The lines between row ``i - 1``'s last and row ``i``'s first."""
+    """The lines between row ``i - 1``'s last and row ``i``'s first (the document's end,
+    where ``i`` is past the last row)."""
     rows, items = extraction
-    (p0, k0), (p1, k1) = rows[i - 1][3][-1], rows[i][3][0]
+    (p0, k0) = rows[i - 1][3][-1]
+    (p1, k1) = rows[i][3][0] if i < len(rows) else (len(items) - 1, len(items[-1]))
     if p0 == p1:
         return [items[p0][k] for k in range(k0 + 1, k1)]
     return ([items[p0][k] for k in range(k0 + 1, len(items[p0]))]

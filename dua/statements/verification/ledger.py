@@ -140,7 +140,9 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not reason and item[0] == "text" and (page, k) in titles \
                     and not wordlines.figures_only(item[4], settings):
                 reason = _ACCOUNT  # its summary's figures, the rows' numbers explain
-            if not reason and item[0] in ("money", "text") and money.amounts(item):
+            # a summary's figures stand where its own labels put them, not in the columns
+            if not reason and item[0] in ("money", "text") and (
+                    money.amounts(item) or wordlines.figures_only(item[4], settings)):
                 reason = money.explain_anywhere([w[0] for w in item[4]])
             if not reason and item[0] == "text" and page != first and item[1] < opens and \
                     headings.letterhead(item[4], items[first], region[first][0]):

@@ -276,16 +276,20 @@ class SecondTableTest(unittest.TestCase):
     """A second account's table under its own heading, with no opening balance printed."""
 
     def verdict(self, heading: bool, first_balance: str | None = "502.00",
-                opening: bool = False):
+                opening: bool = False, summary_after: bool = False,
+                summary_between: bool = False):
         s = settings()
         page = (HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
                 + row(77, "02/02/24", "Tea", "-1.50", "95.00")
+                + (line(86, (100, "100.00"), (160, "95.00")) if summary_between else [])
                 + line(95, (40, "Savings"), (100, "account")) + (line(110, (40, "Date"),
                 (100, "Description"), (310, "Amount"), (410, "Balance")) if heading else [])
                 + (line(118, (100, "Opening balance"), (410, "500.00")) if opening else [])
                 + row(125, "03/02/24", "Interest", "2.00", first_balance)
                 + row(137, "03/02/24" if first_balance is None else "04/02/24", "Fee", "-1.00",
-                      "501.00"))
+                      "501.00")
+                + (line(160, (100, "Opening"), (160, "Closing"))
+                   + line(170, (100, "500.00"), (160, "501.00")) if summary_after else []))
         return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
 
     def test_its_first_row_is_unchecked_not_wrong(self):
@@ -306,6 +310,17 @@ class SecondTableTest(unittest.TestCase):
         result = self.verdict(heading=True, first_balance=None, opening=True)
         self.assertEqual(result["status"], "passed", result["summary"])
         self.assertIn("start again at row(s) 2", result["checks"][0]["detail"])
+
+    def test_its_opening_balance_in_its_summary_below_it_checks_its_first_row(self):
+        # the summary's figures stand under their labels, outside the columns of money
+        result = self.verdict(heading=True, summary_after=True)
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("start again at row(s) 2", result["checks"][0]["detail"])
+
+    def test_the_first_accounts_summary_figures_between_the_tables_are_its_own(self):
+        # its opening and closing balances, set under their labels outside the columns
+        result = self.verdict(heading=True, summary_between=True, summary_after=True)
+        self.assertEqual(result["status"], "passed", result["summary"])
 
     def test_without_a_heading_of_its_own_the_break_is_a_fault(self):
         self.assertEqual(self.verdict(heading=False)["status"], "failed")
