@@ -123,22 +123,37 @@ def _coded(cell: str, settings: dict) -> tuple:
 
 
 def _moved_by(split: list, balances: list) -> dict:
-    """code -> sign where, line after line, the balance moves by each amount that way."""
+    """code -> sign where, from each printed balance to the next, the balance moves by the
+    amounts between signed that way (in printed order or the reverse): a balance printed
+    on a day's last row only is reached by the day's amounts together."""
+    codes = sorted({code for _, code in split if code})
+    if len(codes) != 2:
+        return {}
     for order in (1, -1):
-        votes = collections.defaultdict(collections.Counter)
         pairs = list(zip(split, balances))[::order]
-        for (_, before), ((value, code), after) in zip(pairs, pairs[1:]):
-            if value is None or not code or before is None or after is None:
-                continue
-            moved = round(after - before, 2)
-            if abs(moved - value) < 0.005:
-                votes[code][1] += 1
-            elif abs(moved + value) < 0.005:
-                votes[code][-1] += 1
-        if sum(sum(v.values()) for v in votes.values()) >= 3 and \
-                all(len(v) == 1 for v in votes.values()):
-            return {code: next(iter(v)) for code, v in votes.items()}
+        for first in (1, -1):
+            signs = {codes[0]: first, codes[1]: -first}
+            if _spans_fit(pairs, signs) >= 3:
+                return signs
     return {}
+
+
+def _spans_fit(pairs: list, signs: dict) -> int:
+    """How many runs from one printed balance to the next the signed amounts between
+    reach, 0 where one does not (a run with an amount of no code says nothing)."""
+    last, moved, known, fits = None, 0.0, True, 0
+    for (value, code), balance in pairs:
+        if value is not None:
+            moved += signs[code] * value if code else 0.0
+            known = known and bool(code)
+        if balance is None:
+            continue
+        if last is not None and known:
+            if abs(balance - last - moved) >= 0.005:
+                return 0
+            fits += 1
+        last, moved, known = balance, 0.0, True
+    return fits
 
 
 _SIGN_WORD = re.compile(r"[^\W\d_]{1,2}\.?")

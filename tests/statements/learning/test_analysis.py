@@ -244,6 +244,21 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Amount"].dropna().tolist(), [-3.5, 50.0, -40.0, 6.5])
 
+    def test_two_words_sign_the_amounts_where_a_balance_ends_each_day_only(self):
+        # no two rows in a row print a balance: each day's amounts together reach it
+        page = (line(50, (40, "Date"), (120, "Details"), (260, "Amount"), (360, "Balance"))
+                + rows([(40, "01/08/2024"), (120, "Opening"), (360, "100.00")],
+                       [(40, "02/08/2024"), (120, "Coffee"), (260, "3.50 S")],
+                       [(40, "02/08/2024"), (120, "Salary"), (260, "50.00 H"), (360, "146.50")],
+                       [(40, "03/08/2024"), (120, "Rent"), (260, "40.00 S")],
+                       [(40, "03/08/2024"), (120, "Refund"), (260, "6.50 H"), (360, "113.00")],
+                       [(40, "04/08/2024"), (120, "Bus"), (260, "2.00 S")],
+                       [(40, "04/08/2024"), (120, "Tea"), (260, "1.00 S"), (360, "110.00")],
+                       [(40, "05/08/2024"), (120, "Cake"), (260, "4.00 S")],
+                       [(40, "05/08/2024"), (120, "Gift"), (260, "9.00 H"), (360, "115.00")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual((s["drcr_signs"]["s"], s["drcr_signs"]["h"]), (-1, 1))
+
     def test_a_value_date_printed_only_where_it_differs_keeps_its_blanks(self):
         page = (line(50, (40, "Date"), (120, "Value"), (200, "Details"), (320, "Amount"))
                 + rows([(40, "01/08/2024"), (120, "02/08/2024"), (200, "Coffee"), (320, "3.50")],
