@@ -74,7 +74,9 @@ def _kinds(columns: list, cells_by_col: list, date_col: int, money: dict) -> Non
 
 
 def continuation_lines(pages: list, candidates: list, header: list) -> list:
-    """Plain lines close below or above a row (wrapped descriptions), heading lines excepted."""
+    """Plain lines close below or above a row (wrapped descriptions), or anywhere between
+    two rows (a description wrapped under a date wrapped over three lines), heading lines
+    excepted."""
     heading = {wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}
     reach = 2.5 * _pitch(candidates)
     tops: dict = {}
@@ -82,12 +84,15 @@ def continuation_lines(pages: list, candidates: list, header: list) -> list:
         tops.setdefault(index, []).append(line[0][3])
     out = []
     for index, rows in tops.items():
+        first, last = min(rows), max(rows)
         for line in wordlines.group_lines(pages[index], LINE_TOLERANCE):
             text = wordlines.join_words(line, GLUE_GAP)
             if (wordlines.normalize(text) in heading or DATE_SEARCH.search(text)
                     or any(engine.looks_like_amount(w[0]) for w in line)):
                 continue
-            if any(0 < abs(line[0][3] - top) <= reach for top in rows):
+            top = line[0][3]
+            if first < top < last and top not in rows or \
+                    any(0 < abs(top - row) <= reach for row in rows):
                 out.append(line)
     return out
 

@@ -119,8 +119,10 @@ def widen(segments: list, lines: list, header: list = ()) -> list:
                 continue
             i = home[0]
             stop = min([x for x in names if x > segments[i][1]] + [float("inf")])
-            if b > out[i][1] and (i + 1 == len(out) or b < out[i + 1][0] - 1.0) and b < stop:
-                out[i][1] = b
+            # a chain of words runs over the narrow rivers inside its own column
+            j = max(k for k in range(i, len(out)) if out[k][0] <= b)
+            if b > out[j][1] and (j + 1 == len(out) or b < out[j + 1][0] - 1.0) and b < stop:
+                out[j][1] = b
     return [tuple(s) for s in out]
 
 

@@ -637,6 +637,22 @@ class SegmentsTest(unittest.TestCase):
         self.assertEqual(analysis.widen(segments, labels), [(40, 113.0), (120, 150)])
         self.assertEqual(analysis.widen(segments, labels, header), segments)
 
+    def test_a_wrapped_line_runs_over_a_narrow_river_inside_its_column(self):
+        # the rows' descriptions leave a river a couple of points wide at 98-100; a
+        # wrapped line chained by word spaces runs over it and widens the part it ends in
+        wrapped = [line(77, (40, "reference payment towards house rent"))]  # ends at 212
+        widened = analysis.widen([(40, 98), (100, 120), (260, 290)], wrapped)
+        self.assertEqual(widened, [(40, 98), (100, 212.0), (260, 290)])
+
+    def test_lines_anywhere_between_two_rows_are_the_rows_wrapped_text(self):
+        # a description wrapped under a date stacked over three lines, three lines down
+        rows_ = [(0, line(65, (40, "01"), (100, "Rent"), (300, "9.00"))),
+                 (0, line(125, (40, "02"), (100, "Bus"), (300, "1.50")))]
+        page = (rows_[0][1] + line(75, (40, "September")) + line(85, (40, "2023"))
+                + line(95, (100, "for the month")) + rows_[1][1])
+        found = analysis.continuation_lines([page], rows_, [])
+        self.assertIn("for the month", [" ".join(w[0] for w in ln) for ln in found])
+
     def test_an_amount_whose_thousands_stand_a_space_apart_is_one_column(self):
         segments = [(40, 80), (300, 305), (308, 338)]
         lines = [line(65, (40, "01/02/24"), (300, "7"), (308, "562,40")),
