@@ -348,9 +348,13 @@ def build_columns(segments: list, header: list, numeric: list | None = None,
     before words that read on were joined."""
     groups = _merge_unlabeled(_group(segments, header, numeric, raw))
     columns = []
-    for i, (a, _, phrases) in enumerate(groups):
+    for i, (a, b, phrases) in enumerate(groups):
         x0 = (groups[i - 1][1] + a) / 2 if i else 0.0
         ordered = sorted(phrases, key=lambda p: (round(p[0][3]), p[0][1]))
         name = " ".join(wordlines.join_words(p, GLUE_GAP) for p in ordered) or f"Column {i + 1}"
         columns.append({"name": name, "x0": round(x0, 2), "kind": "text"})
+        if not any(min(b, s1) - max(a, s0) > 0 for s0, s1 in segments):
+            # named, and no row's first line prints under it: a long text running on over
+            # it, a word space at a time, stays in its own cell
+            columns[-1]["empty"] = True
     return columns

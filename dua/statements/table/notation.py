@@ -114,8 +114,11 @@ def code_signs(by_col: list, columns: list, settings: dict) -> tuple:
 
 
 def _coded(cell: str, settings: dict) -> tuple:
-    """``(amount, code)`` of a cell that prints an amount then one short word ('116,33 S')."""
-    parts = cell.rsplit(" ", 1) if cell else []
+    """``(amount, code)`` of a cell that prints an amount then one short word ('116,33 S',
+    or glued to it: '116,33S')."""
+    glued = _CODE_GLUED.fullmatch(cell) if cell else None
+    parts = cell.rsplit(" ", 1) if cell and " " in cell.strip() else \
+        ([glued.group(1), glued.group(2)] if glued else [])
     if len(parts) != 2 or not _SIGN_WORD.fullmatch(parts[1]) or \
             parts[1].lower().rstrip(".") in ("dr", "cr"):
         return (engine.parse_amount(cell, settings) if cell else None), ""
@@ -125,23 +128,26 @@ def _coded(cell: str, settings: dict) -> tuple:
 def _moved_by(split: list, balances: list) -> dict:
     """code -> sign where, from each printed balance to the next, the balance moves by the
     amounts between signed that way (in printed order or the reverse): a balance printed
-    on a day's last row only is reached by the day's amounts together."""
+    on a day's last row only is reached by the day's amounts together. A run that misses
+    (a row the search for dated lines left out) counts against the way, not out of it."""
     codes = sorted({code for _, code in split if code})
     if len(codes) != 2:
         return {}
+    tried = []
     for order in (1, -1):
         pairs = list(zip(split, balances))[::order]
         for first in (1, -1):
             signs = {codes[0]: first, codes[1]: -first}
-            if _spans_fit(pairs, signs) >= 3:
-                return signs
-    return {}
+            tried.append((_spans_fit(pairs, signs), signs))
+    (fits, misses), signs = max(tried, key=lambda t: t[0][0] - t[0][1])
+    return signs if fits >= 3 and misses * 3 <= fits else {}
 
 
-def _spans_fit(pairs: list, signs: dict) -> int:
-    """How many runs from one printed balance to the next the signed amounts between
-    reach, 0 where one does not (a run with an amount of no code says nothing)."""
-    last, moved, known, fits = None, 0.0, True, 0
+def _spans_fit(pairs: list, signs: dict) -> tuple:
+    """``(fits, misses)``: the runs from one printed balance to the next that the signed
+    amounts between reach, and those they do not (a run with an amount of no code says
+    nothing)."""
+    last, moved, known, fits, misses = None, 0.0, True, 0, 0
     for (value, code), balance in pairs:
         if value is not None:
             moved += signs[code] * value if code else 0.0
@@ -149,14 +155,16 @@ def _spans_fit(pairs: list, signs: dict) -> int:
         if balance is None:
             continue
         if last is not None and known:
-            if abs(balance - last - moved) >= 0.005:
-                return 0
-            fits += 1
+            if abs(balance - last - moved) < 0.005:
+                fits += 1
+            else:
+                misses += 1
         last, moved, known = balance, 0.0, True
-    return fits
+    return fits, misses
 
 
 _SIGN_WORD = re.compile(r"[^\W\d_]{1,2}\.?")
+_CODE_GLUED = re.compile(r"(.*\d)([^\W\d_]{1,2}\.?)")  # '116,33S': an amount, its code
 
 
 def sign_words(lines_of, rows: list, kinds: list, signs: list) -> dict:

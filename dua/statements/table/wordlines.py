@@ -65,8 +65,9 @@ def split_cells(line: list, columns: list, glue_gap: float, settings: dict | Non
     """The line's text per column ('' where the column is empty). A sign printed apart
     over a column of money, with an amount next in the line ('-' raised and set to the
     left of '£349.51'), is that amount's, whichever column it stands over. With
-    ``settings``, a word that runs on from the one before it under a column of money, and
-    is no amount, stays in that word's cell: a long description carried on under money."""
+    ``settings``, a word that runs on from the one before it under a column of money or
+    one no row fills, and is no amount, stays in that word's cell: a long description
+    carried on under money."""
     buckets = [[] for _ in columns]
     at = 0
     for i, word in enumerate(line):
@@ -74,11 +75,17 @@ def split_cells(line: list, columns: list, glue_gap: float, settings: dict | Non
         if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
                 and looks_like_amount(line[i + 1][0]):
             at = column_of(line[i + 1], columns)
-        elif settings is not None and columns[at].get("kind") == "amount" \
+        elif settings is not None and takes_no_run_on(columns[at]) \
                 and _runs_on(line, i, settings):
             at = before
         buckets[at].append(word)
     return [join_words(b, glue_gap) for b in buckets]
+
+
+def takes_no_run_on(column: dict) -> bool:
+    """A column that text runs on over rather than into: money, or one the heading names
+    and no row fills (``columns.build_columns``)."""
+    return column.get("kind") == "amount" or bool(column.get("empty"))
 
 
 def _runs_on(words: list, n: int, settings: dict) -> bool:

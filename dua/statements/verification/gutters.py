@@ -122,7 +122,7 @@ def apart(rows: list, items: list, settings: dict) -> dict:
     own = set()  # columns that open a cell of their own somewhere
     for n, row in enumerate(rows):
         for p, k in row[3]:
-            for c, before, word in _openings(items[p][k][4], columns):
+            for c, before, word in _openings(items[p][k][4], columns, settings):
                 if before is None:
                     own.add(c)
                 else:
@@ -138,11 +138,18 @@ def apart(rows: list, items: list, settings: dict) -> dict:
             "detail": "every column of words opens cells of its own, after a gutter"}
 
 
-def _openings(words: list, columns: list) -> list:
+def _openings(words: list, columns: list, settings: dict | None = None) -> list:
     """``[(column, word before or None, first word)]`` for each cell of words a line opens
     in a column the output keeps: the word before it where it stands a word space after
-    the cell before (no wider than the spaces inside the line's cells), else None."""
-    placed = [(wordlines.column_of(w, columns), w) for w in sorted(words, key=lambda w: w[1])]
+    the cell before (no wider than the spaces inside the line's cells), else None. With
+    ``settings``, words the reading keeps in the cell they run on from open none."""
+    words = sorted(words, key=lambda w: w[1])
+    placed = [(wordlines.column_of(w, columns), w) for w in words]
+    if settings is not None:
+        for n in range(1, len(placed)):
+            if wordlines.takes_no_run_on(columns[placed[n][0]]) and \
+                    wordlines._runs_on(words, n, settings):
+                placed[n] = (placed[n - 1][0], placed[n][1])
     pairs = list(zip(placed, placed[1:]))
     inside = sorted(b[1] - a[2] for (c1, a), (c2, b) in pairs if c1 == c2)
     space = inside[len(inside) // 2] if len(inside) >= 2 else None
@@ -207,7 +214,7 @@ def _first_words(words: list, columns: list, settings: dict | None = None) -> di
     at = None
     for n, w in enumerate(words):
         c = wordlines.column_of(w, columns)
-        if settings is not None and at is not None and columns[c]["kind"] == "amount" \
+        if settings is not None and at is not None and wordlines.takes_no_run_on(columns[c]) \
                 and wordlines._runs_on(words, n, settings):
             c = at
         out.setdefault(c, w)

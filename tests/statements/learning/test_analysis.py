@@ -259,6 +259,15 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         s = analysis.analyze_pages([page]).settings
         self.assertEqual((s["drcr_signs"]["s"], s["drcr_signs"]["h"]), (-1, 1))
 
+    def test_a_row_the_dated_lines_left_out_counts_against_a_way_not_out_of_it(self):
+        # the fourth row prints no date and was left out: its run misses either way
+        columns = [{"name": "Amount", "x0": 0.0, "kind": "amount"},
+                   {"name": "Balance", "x0": 100.0, "kind": "amount"}]
+        amounts = ["3.50 S", "50.00 H", "40.00 S", "6.50 H", "2.00 S", "1.00 H"]
+        balances = ["96.50", "146.50", "106.50", "121.00", "119.00", "120.00"]  # 8.00 H lost
+        found = notation.code_signs([amounts, balances], columns, {"decimal": "."})
+        self.assertEqual(found, (0, {"s": -1, "h": 1}))
+
     def test_a_value_date_printed_only_where_it_differs_keeps_its_blanks(self):
         page = (line(50, (40, "Date"), (120, "Value"), (200, "Details"), (320, "Amount"))
                 + rows([(40, "01/08/2024"), (120, "02/08/2024"), (200, "Coffee"), (320, "3.50")],
@@ -555,6 +564,8 @@ class EmptyColumnTest(unittest.TestCase):
         segments = [(40, 80), (100, 200), (310, 350)]
         columns = analysis.build_columns(segments, header, [False, False, True])
         self.assertEqual([c["name"] for c in columns], ["Branch", "Date", "Description", "Amount"])
+        # text running on over it stays in its own cell (``wordlines.split_cells``)
+        self.assertEqual([bool(c.get("empty")) for c in columns], [True, False, False, False])
 
     def test_a_name_wrapped_onto_two_lines_over_nothing_names_one_empty_column(self):
         # 'Chq' over 'No.' beside 'Trans.' over 'Date': the wrapped name is one cell, and

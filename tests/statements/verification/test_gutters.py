@@ -39,6 +39,19 @@ class CellsApartTest(unittest.TestCase):
         self.assertFalse(found["passed"])
         self.assertIn("'Cheque'", found["detail"])
 
+    def test_text_run_on_over_a_column_the_heading_names_and_no_row_fills_stays_its_own(self):
+        # read knowing the cheque column is empty, the run-on words stay in the
+        # description: no word is read into the empty column, and the check agrees
+        page = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+                + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
+                       (320, "1.50"))
+                + line(89, (40, "03/02/24"), (100, "Tea"), (320, "2.00")))
+        s = cheque_settings()
+        s["columns"][2]["empty"] = True
+        rows, _ = engine.extract([page], s)
+        self.assertEqual(rows[1][0][1:3], ["Rent payment for the month house and garage", ""])
+        self.assertTrue(verdicts(page, s)[0]["passed"])
+
     def test_a_tight_column_that_prints_cells_of_its_own_elsewhere_stands(self):
         # the same touching pair, where the cheque column opens cells after a gutter on
         # other rows: a tight table
