@@ -35,8 +35,13 @@ def wrapped_dates(settings: dict, rows: list, c: int, date_pattern) -> None:
                                            GLUE_GAP))
     if heads:
         head = date_pattern(heads)
+        # every first line must start a date; the shorter heads a longer month wraps to
+        # come with the notation's (``datenotation.head_pattern``)
+        shapes = datenotation.head_pattern(heads)
         if not head or not all(re.fullmatch(head, h, re.IGNORECASE) for h in heads):
-            head = datenotation.head_pattern(heads)  # every first line must start a date
+            head = shapes
+        elif shapes:
+            head = f"(?:{head})|(?:{shapes})"
         if head:
             settings["date_head_pattern"] = f"(?:{settings['date_pattern']})|(?:{head})"
             settings["wrapped_columns"] = [settings["date_column"]]

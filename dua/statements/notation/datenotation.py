@@ -149,6 +149,11 @@ def head_pattern(values: list) -> str | None:
     found = [_head_of(kinds, shaped) for kinds, shaped in groups.items()]
     if not found or None in found:
         return None
+    # a longer month wraps sooner: where '11 June' heads a date, '22' over 'September'
+    # may head the next statement's
+    shorter = [_head_of(kinds[:n], [(s[0][:n], s[1][:n], s[2][:n] + [""]) for s in shaped])
+               for kinds, shaped in groups.items() for n in range(1, len(kinds))]
+    found += [p for p in shorter if p and p not in found]
     return found[0] if len(found) == 1 else "|".join(f"(?:{p})" for p in found)
 
 

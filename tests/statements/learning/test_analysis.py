@@ -310,6 +310,27 @@ class StackedDatesTest(unittest.TestCase):
         # no line prints a whole date, and the search for dated lines finds them folded
         self.assertEqual(self.dates("nov.", 8, 30), [f"{d} nov. 2023" for d in self.DAYS])
 
+    def test_settings_learned_where_a_date_wrapped_after_its_month_read_one_wrapped_sooner(self):
+        # learned from '11 June' over '2023'; the next statement's 'September' is longer
+        # and its cell wraps after the day: '22' over 'September' over '2023'
+        def page_of(dates):
+            page = line(50, (40, "Date"), (100, "Details"), (300, "Amount"))
+            top = 64
+            for n, parts in enumerate(dates):
+                page += line(top, (40, parts[0]), (100, f"Shop {n}"), (300, f"{n + 1}.00"))
+                for k, part in enumerate(parts[1:]):
+                    page += line(top + 9 * (k + 1), (40, part))
+                top += 9 * len(parts) + 6
+            return page
+        june = [(f"{d} June", "2023") for d in (11, 12, 14, 16)]
+        key = pd.DataFrame({"Date": [f"{d} June 2023" for d in (11, 12, 14, 16)],
+                            "Details": [f"Shop {n}" for n in range(4)],
+                            "Amount": [1.0, 2.0, 3.0, 4.0]})
+        learned = analysis.analyze_pages([page_of(june)], key).learned
+        september = page_of([(str(d), "September", "2023") for d in (22, 23, 26)])
+        frame = dataframe.build_frame([september], learned)
+        self.assertEqual(frame["Date"].tolist(), [f"{d} September 2023" for d in (22, 23, 26)])
+
     def test_stacked_dates_in_a_language_are_read_whatever_else_the_stacks_join(self):
         # 'Mei' is no English month: the notation is induced from the stacks, among them
         # a date's first two lines and one date's year over the next one's day

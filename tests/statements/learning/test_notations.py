@@ -329,6 +329,12 @@ class DateNotationTest(unittest.TestCase):
             self.assertRegex(head, re.compile("^(?:%s)$" % found, re.IGNORECASE))
         self.assertIsNone(datenotation.head_pattern(["11 set", "Total"]))
 
+    def test_a_longer_month_wraps_sooner_so_a_first_lines_first_part_heads_a_date_too(self):
+        # learned where '11 June' headed each date; '22' over 'September' heads the next
+        found = datenotation.head_pattern(["11 June", "12 June"])
+        self.assertRegex("22", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+        self.assertNotRegex("Coffee", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
     def test_numbers_glued_into_one_run_of_one_width_are_cut_into_day_month_and_year(self):
         found = datenotation.induce(["Ott102025", "Ott282025", "Nov032025"])
         self.assertEqual(found["roles"], ["m", "d", "y"])
