@@ -253,12 +253,35 @@ def amounts_outside_rows(pages: list, settings: dict) -> list:
 
     Runs of up to three words are read too: '12 345.67' and '1,234.56 Cr' print as two.
     """
-    found = []
-    for items in engine.extract(pages, dict(settings, require_header=False))[1]:
-        for item in items:
-            if item[0] != "anchor":
-                found += _line_amounts(item[4], settings)
-    return found
+    return [v for words in lines_outside_rows(pages, settings)
+            for v in _line_amounts(words, settings)]
+
+
+def lines_outside_rows(pages: list, settings: dict) -> list:
+    """The words of every line that is not a transaction, page by page."""
+    return [item[4] for items in engine.extract(pages, dict(settings, require_header=False))[1]
+            for item in items if item[0] != "anchor"]
+
+
+def counts_on(words: list, settings: dict) -> list:
+    """The whole numbers a line of figures prints beside its amounts, no part of any of
+    them: a count ('Number of transactions 14'), where every amount prints decimals."""
+    texts = [w[0] for w in words]
+    taken = set()
+    for size in (3, 2, 1):
+        for i in range(len(texts) - size + 1):
+            parts = texts[i:i + size]
+            # a run is one amount where a space groups its thousands ('4 249,10')
+            if taken & set(range(i, i + size)) or not all(
+                    _GROUP.fullmatch(p) for p in parts[1:]):
+                continue
+            token = " ".join(parts)
+            if any(ch in parts[-1] for ch in ".,") and engine.looks_like_amount(token, settings):
+                taken |= set(range(i, i + size))
+    return [int(t) for i, t in enumerate(texts) if i not in taken and t.isdigit() and len(t) <= 5]
+
+
+_GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")  # a group of thousands, the last with its decimals
 
 
 def _line_amounts(words: list, settings: dict) -> list:

@@ -11,9 +11,11 @@ from __future__ import annotations
 _CENT = 0.005
 
 
-def check(outside: list, settings: dict, frame) -> dict:
+def check(outside: list, settings: dict, frame, lines: list = ()) -> dict:
     """``{"name", "passed", "detail"}`` from the amounts printed on lines that are no row
-    (``reconcile.amounts_outside_rows``): None when none starts from their opening balance."""
+    (``reconcile.amounts_outside_rows``; ``lines``, the words of those lines, for the count
+    a summary prints beside the balances): None when none starts from their opening
+    balance."""
     printed = [v for v in outside if v is not None]
     closing = _closing(frame, settings)
     starts = sorted(v for v in _opening(frame, settings) if _has(printed, v))
@@ -25,6 +27,13 @@ def check(outside: list, settings: dict, frame) -> dict:
         complete = bool(totals) and all(_has(printed, t) for t in totals)
         also = (f", and the totals of their money, {', '.join(f'{t:,.2f}' for t in totals)}"
                 if complete else "")
+        count = _count(lines, settings, starts, closing, len(frame))
+        if count is not None and count != len(frame):
+            return {"name": "summary_agrees", "passed": False,
+                    "detail": f"the summary that prints the rows' opening and closing balances "
+                              f"counts {count} transactions beside them, and there are "
+                              f"{len(frame)} rows: it counts other rows than these"}
+        also += f", and their count, {count}" if count is not None else ""
         return {"name": "summary_agrees", "passed": True, "complete": complete,
                 "detail": f"outside the rows the statement prints the balance they open on, "
                           f"{starts[0]:,.2f}, and the one they close on, {closing:,.2f}"
@@ -42,6 +51,27 @@ def check(outside: list, settings: dict, frame) -> dict:
     return {"name": "summary_agrees", "passed": True,
             "detail": f"outside the rows the statement prints the balance they open on, "
                       f"{starts[0]:,.2f}, and no other balance it leads to"}
+
+
+def _count(lines: list, settings: dict, starts: list, closing: float,
+           rows: int) -> int | None:
+    """The one whole number a line of figures only prints beside both the rows' opening
+    and closing balances (its count of transactions), or two that add up to ``rows`` (the
+    debits and the credits counted apart); None where it prints none, or two that do not
+    (they may count something else)."""
+    from ..table import reconcile, wordlines  # late: pandas loads with them
+
+    for words in lines:
+        if not wordlines.figures_only(words, settings):
+            continue  # a line of words ('Page 2 of 3') prints no count of these rows
+        values = reconcile._line_amounts(words, settings)
+        if any(_has(values, s) for s in starts) and _has(values, closing):
+            counts = reconcile.counts_on(words, settings)
+            if len(counts) == 1:
+                return counts[0]
+            if len(counts) == 2:  # money out and money in counted apart: only their sum
+                return sum(counts) if sum(counts) == rows else None
+    return None
 
 
 def _chain(printed: list, opening: float, reached: set) -> tuple | None:

@@ -349,7 +349,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                                shapes.check(*extraction, settings)) if c]
     cut_short = pagecount.missing(pages)
     if settings.get("columns") and len(frame):
-        checks.append(printed.check(outside, settings, frame))
+        checks.append(printed.check(outside, settings, frame,
+                                    reconcile_mod.lines_outside_rows(pages, settings)))
         if cut_short and checks[-1]["passed"] is False:  # it counts rows the file lacks
             checks[-1] = dict(checks[-1], passed=None, detail=checks[-1]["detail"]
                               + f"; but {cut_short}, and the summary counts their rows too")

@@ -272,6 +272,41 @@ class AccountSummariesTest(unittest.TestCase):
         self.assertNotEqual(self.verdict(opening="510.00")["status"], "passed")
 
 
+class SummaryCountTest(unittest.TestCase):
+    """A summary's line of figures: the rows' opening and closing balances and a count."""
+
+    def verdict(self, count: str):
+        s = settings()
+        page = (line(20, (40, "100.00"), (110, "95.00"), (180, count)) + HEADER
+                + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
+                + row(77, "02/02/24", "Tea", "-1.50", "95.00"))
+        return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
+
+    def test_a_count_beside_the_rows_balances_is_their_count(self):
+        result = self.verdict("2")
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("and their count, 2", result["summary"])
+
+    def test_money_out_and_money_in_counted_apart_add_up_to_the_rows(self):
+        result = self.verdict("1 1")
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("and their count, 2", result["summary"])
+
+    def test_the_whole_numbers_of_a_line_are_those_no_amount_takes(self):
+        # '4 249,10': a space groups the thousands; 34 stands alone
+        words = [(t, 0.0, 0.0, 0.0, 8.0) for t in "4 249,10 110 627,36 166 640,08 34".split()]
+        self.assertEqual(reconcile.counts_on(words, {"decimal": ","}), [34])
+        amounts_and_counts = [(t, 0.0, 0.0, 0.0, 8.0) for t in "48,210.55 146 39 13.82".split()]
+        self.assertEqual(reconcile.counts_on(amounts_and_counts, {"decimal": "."}), [146, 39])
+
+    def test_a_count_of_other_rows_fails_them(self):
+        # a row lost whose amount nets to nothing would leave both balances right
+        result = self.verdict("3")
+        self.assertEqual(result["status"], "failed", result["summary"])
+        self.assertIn("counts 3 transactions beside them, and there are 2 rows",
+                      result["summary"])
+
+
 class SecondTableTest(unittest.TestCase):
     """A second account's table under its own heading, with no opening balance printed."""
 
