@@ -1,10 +1,10 @@
 """Whether each column's cells keep the shape its cells share.
 
 A column whose cells are one word of one shape with digits in it on nearly every row (a
-value date, a reference) says what its cells are: where a row's cell holds that word and more, on the
-side of a column of text, the more is that column's words read across the edge ('month
-18/02': a description's last word in the value date's cell). Every word still sits in a
-cell and the balances still reconcile; only the shape tells.
+value date, a reference) says what its cells are: where a row's cell holds that word and
+more, on the side of a column of text, the more is that column's words read across the
+edge ('month 18/02': a description's last word in the value date's cell). Every word
+still sits in a cell and the balances still reconcile; only the shape tells.
 """
 from __future__ import annotations
 
