@@ -18,6 +18,7 @@ from .arithmetic import Arithmetic
 _HEADER = "the page's header, above the table's column heading"
 _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
 _LEFT_OUT = "a column the output leaves out"
+_SAME_X = 1.0  # points: two left edges this close are one edge measured twice
 _FOOT = "the page's foot: below its last row, out of a continuation's reach"
 _ACCOUNT = "the title of an account whose balances start again right below it"
 _AGAIN = "the page's header: words the first page prints above the table"
@@ -88,6 +89,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     titles = _before(rows, items, restarts)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
+    own_starts = _own_lines_starts(rows, items, settings)
     region = _region(rows, items, lambda words: gutters.printed_as_row(words, edges, settings))
     money = Arithmetic(rows, settings, balances, restarts)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
@@ -102,7 +104,15 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if not low <= item[1] <= high:
                 continue
             if (page, k) in owned:
-                _cells(ledger, page, item, rows[owned[(page, k)]], settings, money)
+                row = rows[owned[(page, k)]]
+                if item[0] == "text" and page != first and row[3][0][0] < page and \
+                        headings.letterhead(item[4], items[first], region[first][0]):
+                    # a row carried over the page, given the page's own header
+                    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
+                                            "why": "the first page's header printed again, "
+                                                   "read as the row's words"} for w in item[4]]
+                    continue
+                _cells(ledger, page, item, row, settings, money)
                 continue
             # over the heading a later page prints again: the page's own top, wherever the
             # table is read to go on without its heading
@@ -135,7 +145,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
                                             "why": why} for w in item[4]]
                     continue
             if not reason and item[0] == "text" and _heads_rows(items[page], k, settings,
-                                                                left):
+                                                                left, own_starts):
                 reason = _GROUP
             if not reason and item[0] == "text" and (page, k) in titles \
                     and not wordlines.figures_only(item[4], settings):
@@ -283,19 +293,39 @@ def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
                 "are neither a balance the rows reach nor a total of the rows above it")
 
 
-def _heads_rows(items: list, k: int, settings: dict, left: float | None) -> bool:
+def _heads_rows(items: list, k: int, settings: dict, left: float | None,
+                own_starts: set = frozenset()) -> bool:
     """A line of words that starts where no wrapped description does (see
     ``engine.continues``), at the rows' left edge, and that the next rows stand under: a
     group's heading. A line starting anywhere else between two rows is some row's words
-    the reading left out (a description wrapped from under its date)."""
+    the reading left out (a description wrapped from under its date), and so is one that
+    starts where the rows' text set on lines of their own starts (``own_starts``)."""
     if engine.continues(items[k], settings):
         return False
     line = items[k][4]
+    if any(abs(line[0][1] - x) <= _SAME_X for x in own_starts):
+        return False
     if wordlines.figures_only(line, settings):
         return False  # a summary's figures head no group: the rows' numbers say what they are
     if left is None or abs(line[0][1] - left) > max(w[4] - w[3] for w in line):
         return False
     return engine.row_below(items, k, settings)
+
+
+def _own_lines_starts(rows: list, items: list, settings: dict) -> set:
+    """Where the rows' text set on lines of its own starts (``tiers.own_lines``): the left
+    edge of each such column's words on the rows' other lines."""
+    from ..table import tiers
+
+    columns = settings["columns"]
+    out = set()
+    for c in tiers.own_lines(rows, items, settings):
+        for row in rows:
+            xs = [w[1] for page, k in row[3] if items[page][k][0] != "anchor"
+                  for w in items[page][k][4] if wordlines.column_of(w, columns) == c]
+            if xs:
+                out.add(round(min(xs), 1))
+    return out
 
 
 def _text_starts(row: list, columns: list) -> set:

@@ -53,6 +53,20 @@ def check(outside: list, settings: dict, frame, lines: list = ()) -> dict:
                       f"{starts[0]:,.2f}, and no other balance it leads to"}
 
 
+def balances_as_printed(settings: dict, arithmetic: dict) -> dict | None:
+    """A failed check where the column the arithmetic found to be the balance is signed by
+    the section its rows stand in: a balance prints its own sign, and every amount and
+    balance of a section turned over together still chain (an account's title read as a
+    section that moves money out)."""
+    roles = arithmetic.get("roles") or []
+    if not roles or not any(c["name"] == roles[0] and c.get("section_signed")
+                            for c in settings.get("columns") or []):
+        return None
+    return {"name": "balances_as_printed", "passed": False,
+            "detail": f"the balances in {roles[0]!r} are read with the sign of the section "
+                      "they stand in, not the one they print"}
+
+
 def _count(lines: list, settings: dict, starts: list, closing: float,
            rows: int) -> int | None:
     """The one whole number a line of figures only prints beside both the rows' opening

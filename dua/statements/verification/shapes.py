@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import re
 
-from ..table import wordlines
-
-_SHARE = 0.9  # of a column's cells that are one word of its shape
+_SHARE = 0.9  # of a column's cells that share its shape
 _ENOUGH = 5  # such cells before the shape says anything
 _LETTERS = re.compile(r"[^\W\d_]+")
 _DIGITS = re.compile(r"\d+")
@@ -31,23 +29,23 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
     for c, column in enumerate(columns):
         if column.get("kind") == "amount" or not column.get("output", True):
             continue
-        cells = _cells(rows, items, columns, c)
-        single = [shape(ws[0][0]) for ws in cells if len(ws) == 1]
-        common = max(set(single), key=single.count) if single else None
-        if common is None or "9" not in common or \
-                single.count(common) < max(_ENOUGH, _SHARE * len(cells)):
+        cells = [row[0][c].split() for row in rows if c < len(row[0]) and row[0][c]]
+        shapes = [tuple(shape(w) for w in cell) for cell in cells]
+        common = max(set(shapes), key=shapes.count) if shapes else None
+        if common is None or not any("9" in part for part in common) or \
+                shapes.count(common) < max(_ENOUGH, _SHARE * len(cells)):
             continue  # words of letters alone are a text's, whatever their number
         judged.append(column["name"])
-        for ws in cells:
-            extra = _across(ws, common, columns, c)
+        for cell, cut in zip(cells, shapes):
+            extra = _beside(cell, cut, common, columns, c)
             if extra:
-                text = wordlines.join_words(extra, 0.0)
                 return {"name": "cells_in_shape", "passed": None,
-                        "detail": f"{single.count(common)} of {len(cells)} cells of "
-                                  f"{column['name']!r} are one word shaped like "
-                                  f"{ws[0][0] if extra is ws[1:] else ws[-1][0]!r}, and one "
-                                  f"holds {text!r} beside it, on the side of a column of "
-                                  "text: that text may be the next column's"}
+                        "detail": f"{shapes.count(common)} of {len(cells)} cells of "
+                                  f"{column['name']!r} are shaped like "
+                                  f"{' '.join(cells[shapes.index(common)])!r}, and one holds "
+                                  f"{' '.join(extra)!r} beside that, on the side of a column "
+                                  "of text: the neighbour's words, or a line the cell does not "
+                                  "own"}
     if not judged:
         return None
     return {"name": "cells_in_shape", "passed": True,
@@ -55,27 +53,15 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
                       "column's cells share"}
 
 
-def _cells(rows: list, items: list, columns: list, c: int) -> list:
-    """The words each row's first line prints in column ``c``, left to right, where any."""
-    out = []
-    for row in rows:
-        for p, k in row[3]:
-            if items[p][k][0] == "anchor":
-                words = sorted((w for w in items[p][k][4]
-                                if wordlines.column_of(w, columns) == c), key=lambda w: w[1])
-                if words:
-                    out.append(words)
-    return out
-
-
-def _across(words: list, common: str, columns: list, c: int) -> list:
-    """The words beside a cell's word of the column's shape, where they stand on the side
-    of a neighbouring column of text; [] where the cell is of the shape or of no shape."""
-    if len(words) < 2:
+def _beside(cell: list, cut: tuple, common: tuple, columns: list, c: int) -> list:
+    """The words a cell holds beside the column's shape, where they stand on the side of a
+    neighbouring column of text (before it, the column on the left; after it, the one on
+    the right); [] where the cell is of the shape or of no shape."""
+    n = len(common)
+    if len(cut) <= n:
         return []
-    if shape(words[-1][0]) == common and c > 0 and columns[c - 1].get("kind") == "text":
-        return words[:-1]
-    if shape(words[0][0]) == common and c + 1 < len(columns) \
-            and columns[c + 1].get("kind") == "text":
-        return words[1:]
+    if cut[-n:] == common and c > 0 and columns[c - 1].get("kind") == "text":
+        return cell[:-n]
+    if cut[:n] == common and c + 1 < len(columns) and columns[c + 1].get("kind") == "text":
+        return cell[n:]
     return []

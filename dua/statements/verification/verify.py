@@ -347,6 +347,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                    gutters.one_column_each(*extraction, settings)]
         checks += [c for c in (owners.check(*extraction, settings),
                                shapes.check(*extraction, settings)) if c]
+    signed = printed.balances_as_printed(settings, arithmetic)
+    checks += [signed] if signed else []
     cut_short = pagecount.missing(pages)
     if settings.get("columns") and len(frame):
         checks.append(printed.check(outside, settings, frame,

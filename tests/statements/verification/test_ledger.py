@@ -90,6 +90,30 @@ class BetweenRowsTest(unittest.TestCase):
         self.assertIn("3 word(s) no cell or furniture line accounts for: p1 'Fee'",
                       book.summary())
 
+    def test_a_line_where_the_rows_text_set_apart_starts_heads_no_group(self):
+        # each row's text on lines of its own over its figures, the text column first: a
+        # line the reading left out, starting where that text starts, is the rows'
+        s = settings(continuation="above", continuation_gap=11.0,
+                     header=["description date amount balance"])
+        s["columns"] = [{"name": "Description", "x0": 0.0, "kind": "text"},
+                        {"name": "Date", "x0": 200.0, "kind": "date"},
+                        {"name": "Amount", "x0": 300.0, "kind": "amount"},
+                        {"name": "Balance", "x0": 400.0, "kind": "amount"}]
+        s["date_column"] = 1
+        head = line(50, (40, "Description"), (210, "Date"), (310, "Amount"), (410, "Balance"))
+        page = head
+        rent = ["Rent payment for the month of may and June", "for the flat"]  # runs past x 200
+        for n, (texts, amount, balance) in enumerate(((["Coffee"], "-3.50", "96.50"),
+                                                      (rent, "-1.50", "95.00"),
+                                                      (["Tea"], "-2.00", "93.00"),
+                                                      (["Cake"], "-1.00", "92.00"))):
+            top = 62 + 40 * n
+            for k, text in enumerate(texts):
+                page += line(top + 12 * k - 12 * (len(texts) - 1), (40, text))
+            page += line(top + 10, (210, f"0{n + 1}/02/24"), (320, amount), (420, balance))
+        book = ledger.build([page], s)
+        self.assertNotIn(ledger._GROUP, [f["reason"] for f in book.furniture])
+
     def test_words_in_the_date_column_over_a_row_are_a_group_heading(self):
         book = ledger.build([HEADER + COFFEE + line(77, (40, "JOHN"), (100, "SMITH")) + TEA],
                             settings())
@@ -180,6 +204,19 @@ class PageEdgesTest(unittest.TestCase):
         book = ledger.build([HEADER + COFFEE, lost + HEADER + row(65, "03/02/24", "Cake",
                                                                   "2.00", "93.00")], settings())
         self.assertEqual(unaccounted(book), ["02/02/24", "Tea", "1.50", "95.00"])
+
+    def test_the_first_pages_header_read_as_a_carried_rows_words_is_unaccounted(self):
+        # page 2 opens with the bank's name again; the reading carries the last row on
+        from dua.statements.table import engine
+
+        s = settings(header_once=True)
+        pages = [line(10, (100, "Harbour Bank")) + HEADER + COFFEE + TEA,
+                 line(20, (100, "Harbour Bank")) + row(40, "03/02/24", "Milk", "2.00", "93.00")]
+        rows, items = engine.extract(pages, s)
+        rows[1][3].append((1, 0))  # the reading carried Tea's row on into the page's header
+        book = ledger.build(pages, s, extraction=(rows, items))
+        self.assertEqual(unaccounted(book), ["Harbour", "Bank"])
+        self.assertIn("read as the row's words", book.unaccounted[0]["why"])
 
     def test_a_later_page_of_rows_without_their_dates_or_the_heading_is_the_tables_too(self):
         # the day's date printed once, on page 1; page 2 prints the day's last row under

@@ -43,6 +43,18 @@ class CellsInShapeTest(unittest.TestCase):
         self.assertTrue(found["passed"])
         self.assertNotIn("'Value Date'", found["detail"])
 
+    def test_a_wrapped_dates_cell_given_a_line_it_does_not_own_is_out_of_shape(self):
+        # 'nov.' over '09' in a narrow cell; the next page's heading tier 'Date' read as
+        # the last row's third line
+        columns = [{"name": "Txn", "x0": 0.0, "kind": "date"},
+                   {"name": "Details", "x0": 90.0, "kind": "text"},
+                   {"name": "Amount", "x0": 300.0, "kind": "amount"}]
+        rows = [[[f"nov. {d:02d}", "Shop", "1.00"], [], 1, []] for d in range(1, 11)]
+        rows[-1][0][0] = "nov. 10 Date"
+        found = shapes.check(rows, [], {"columns": columns})
+        self.assertIsNone(found["passed"])
+        self.assertIn("'Date'", found["detail"])
+
     def test_shapes_are_runs_of_letters_and_digits(self):
         self.assertEqual(shapes.shape("18/02"), "9/9")
         self.assertEqual(shapes.shape("LM46926509"), "a9")

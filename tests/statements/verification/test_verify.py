@@ -307,6 +307,19 @@ class SummaryCountTest(unittest.TestCase):
                       result["summary"])
 
 
+class BalancesAsPrintedTest(unittest.TestCase):
+    def test_a_balance_signed_by_its_section_is_not_as_printed(self):
+        from dua.statements.verification import printed
+
+        columns = [{"name": "Money out", "kind": "amount", "section_signed": True},
+                   {"name": "Balance", "kind": "amount", "section_signed": True}]
+        found = printed.balances_as_printed({"columns": columns}, {"roles": ["Balance", "x"]})
+        self.assertFalse(found["passed"])
+        columns[1].pop("section_signed")
+        self.assertIsNone(printed.balances_as_printed({"columns": columns},
+                                                      {"roles": ["Balance", "x"]}))
+
+
 class SecondTableTest(unittest.TestCase):
     """A second account's table under its own heading, with no opening balance printed."""
 
@@ -327,35 +340,33 @@ class SecondTableTest(unittest.TestCase):
                    + line(170, (100, "500.00"), (160, "501.00")) if summary_after else []))
         return verify.intrinsic(dataframe.build_frame([page], s), [page], s)
 
+    def expect(self, status: str, *details: str, **layout):
+        result = self.verdict(heading=True, **layout)
+        self.assertEqual(result["status"], status, result["summary"])
+        for detail in details:
+            self.assertIn(detail, result["checks"][0]["detail"])
+
     def test_its_first_row_is_unchecked_not_wrong(self):
-        result = self.verdict(heading=True)
-        self.assertEqual(result["status"], "unverified", result["summary"])
-        self.assertIn("starts under its heading at row(s) 2", result["checks"][0]["detail"])
-        self.assertIn("the amounts of row(s) 2 are not checked", result["checks"][0]["detail"])
+        self.expect("unverified", "starts under its heading at row(s) 2",
+                    "the amounts of row(s) 2 are not checked")
 
     def test_its_rows_up_to_its_first_balance_printed_are_unchecked_not_wrong(self):
         # a balance printed at each day's end: the second table's first row, the day's
         # first, prints none
-        result = self.verdict(heading=True, first_balance=None)
-        self.assertEqual(result["status"], "unverified", result["summary"])
-        self.assertIn("the amounts of row(s) 2, 3 are not checked", result["checks"][0]["detail"])
+        self.expect("unverified", "the amounts of row(s) 2, 3 are not checked",
+                    first_balance=None)
 
     def test_its_opening_balance_reaches_the_first_balance_it_prints(self):
         # the opening printed over its first row, which prints no balance of its own
-        result = self.verdict(heading=True, first_balance=None, opening=True)
-        self.assertEqual(result["status"], "passed", result["summary"])
-        self.assertIn("start again at row(s) 2", result["checks"][0]["detail"])
+        self.expect("passed", "start again at row(s) 2", first_balance=None, opening=True)
 
     def test_its_opening_balance_in_its_summary_below_it_checks_its_first_row(self):
         # the summary's figures stand under their labels, outside the columns of money
-        result = self.verdict(heading=True, summary_after=True)
-        self.assertEqual(result["status"], "passed", result["summary"])
-        self.assertIn("start again at row(s) 2", result["checks"][0]["detail"])
+        self.expect("passed", "start again at row(s) 2", summary_after=True)
 
     def test_the_first_accounts_summary_figures_between_the_tables_are_its_own(self):
         # its opening and closing balances, set under their labels outside the columns
-        result = self.verdict(heading=True, summary_between=True, summary_after=True)
-        self.assertEqual(result["status"], "passed", result["summary"])
+        self.expect("passed", summary_between=True, summary_after=True)
 
     def test_without_a_heading_of_its_own_the_break_is_a_fault(self):
         self.assertEqual(self.verdict(heading=False)["status"], "failed")
