@@ -133,12 +133,9 @@ class WriterOnTheSampleTest(unittest.TestCase):
         self.assertEqual(t["wrong_passed"] - t["wrong_passed_convention"], 0,
                          "\n".join(failure_lines(self.results)))
 
-    @unittest.expectedFailure
     def test_no_reading_that_differs_from_the_key_is_called_passed(self):
         """The key's convention too: a column the page heads but never fills stays (NaN), a
-        label printed before each value is left out. Read without the key, dua drops the
-        empty column and still says ``passed`` (issue 33 item 2); remove the decorator when
-        this test passes."""
+        label printed before each value is left out (issue 33 item 2)."""
         self.assertEqual(self.tally["wrong_passed"], 0, "\n".join(failure_lines(self.results)))
 
     def test_the_rates_hold_at_the_levels_measured(self):
