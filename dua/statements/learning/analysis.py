@@ -203,10 +203,10 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
         header = find_header(pages, candidates[0], segments)
     # a row's text longer than any other row's is too rare to cover a segment of its own:
     # it widens its column as a wrapped line's does
-    segments = widen(segments, continuation_lines(pages, candidates, header)
-                     + [ln for _, ln in candidates], header)
+    wrapped = continuation_lines(pages, candidates, header)
+    segments = widen(segments, wrapped + [ln for _, ln in candidates], header)
     columns = build_columns(segments, header,
-                            money_segments(segments, [ln for _, ln in candidates]), raw)
+                            money_segments(segments, [ln for _, ln in candidates]), raw, wrapped)
     if group_pattern:  # the day's heading fills a Date column of its own, first
         columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
     cells = [wordlines.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]

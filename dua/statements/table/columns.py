@@ -342,11 +342,13 @@ def _merge_unlabeled(groups: list) -> list:
 
 
 def build_columns(segments: list, header: list, numeric: list | None = None,
-                  raw: list | None = None) -> list:
+                  raw: list | None = None, lines: list = ()) -> list:
     """Columns named by the header phrases above them, with x0 halfway across each river;
     ``numeric`` says which segments hold money (one name each); ``raw``: the segments
-    before words that read on were joined."""
+    before words that read on were joined; ``lines``: the rows' other lines, whose text a
+    column no row's first line fills reaches to (descriptions printed over their rows)."""
     groups = _merge_unlabeled(_group(segments, header, numeric, raw))
+    _reach_of_empty(groups, segments, lines)
     columns = []
     for i, (a, b, phrases) in enumerate(groups):
         x0 = (groups[i - 1][1] + a) / 2 if i else 0.0
@@ -358,3 +360,17 @@ def build_columns(segments: list, header: list, numeric: list | None = None,
             # it, a word space at a time, stays in its own cell
             columns[-1]["empty"] = True
     return columns
+
+
+def _reach_of_empty(groups: list, segments: list, lines: list) -> None:
+    """Each group no segment lies under widened, in place, to the end of the phrases of
+    ``lines`` that start inside it and stop short of the next group: its text is printed on
+    lines of its own, and may run wider than its name."""
+    for i, group in enumerate(groups):
+        a, b = group[0], group[1]
+        if any(min(b, s1) - max(a, s0) > 0 for s0, s1 in segments):
+            continue
+        stop = groups[i + 1][0] - 1.0 if i + 1 < len(groups) else float("inf")
+        ends = [p[-1][2] for p in _phrases(list(lines))
+                if a - 1.0 <= p[0][1] <= b and p[-1][2] < stop]
+        group[1] = max([b] + ends)

@@ -606,6 +606,16 @@ class EmptyColumnTest(unittest.TestCase):
         columns = analysis.build_columns(segments, header, [False, False, True])
         self.assertEqual([c["name"] for c in columns], ["Date", "Ref", "Details", "Amount"])
 
+    def test_a_column_of_text_printed_over_the_rows_reaches_as_far_as_its_lines(self):
+        # no row's first line prints under 'Details': its text, on lines of its own, runs
+        # far past its name, and the next column starts only after it
+        header = [line(50, (40, "Details"), (300, "Date"), (400, "Amount"))]
+        wrapped = [line(62, (40, "reference payment towards the loan for the month"))]
+        columns = analysis.build_columns([(300, 340), (400, 440)], header, [False, True],
+                                         None, wrapped)
+        self.assertEqual([c["name"] for c in columns], ["Details", "Date", "Amount"])
+        self.assertGreater(columns[1]["x0"], wrapped[0][-1][2])
+
     def test_a_segment_a_word_space_from_a_named_one_leaves_every_segment_named(self):
         # a few long descriptions run on past a narrow river: their words are the named
         # column's, so 'Memo' over nothing still names an empty column of its own
