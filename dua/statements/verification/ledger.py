@@ -9,16 +9,14 @@ Verification, the refine loop's diagnostics and the review page all read this le
 from __future__ import annotations
 
 import dataclasses
-import re
 
 from ..table import engine, wordlines
-from . import gutters, headings
+from . import extent, gutters, headings
 from .arithmetic import Arithmetic
 
 _HEADER = "the page's header, above the table's column heading"
 _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
 _LEFT_OUT = "a column the output leaves out"
-_SAME_X = 1.0  # points: two left edges this close are one edge measured twice
 _FOOT = "the page's foot: below its last row, out of a continuation's reach"
 _ACCOUNT = "the title of an account whose balances start again right below it"
 _AGAIN = "the page's header: words the first page prints above the table"
@@ -88,9 +86,9 @@ def build(pages: list, settings: dict, apart: list | None = None,
     rows, items = extraction or engine.extract(pages, settings)
     titles = _before(rows, items, restarts)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
-    left, edges = _rows_left(rows), gutters.row_edges(rows, items, settings)
-    own_starts = _own_lines_starts(rows, items, settings)
-    region = _region(rows, items, lambda words: gutters.printed_as_row(words, edges, settings))
+    left, edges = extent.rows_left(rows), gutters.row_edges(rows, items, settings)
+    own_starts = extent.own_lines_starts(rows, items, settings)
+    region = extent.region_of(rows, items, lambda words: gutters.printed_as_row(words, edges, settings))
     money = Arithmetic(rows, settings, balances, restarts)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
@@ -125,7 +123,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
                                        for w in item[4]]
                 continue
             if item[0] == "outside" and (
-                    (page != first and (_row_like(item[4], settings)
+                    (page != first and (extent.row_like(item[4], settings)
                                         or gutters.printed_as_row(item[4], edges, settings)))
                     or (item[5] == _UNDER and gutters.on_row_edges(item[4], edges, settings))):
                 # over the heading a later page prints, or under what the reading took for
@@ -144,7 +142,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
                     ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
                                             "why": why} for w in item[4]]
                     continue
-            if not reason and item[0] == "text" and _heads_rows(items[page], k, settings,
+            if not reason and item[0] == "text" and extent.heads_rows(items[page], k, settings,
                                                                 left, own_starts):
                 reason = _GROUP
             if not reason and item[0] == "text" and (page, k) in titles \
@@ -234,7 +232,7 @@ def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings
                 continue
             if item[0] == "anchor" or (item[0] == "furniture" and item[5] in _STRUCTURAL):
                 continue  # some row's anchor, or the page's structure (a label is no proof)
-            if not (_row_like(item[4], settings, anywhere=item[0] in ("money", "text"))
+            if not (extent.row_like(item[4], settings, anywhere=item[0] in ("money", "text"))
                     or gutters.on_row_edges(item[4], edges, settings)):
                 continue
             reason = money.explain_anywhere([w[0] for w in item[4]])
@@ -293,41 +291,6 @@ def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
                 "are neither a balance the rows reach nor a total of the rows above it")
 
 
-def _heads_rows(items: list, k: int, settings: dict, left: float | None,
-                own_starts: set = frozenset()) -> bool:
-    """A line of words that starts where no wrapped description does (see
-    ``engine.continues``), at the rows' left edge, and that the next rows stand under: a
-    group's heading. A line starting anywhere else between two rows is some row's words
-    the reading left out (a description wrapped from under its date), and so is one that
-    starts where the rows' text set on lines of their own starts (``own_starts``)."""
-    if engine.continues(items[k], settings):
-        return False
-    line = items[k][4]
-    if any(abs(line[0][1] - x) <= _SAME_X for x in own_starts):
-        return False
-    if wordlines.figures_only(line, settings):
-        return False  # a summary's figures head no group: the rows' numbers say what they are
-    if left is None or abs(line[0][1] - left) > max(w[4] - w[3] for w in line):
-        return False
-    return engine.row_below(items, k, settings)
-
-
-def _own_lines_starts(rows: list, items: list, settings: dict) -> set:
-    """Where the rows' text set on lines of its own starts (``tiers.own_lines``): the left
-    edge of each such column's words on the rows' other lines."""
-    from ..table import tiers
-
-    columns = settings["columns"]
-    out = set()
-    for c in tiers.own_lines(rows, items, settings):
-        for row in rows:
-            xs = [w[1] for page, k in row[3] if items[page][k][0] != "anchor"
-                  for w in items[page][k][4] if wordlines.column_of(w, columns) == c]
-            if xs:
-                out.add(round(min(xs), 1))
-    return out
-
-
 def _text_starts(row: list, columns: list) -> set:
     """Where each of a row's cells of words starts on the page (its leftmost word)."""
     out: dict = {}
@@ -339,12 +302,6 @@ def _text_starts(row: list, columns: list) -> set:
     return set(out.values())
 
 
-def _rows_left(rows: list) -> float | None:
-    """Where the rows' lines start on the page: the left edge of the table's text."""
-    starts = [line[0][1] for row in rows for line in row[1] if line]
-    return min(starts) if starts else None
-
-
 def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None:
     if reason:
         ledger.furniture.append({"page": page + 1, "box": _box(words), "text": text,
@@ -352,38 +309,6 @@ def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None
     else:
         ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0]}
                                for w in words]
-
-
-def _region(rows: list, items: list, row_like=None) -> dict:
-    """page -> (top, bottom, last row line) of what is accounted for. The table's extent
-    is the page's, not the rows': from its column heading above the first row (or that
-    row, with no heading) to the page's end on the last page, every page between included,
-    every page that prints the heading, and every later page that prints a line
-    ``row_like`` says is printed as a row. Where the rows end is no evidence of where the
-    table does: a row the reading lost below the last one it found would lie outside."""
-    if not rows:
-        return {}
-    region = {}
-    for row in rows:
-        for page, k in row[3]:
-            top = items[page][k][1]
-            low, high = region.get(page, (top, top))
-            region[page] = (min(low, top), max(high, top))
-    first, last = min(region), max(region)
-    heading = [item[1] for item in items[first] if item[0] == "furniture"
-               and item[5] == "the table's column heading" and item[1] <= region[first][0]]
-    top = max(heading) if heading else region[first][0]
-    inf = float("inf")
-    out = {p: (top if p == first else -inf, inf,
-               region[p][1] if p in region else -inf) for p in range(first, last + 1)}
-    for p, lines in enumerate(items):  # a page that prints the heading is the table's too
-        tops = [item[1] for item in lines if item[0] == "furniture"
-                and item[5] == "the table's column heading"]
-        if p not in out and tops:
-            out[p] = (min(tops), inf, -inf)
-        elif p > last and row_like and any(row_like(item[4]) for item in lines):
-            out[p] = (-inf, inf, -inf)  # rows the reading lost, on a page of their own
-    return out
 
 
 def _rows(rows: list, items: list, settings: dict) -> list:
@@ -406,16 +331,3 @@ def _rows(rows: list, items: list, settings: dict) -> list:
     return out
 
 
-def _row_like(words: list, settings: dict, anywhere: bool = False) -> bool:
-    """A line that prints a date as the rows print theirs and an amount: under the table's
-    heading the date may stand anywhere in it (a row whose cells slipped off the columns);
-    outside the table it must open the line (a summary box's due date amid its amounts is
-    no transaction)."""
-    texts = [w[0] for w in words]
-    for start in range(len(texts) if anywhere else 1):
-        n = next((n for n in (1, 2, 3) if re.fullmatch(
-            settings["date_pattern"], " ".join(texts[start:start + n]), re.IGNORECASE)), 0)
-        if n and any(engine.looks_like_amount(t, settings)
-                     for t in texts[:start] + texts[start + n:]):
-            return True
-    return False

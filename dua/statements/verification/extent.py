@@ -1,0 +1,99 @@
+"""Where the table runs on its pages and which lines stand in it as rows do, for the
+ledger: the extent its accounting covers, the rows' left edge, lines printed as rows, and
+lines that head a group of rows rather than belong to one.
+"""
+from __future__ import annotations
+
+import re
+
+from ..table import engine, wordlines
+
+_SAME_X = 1.0  # points: two left edges this close are one edge measured twice
+
+
+def region_of(rows: list, items: list, row_like=None) -> dict:
+    """page -> (top, bottom, last row line) of what is accounted for. The table's extent
+    is the page's, not the rows': from its column heading above the first row (or that
+    row, with no heading) to the page's end on the last page, every page between included,
+    every page that prints the heading, and every later page that prints a line
+    ``row_like`` says is printed as a row. Where the rows end is no evidence of where the
+    table does: a row the reading lost below the last one it found would lie outside."""
+    if not rows:
+        return {}
+    region = {}
+    for row in rows:
+        for page, k in row[3]:
+            top = items[page][k][1]
+            low, high = region.get(page, (top, top))
+            region[page] = (min(low, top), max(high, top))
+    first, last = min(region), max(region)
+    heading = [item[1] for item in items[first] if item[0] == "furniture"
+               and item[5] == "the table's column heading" and item[1] <= region[first][0]]
+    top = max(heading) if heading else region[first][0]
+    inf = float("inf")
+    out = {p: (top if p == first else -inf, inf,
+               region[p][1] if p in region else -inf) for p in range(first, last + 1)}
+    for p, lines in enumerate(items):  # a page that prints the heading is the table's too
+        tops = [item[1] for item in lines if item[0] == "furniture"
+                and item[5] == "the table's column heading"]
+        if p not in out and tops:
+            out[p] = (min(tops), inf, -inf)
+        elif p > last and row_like and any(row_like(item[4]) for item in lines):
+            out[p] = (-inf, inf, -inf)  # rows the reading lost, on a page of their own
+    return out
+
+
+def rows_left(rows: list) -> float | None:
+    """Where the rows' lines start on the page: the left edge of the table's text."""
+    starts = [line[0][1] for row in rows for line in row[1] if line]
+    return min(starts) if starts else None
+
+
+def row_like(words: list, settings: dict, anywhere: bool = False) -> bool:
+    """A line that prints a date as the rows print theirs and an amount: under the table's
+    heading the date may stand anywhere in it (a row whose cells slipped off the columns);
+    outside the table it must open the line (a summary box's due date amid its amounts is
+    no transaction)."""
+    texts = [w[0] for w in words]
+    for start in range(len(texts) if anywhere else 1):
+        n = next((n for n in (1, 2, 3) if re.fullmatch(
+            settings["date_pattern"], " ".join(texts[start:start + n]), re.IGNORECASE)), 0)
+        if n and any(engine.looks_like_amount(t, settings)
+                     for t in texts[:start] + texts[start + n:]):
+            return True
+    return False
+
+
+def heads_rows(items: list, k: int, settings: dict, left: float | None,
+                own_starts: set = frozenset()) -> bool:
+    """A line of words that starts where no wrapped description does (see
+    ``engine.continues``), at the rows' left edge, and that the next rows stand under: a
+    group's heading. A line starting anywhere else between two rows is some row's words
+    the reading left out (a description wrapped from under its date), and so is one that
+    starts where the rows' text set on lines of their own starts (``own_starts``)."""
+    if engine.continues(items[k], settings):
+        return False
+    line = items[k][4]
+    if any(abs(line[0][1] - x) <= _SAME_X for x in own_starts):
+        return False
+    if wordlines.figures_only(line, settings):
+        return False  # a summary's figures head no group: the rows' numbers say what they are
+    if left is None or abs(line[0][1] - left) > max(w[4] - w[3] for w in line):
+        return False
+    return engine.row_below(items, k, settings)
+
+
+def own_lines_starts(rows: list, items: list, settings: dict) -> set:
+    """Where the rows' text set on lines of its own starts (``tiers.own_lines``): the left
+    edge of each such column's words on the rows' other lines."""
+    from ..table import tiers
+
+    columns = settings["columns"]
+    out = set()
+    for c in tiers.own_lines(rows, items, settings):
+        for row in rows:
+            xs = [w[1] for page, k in row[3] if items[page][k][0] != "anchor"
+                  for w in items[page][k][4] if wordlines.column_of(w, columns) == c]
+            if xs:
+                out.add(round(min(xs), 1))
+    return out
