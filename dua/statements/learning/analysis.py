@@ -9,7 +9,7 @@ import copy
 import dataclasses
 import re
 
-from ..notation import datenotation
+from ..notation import columndates
 from ..notation.dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
 from ..table import dataframe, engine, notation, sections, tiers, wordlines
 from ..table.columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
@@ -118,15 +118,19 @@ def layout_of(pages: list) -> Analysis:
     return _from_layout(pages)
 
 
+_FEW = 10  # dated lines: under this many, dates stacked over lines may be the table's
+
+
 def _from_layout(pages: list) -> Analysis:
     """The layout's reading, read again from the rows it read when they are fewer than the
     lines that looked like rows: a strip of daily balances under a heading of its own,
     which the table's reading leaves out, no longer shapes the table's columns."""
     candidates, group_pattern, patterns = _dated_lines(pages)
-    folded = None if candidates else stacked.folded(pages)
-    if folded:  # dates a narrow cell stacks over lines ('10' over 'nov.' over '2023')
-        pages = folded
-        candidates, group_pattern, patterns = _dated_lines(pages)
+    # dates stacked over lines ('10' over 'nov.'): more rows than short months on one line
+    folded = stacked.folded(pages) if len(candidates) < _FEW else None
+    again = _dated_lines(folded) if folded else None
+    if again and len(again[0]) > len(candidates):
+        pages, (candidates, group_pattern, patterns) = folded, again
     if not candidates:
         return Analysis({}, [], [], sample.raw_sample(pages), 0, len(pages))
     found = _read_layout(pages, candidates, group_pattern, patterns=patterns)
@@ -185,7 +189,7 @@ def _dated_lines(pages: list) -> tuple:
     patterns = DATE_PATTERNS
     candidates, group_pattern = _table_lines(pages)
     lines = [ln for words in pages for ln in wordlines.group_lines(words, LINE_TOLERANCE)]
-    learned = datenotation.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
+    learned = columndates.from_lines(lines, lambda ln: _has_amount(ln, ln[0][1]))
     if learned:
         more = _table_lines(pages, (learned,))
         if len(more[0]) > len(candidates):

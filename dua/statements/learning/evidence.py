@@ -12,7 +12,7 @@ import dataclasses
 import math
 import re
 
-from ..notation import datenotation
+from ..notation import columndates, datenotation
 from ..notation.dates import DATE_PATTERNS
 from ..table import engine, wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
@@ -66,7 +66,7 @@ def date_notation(values: list) -> dict | None:
     if found and (found["languages"] or {"y", "mark"} & set(found["roles"])):
         return found
     keys = datenotation.order_keys(values, found) if found and len(values) >= 3 else None
-    if keys and len(set(keys)) >= 3 and datenotation.in_order(keys):
+    if keys and len(set(keys)) >= 3 and columndates.in_order(keys):
         return found
     return None
 

@@ -74,6 +74,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     signs.column_signs(settings, rows, expected, kinds)
     _balance(settings, expected)
     wrapping.sides(settings, pages, rows)
+    if second:
+        wrapping.tier_wraps(settings, pages, rows, [ranges[c] for c in second], second)
     wrapping.spills(settings, pages, rows, kinds)
     _heading(settings, words_by_page, pages, rows, ranges)
     signs.section_signs(settings, words_by_page, rows, expected, kinds, pages)
@@ -117,7 +119,7 @@ def _defaults(base: dict | None) -> dict:
                        ("continuation_gap", 12.0)):
         s.setdefault(key, value)
     for key in ("anchor", "date_fill", "date_groups", "output_order", "sections",
-                "balance_column", "blank_columns", "row_order", "sign_marks"):
+                "balance_column", "blank_columns", "row_order", "sign_marks", "tier_wraps"):
         s.pop(key, None)  # decided again from the evidence
     return s
 
@@ -249,11 +251,13 @@ def _heading(settings: dict, words_by_page: list, pages: list, rows: list, range
     printed_on = {p for p, page in enumerate(pages)
                   if any(wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) in texts
                          for ln in page.lines)}
-    # rows on one page say nothing of the next: a heading that is not printed again must
-    # not cost the next statement its later pages' rows
+    # a heading printed on every page of rows says nothing of the next statement, whose
+    # rows may run on to a page without one: only lines that read as rows on a page with
+    # no heading, and that the key does not list, say rows need it there
     pages_of_rows = {r.page for r in rows}
-    settings["header_once"] = bool(texts) and (len(pages_of_rows) == 1
-                                               or not pages_of_rows <= printed_on)
+    headless = [p for p in range(len(pages)) if p not in printed_on | pages_of_rows]
+    settings["header_once"] = bool(texts) and (not pages_of_rows <= printed_on or not any(
+        wordlines.reads_as_row(line, settings) for p in headless for line in pages[p].lines))
 
 
 def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list) -> list:

@@ -112,9 +112,38 @@ def _signed_by(found: list, starts, settings: dict, words_by_page: list, rows: l
         col = next(col for col in settings["columns"] if col["name"] == str(expected.columns[c]))
         col.pop("sign", None)
         col["section_signed"] = True
-        settings["sections"] = [[t, -1 if negative.get(t) else 1] for t, _ in found]
+        order = starts if starts is not None else sections.titles(words_by_page, settings)
+        quiet = _page_headers(negative, order) | _signing_nothing(negative, order)
+        settings["sections"] = [[t, -1 if negative.get(t) else 1] for t, _ in found
+                                if t not in quiet]
         signed = True
     return signed
+
+
+def _page_headers(negative: dict, starts: list) -> set:
+    """Titles that only ever stand at the head of a page right after a title with no row
+    of its own on the page before ('Money out' at a page's foot, the bank's name over the
+    next page's heading): the section is the first title's, and takes the sign of the rows
+    under the second, which is the page's header. ``negative`` gains the first's sign."""
+    heads: dict = {}
+    for (p, _, before), (q, _, title) in zip(starts, starts[1:]):
+        stands_in = q > p and before not in negative and title in negative
+        if stands_in:
+            negative[before] = negative[title]
+        heads[title] = heads.get(title, True) and stands_in
+    return {t for t, only in heads.items() if only}
+
+
+def _signing_nothing(negative: dict, starts: list) -> set:
+    """Titles that, wherever they stand, follow a section signing its amounts as they do
+    (a running header over the next page's heading, between two pages of money in): the
+    key shows no section starting there, and taken for one it would sign the next
+    statement's rows on that page by the page before's section, whatever theirs is."""
+    follows: dict = {}
+    for (_, _, before), (_, _, title) in zip(starts, starts[1:]):
+        same = before in negative and title in negative and negative[before] == negative[title]
+        follows[title] = follows.get(title, True) and same
+    return {t for t, same in follows.items() if same}
 
 
 def _marker(text: str, settings: dict) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import collections
 import re
 
-from ..notation import datenotation
+from ..notation import columndates, datenotation
 from ..table import wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
 
@@ -26,14 +26,20 @@ def wrapped_dates(settings: dict, rows: list, c: int, date_pattern) -> None:
     """Dates a narrow cell wraps ('11 June' over '2023'): a row starts at the date's first
     line, whose words take the shape of the dates' first lines (``date_head_pattern``), and
     the date column may continue on the row's next line (``wrapped_columns``)."""
-    heads = []
+    heads, whole = [], []
     for r in rows:
         words = r.cells.get(c, [])
         if words and any(abs(w[3] - words[0][3]) > LINE_TOLERANCE for w in words):
             heads.append(wordlines.join_words([w for w in words
                                             if abs(w[3] - words[0][3]) <= LINE_TOLERANCE],
                                            GLUE_GAP))
+            whole.append(lines_text(words).split())
     if heads:
+        # a cell wraps where the line is full, so a shorter month leaves room for more of
+        # the date on its first line: '09' over 'september' here, '05 march' on the next
+        # statement. Every first words of a wrapped date may head one.
+        fewest = min(len(h.split()) for h in heads)
+        heads += [" ".join(t[:n]) for t in whole for n in range(fewest, len(t))]
         head = date_pattern(heads)
         # every first line must start a date; the shorter heads a longer month wraps to
         # come with the notation's (``datenotation.head_pattern``)
@@ -87,6 +93,22 @@ def sides(settings: dict, pages: list, rows: list) -> None:
         settings["continuation"] = "nearest"
 
 
+def tier_wraps(settings: dict, pages: list, rows: list, fields: list, second: set) -> None:
+    """The first tier's columns whose cells go on below the row's first line, clear of the
+    second tier's fields (a value date's year, a description's next words, beside the
+    reference the second line prints): there they keep their own column
+    (``tier_wraps``) instead of falling to the field the second tier puts there."""
+    columns, out = settings["columns"], set()
+    for row in rows:
+        anchor = pages[row.page].lines[row.line][0][3]
+        for c, words in row.cells.items():
+            out |= {wordlines.column_of(w, columns) for w in words if c not in second
+                    and w[3] - anchor > LINE_TOLERANCE
+                    and not any(a - 1 <= (w[1] + w[2]) / 2 <= b + 1 for a, b, *_ in fields)}
+    if out:
+        settings["tier_wraps"] = sorted(out)
+
+
 def spills(settings: dict, pages: list, rows: list, kinds: list) -> None:
     """Wrapped lines of text that run on under a column of money (a long description
     line wider than its column): the columns a row's wrapped lines may fill become the
@@ -134,7 +156,7 @@ def dates_below(pages: list, settings: dict) -> None:
     if dated < 3 or len(joined) < 0.8 * dated:
         return
     notation = datenotation.induce(joined)
-    found = datenotation.in_order_pattern(joined)
+    found = columndates.in_order_pattern(joined)
     if found and "y" in notation["roles"] and found != settings["date_pattern"]:
         settings["date_head_pattern"] = f"(?:{found})|(?:{settings['date_pattern']})"
         settings["date_pattern"] = found

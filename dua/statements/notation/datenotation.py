@@ -51,7 +51,7 @@ def month_of(token: str) -> set:
     return found
 
 
-def _shape(text: str) -> tuple:
+def shape_of(text: str) -> tuple:
     """``(kinds, parts, seps)``: 'n' number / 'w' word per part, and the separators around."""
     kinds, parts, seps, sep = [], [], [], ""
     for tok in _TOKEN.findall(_TIME_END.sub("", text.strip())):
@@ -68,7 +68,7 @@ def _shape(text: str) -> tuple:
 
 def kinds_of(text: str) -> tuple:
     """The kind of each part of ``text``: 'n' a number, 'w' a word ('10 Mei 2023': n w n)."""
-    return _shape(text)[0]
+    return shape_of(text)[0]
 
 
 def induce(values: list) -> dict | None:
@@ -77,7 +77,7 @@ def induce(values: list) -> dict | None:
 
     ``roles`` names each part 'd', 'm', 'y' (or 'w' for a word beside them, a weekday).
     """
-    shaped = [_shape(v) for v in values if v and v.strip()]
+    shaped = [shape_of(v) for v in values if v and v.strip()]
     if not shaped:
         return None
     kinds = max({s[0] for s in shaped}, key=lambda k: sum(1 for s in shaped if s[0] == k))
@@ -144,7 +144,7 @@ def head_pattern(values: list) -> str | None:
     as seen. None when a word names no month: a first line alone is no date, so only a
     month or a number may stand for it."""
     groups: dict = {}
-    for shape in (_shape(v) for v in values if v and v.strip()):
+    for shape in (shape_of(v) for v in values if v and v.strip()):
         groups.setdefault(shape[0], []).append(shape)
     found = [_head_of(kinds, shaped) for kinds, shaped in groups.items()]
     if not found or None in found:
@@ -301,7 +301,7 @@ def order_keys(values: list, notation: dict) -> list | None:
     printed), or None when one does not read."""
     out = []
     for text in values:
-        kinds, parts, _ = _cut(_shape(text), notation.get("cuts", {}))
+        kinds, parts, _ = _cut(shape_of(text), notation.get("cuts", {}))
         if len(parts) != len(notation["roles"]):
             return None
         got = {}
@@ -315,85 +315,3 @@ def order_keys(values: list, notation: dict) -> list | None:
                 got[role] = int(part)
         out.append((got.get("y", 0), got["m"], got["d"]))
     return out
-
-
-def in_order(keys: list) -> bool:
-    """Dates that run forward (or backward) through the column, a year's turn allowed
-    where no year is printed, and a fresh start per eight dates (a second account's rows
-    start again from the period's first day): dates in no order turn at every other step."""
-    if len(keys) < 2:
-        return False
-    seq = [(y, m, d) for y, m, d in keys]
-    starts = (len(seq) - 1) // 8
-    turn = 1 if all(k[0] == 0 for k in seq) else 0
-    back = sum(1 for a, b in zip(seq, seq[1:]) if b < a)
-    forth = sum(1 for a, b in zip(seq, seq[1:]) if a < b)
-    return back <= starts + turn or forth <= starts
-
-
-@functools.lru_cache(maxsize=1)
-def _search():
-    """Date-like runs of any notation: a month word of any language beside numbers, CJK
-    marks, or three numbers with the year first."""
-    month = month_pattern(months.MONTHS)
-    sep = r"[ .\-/,]*"
-    shapes = (r"\d{2,4}\s*[年년]\s*\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]?",
-              r"\d{1,2}\s*[月월]\s*\d{1,2}\s*[日일]",
-              r"\d{1,2}%s%s(?:%s\d{4}|%s\d{2}(?!\d))?" % (sep, month, sep, sep),
-              r"%s%s\d{1,2}(?:%s\d{4}|%s\d{2}(?!\d))?" % (month, sep, sep, sep),
-              r"\d{4}[./-]\d{1,2}[./-]\d{1,2}",
-              r"\d{1,2}[./-]\d{1,2}\.?(?![./-]?\d)")  # day and month alone: kept if in order
-    return re.compile(r"(?<![\w/.-])(?:%s)(?![\w/-])" % "|".join(shapes), re.IGNORECASE)
-
-
-def from_lines(lines: list, has_money) -> str | None:
-    """Without a key: the date notation of the lines' dates, from the column's own tokens.
-
-    The date-like runs that open the most lines with money share a shape; they are a date
-    column when they run in order, and where a month word reads in several languages the
-    languages in which they run in order are kept. None when no such column is found.
-    """
-    groups: dict = {}
-    for line in lines:
-        if not has_money(line):
-            continue
-        # Every date-like run of the line, gathered by shape and by where it starts: an
-        # amount ('5.26') may read as a day and a month ahead of the date, and a value date
-        # stands in a column of its own; only a column that keeps its order is dates.
-        text = " ".join(w[0] for w in line)
-        starts = [w[1] for w in line for _ in range(len(w[0]) + 1)]
-        for m in _search().finditer(text):
-            kinds, _, seps = _shape(m.group(0))
-            shape = (kinds, tuple(s.strip() for s in seps))
-            x = starts[m.start() + len(m.group(0)) - len(m.group(0).lstrip())]
-            column = next((c for c in groups.setdefault(shape, []) if abs(c[0] - x) < 15), None)
-            if column is None:
-                groups[shape].append([x, []])
-                column = groups[shape][-1]
-            column[1].append(m.group(0).strip())
-    columns = [values for found in groups.values() for _, values in found]
-    for values in sorted(columns, key=len, reverse=True):
-        found = in_order_pattern(values)
-        if found:
-            return found
-    return None
-
-
-def in_order_pattern(values: list) -> str | None:
-    """The pattern of dates of one shape, where they are a column of dates in order."""
-    notation = induce(values)
-    if notation is None or len(values) < 2:
-        return None
-    if not notation["languages"]:
-        keys = order_keys(values, notation)
-        # numbers alone: only many of them, running in order, make a column of dates
-        enough = "y" in notation["roles"] or len(set(keys or [])) >= 4
-        return notation["pattern"] if keys and enough and in_order(keys) else None
-    fits = [lang for lang in notation["languages"]
-            if in_order(order_keys(values, dict(notation, languages=[lang])) or [])]
-    return _with_languages(notation, fits) if fits else None
-
-
-def _with_languages(notation: dict, languages: list) -> str:
-    return notation["pattern"].replace(month_pattern(notation["languages"]),
-                                       month_pattern(languages))

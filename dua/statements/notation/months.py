@@ -53,7 +53,8 @@ MONTHS = {
 }
 
 # Markers that follow the year, the month and the day in CJK dates (2024年12月16日, 2024년 12월 16일).
-CJK_MARKS = {"年": "y", "月": "m", "日": "d", "년": "y", "월": "m", "일": "d"}
+CJK_MARKS = {"年": "y", "月": "m", "日": "d", "년": "y", "월": "m", "일": "d",
+             "\u2f49": "m", "\u2f47": "d"}  # the Kangxi radicals CJK fonts map 月 and 日 to
 
 
 def forms() -> dict:

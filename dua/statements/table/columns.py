@@ -6,11 +6,16 @@ their cells, and the heading's phrases over those rivers.
 """
 from __future__ import annotations
 
+import re
+
 from ..notation.dates import DATE_SEARCH
 from . import engine, wordlines
 
 LINE_TOLERANCE = 3.0
 GLUE_GAP = 0.8
+
+_CODE = re.compile(r"[^\W\d_]{1,2}\.?")
+
 
 def find_segments(lines: list) -> list:
     """x-ranges that the candidate lines' words cover, split at whitespace rivers."""
@@ -62,6 +67,8 @@ def _reads_on(left: list, right: tuple, lines: list) -> bool:
             continue
         if any(_numeric(w[0]) for w in a + b):
             return False
+        if all(_CODE.fullmatch(w[0]) for w in a):
+            return False  # a column of codes ('S', 'Cr') beside money, not words read on
         space = sum(w[2] - w[1] for w in a + b) / max(1, sum(len(w[0]) for w in a + b))
         if space > 0:  # glyphs of no width (a damaged font) give no letter pitch to measure by
             gaps.append((b[0][1] - a[-1][2]) / space)
@@ -134,6 +141,13 @@ def _phrases(header: list) -> list:
         # One space: about 0.3 em in proportional fonts, a whole character cell in Courier.
         char = sum(w[2] - w[1] for w in line) / max(1, sum(len(w[0]) for w in line))
         gap = max(0.6 * height, 1.2 * char)
+        # names a word space apart within, set further apart from each other: where the
+        # line shows its own word space, a gap well over it parts two names ('Memo' and
+        # 'Description', 6 pt apart where 'Ref No.' and 'Paid out' are 3)
+        spaces = sorted(b[1] - a[2] for a, b in zip(line, line[1:]) if 0 <= b[1] - a[2] < gap)
+        if len(spaces) >= 3:
+            space = spaces[len(spaces) // 2]
+            gap = min(gap, max(1.6 * space, space + 1.5))
         for w in line:
             if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < gap:
                 phrases[-1].append(w)

@@ -17,9 +17,10 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .pagewords import statement_pages  # noqa: F401
-from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, column_of,
-                        figures_only, group_lines, is_rule, join_words, label_goes_on,
-                        mark_running, normalize, reading_key, split_cells, wrapped_heads)
+from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
+                        codes_only, column_of, figures_only, group_lines, in_columns, is_rule,
+                        join_words, label_goes_on, mark_running, normalize, reading_key,
+                        split_cells, wrapped_heads)
 
 
 
@@ -85,7 +86,8 @@ def _item(line: list, settings: dict, state: dict) -> list:
         return ["outside", top, None, text, line, where]
     if is_rule(line):
         return ["furniture", top, None, text, line, "a rule drawn with text"]
-    skipped = _skip_reason(text, settings["skip_patterns"])
+    skipped = _skip_reason(text, settings["skip_patterns"]) or _skip_reason(
+        after_figures(line, settings["glue_gap"]), settings["skip_patterns"])
     if skipped:
         return ["furniture", top, None, text, line, skipped]
     if _foreign_heading(line, settings):
@@ -108,8 +110,9 @@ def _second_tier(item: list, settings: dict, state: dict) -> list:
         return item
     if item[0] in ("money", "text") and state.get("awaiting"):
         state["awaiting"] = False
-        # a narrow cell's wrapped date goes on in its own column, under the row's first line
-        wrapped = set(settings.get("wrapped_columns") or ())
+        # a narrow cell's wrapped date, a description's next words: they go on in their own
+        # column, under the row's first line, beside the second tier's fields
+        wrapped = set(settings.get("wrapped_columns") or ()) | set(settings.get("tier_wraps", ()))
         tail = [w for w in item[4] if column_of(w, settings["columns"]) in wrapped]
         first = split_cells(tail, settings["columns"], settings["glue_gap"]) if tail \
             else [""] * len(settings["columns"])
@@ -150,6 +153,17 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     return ["text", top, cells, text, line, ""]
 
 
+def _opens_with_heading(lines: list, settings: dict, state: dict) -> bool:
+    """Whether the page prints the heading before any row or balance carried over."""
+    trial = dict(state, in_table=True)
+    for line in lines:
+        item = _item(line, settings, trial)
+        if item[5] == HEADING or item[0] == "anchor" or (
+                item[0] == "furniture" and any(looks_like_amount(w[0]) for w in line)):
+            return item[5] == HEADING
+    return False
+
+
 def _classify(lines: list, settings: dict, state: dict) -> list:
     """The items of one page's lines (``state`` carries the table, the day and the section)."""
     items = [_item(line, settings, state) for line in lines]
@@ -185,7 +199,7 @@ def continues(item: list, settings: dict) -> bool:
     words = item[4]
     if figures_only(words, settings):
         return False  # a line of figures (a summary's values) wraps no row's words
-    if all(w[0].lower().rstrip(".") in (settings.get("drcr_signs") or {}) for w in words):
+    if codes_only(words, settings):
         return True  # a narrow cell's sign ('Dr') wrapped under its amount
     if allowed is None:
         date = settings["date_column"]
@@ -193,7 +207,8 @@ def continues(item: list, settings: dict) -> bool:
         barred = set() if settings.get("date_groups") else {date}
         barred -= set(settings.get("wrapped_columns", ()))  # a cell wrapped in a narrow column
         return not any(column_of(w, columns) in barred or (
-            column_of(w, columns) in money and not _runs_on(words, n, settings))
+            column_of(w, columns) in money and not _runs_on(words, n, settings)
+            and not codes_only([w], settings))  # the sign, beside a wrapped line
             for n, w in enumerate(words))
     return all(column_of(w, columns) in allowed for w in item[4])
 
@@ -228,9 +243,13 @@ def _page_parts(items: list, settings: dict) -> tuple:
             continue
         if item[0] != "text" or not continues(item, settings):
             continue
+        rows_over = [a for a in parts if a < i]
+        if mode == "above" and rows_over and codes_only(item[4], settings):
+            parts[max(rows_over)].append(i)  # the sign a narrow cell wraps under its amount
+            continue
         # a narrow cell's wrapped date goes on under its row's first line, whatever side
         # the row's description wraps to
-        tail = mode == "above" and _in_columns(item, settings.get("wrapped_columns"), settings)
+        tail = mode == "above" and in_columns(item[4], settings.get("wrapped_columns"), settings)
         up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail \
             else (None, float("inf"))
         down, d_down = _owner(items, i, 1, gap) if mode != "below" else (None, float("inf"))
@@ -276,11 +295,6 @@ def _leading_run(items: list, leading: list, first: int) -> list:
             break
         run.append(i)
     return run
-
-
-def _in_columns(item: list, columns, settings: dict) -> bool:
-    """Whether a word of the line stands in one of ``columns`` (indices)."""
-    return bool(columns) and any(column_of(w, settings["columns"]) in columns for w in item[4])
 
 
 def _trailing_run(items: list, trailing: list) -> list:
@@ -330,6 +344,9 @@ def _extract(pages: list, settings: dict) -> tuple:
              "sections": _sections(settings), "kinds": [c["kind"] for c in settings["columns"]]}
     items_by_page = []
     for lines in lines_by_page:
+        if settings.get("header_once") and items_by_page and _opens_with_heading(
+                lines, settings, state):  # what stands over the heading is the page's own
+            state["in_table"], state["outside"] = False, "above the table's heading"
         items_by_page.append(_classify(lines, settings, state))
         # "once": pages after the first header continue the table without repeating it.
         if not settings.get("header_once"):

@@ -18,6 +18,8 @@ HEADER_WORDS = {
     "memo", "payee", "paid", "money", "in", "out", "no", "transactions", "tran", "trans",
 }
 
+_WORD_SPACE = 3.0  # pt: segments closer than this are one column's words, no gutter
+
 
 def _header_score(line: list) -> int:
     words = wordlines.normalize(" ".join(w[0] for w in line)).split()
@@ -43,6 +45,15 @@ def _spans_table(line: list, segments: list) -> bool:
     """
     if not segments:
         return False
+    # segments a word space apart are one column's words (a long description's last
+    # words, an amount's 'Dr'): the last column is the last beyond a gutter
+    joined = [list(segments[0])]
+    for a, b in segments[1:]:
+        if a - joined[-1][1] < _WORD_SPACE:
+            joined[-1][1] = max(joined[-1][1], b)
+        else:
+            joined.append([a, b])
+    segments = joined
     left, right = segments[0][0], segments[-1][1]
     hit = {i for w in line for i, (a, b) in enumerate(segments) if min(w[2], b) - max(w[1], a) > -3}
     width = max(w[2] for w in line) - min(w[1] for w in line)

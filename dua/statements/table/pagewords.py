@@ -78,7 +78,8 @@ def page_words(words: list, settings: dict, spaced: bool = False) -> tuple:
 
 # A number a narrow cell wraps where a space groups its thousands: '181' over '081,39'.
 _HEAD_DIGITS = re.compile(r"[-+(]?\d{1,3}")
-_TAIL_GROUPS = re.compile(r"\d{3}(?:[.,'’]\d{3})*[.,]\d{1,2}\)?-?")
+_TAIL_GROUPS = re.compile(r"\d{3}(?:[.,'’]\d{3})*[.,]\d{1,2}\)?-?(?:[A-Za-z]{1,2})?")
+_CODE = re.compile(r"[A-Za-z]{1,2}")  # a sign code set after an amount ('H', 'Cr')
 _WRAP_ALIGN = 1.5  # points: the two parts share the cell's left or right edge
 _WRAP_STEP = 1.8  # line heights: the tail on the very next line
 
@@ -99,7 +100,7 @@ def _wrapped_numbers(words: list) -> list:
             t = words[j]
             if j in gone or not 0 < t[3] - u[3] <= _WRAP_STEP * (u[4] - u[3]):
                 continue
-            if min(abs(t[1] - u[1]), abs(t[2] - u[2])) > _WRAP_ALIGN:
+            if min(abs(t[1] - u[1]), abs(_cell_end(words, t) - u[2])) > _WRAP_ALIGN:
                 continue
             if any(k not in (i, j) and w[3] > u[3] + 0.5 and w[3] < t[3] - 0.5
                    and min(w[2], t[2], u[2]) - max(w[1], min(t[1], u[1])) > 0
@@ -111,6 +112,14 @@ def _wrapped_numbers(words: list) -> list:
     if not joined:
         return words
     return [joined.get(i, w) for i, w in enumerate(words) if i not in gone]
+
+
+def _cell_end(words: list, t: tuple) -> float:
+    """Where the cell of the amount ``t`` ends: after its sign code, where one follows it a
+    space away on its line ('289,68' 'H')."""
+    code = [w for w in words if _CODE.fullmatch(w[0]) and abs(w[3] - t[3]) < 0.5
+            and 0 <= w[1] - t[2] <= 0.5 * (t[4] - t[3])]
+    return max([t[2]] + [w[2] for w in code])
 
 
 def _page_size(words: list) -> float:

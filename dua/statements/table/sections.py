@@ -72,9 +72,23 @@ def _over_rows(pages: list, settings: dict) -> list:
                 continue
             beside = item[4][-1][2] < left or item[4][0][1] > right
             worded = re.search(r"[^\W\d_]", item[4][0][0])  # not a wrapped date's year
-            if worded and not beside and engine.row_below(items, k, settings):
+            if worded and not beside and (engine.row_below(items, k, settings)
+                                          or _opens_next_page(items_by_page, p, k, settings)):
                 out.append((p, k, wordlines.normalize(item[3])))
     return out
+
+
+def _opens_next_page(items_by_page: list, p: int, k: int, settings: dict) -> bool:
+    """Whether line ``k`` is the last of its page's table (only the page's foot under it)
+    and the next page's table opens with a row: a section's title the page break parted
+    from its first row."""
+    if any(item[0] not in ("furniture", "outside") for item in items_by_page[p][k + 1:]):
+        return False
+    if p + 1 >= len(items_by_page):
+        return False
+    heading = [i for i, item in enumerate(items_by_page[p + 1]) if item[0] == "furniture"
+               and item[5] == wordlines.HEADING]
+    return bool(heading) and engine.row_below(items_by_page[p + 1], heading[0], settings)
 
 
 def in_heading(pages: list, settings: dict, header: list) -> list | None:

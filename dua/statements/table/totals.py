@@ -34,6 +34,10 @@ def reconcile_totals(frame, printed: list, in_table: list | None = None,
         if match and not columns <= covered:
             found.append((what, moves, match, columns == every))
             covered |= columns
+    halves = _halves(frame, printed) if not found else None
+    if halves:
+        found.append((halves[0], halves[1], (None, None), False))
+        covered |= halves[3]
     if not found:
         added = f"the amounts add up to {sum(options[0][1]):.2f}"
         if in_table is None or in_table:
@@ -44,10 +48,12 @@ def reconcile_totals(frame, printed: list, in_table: list | None = None,
                 "detail": f"{added}, and none of the {len(printed)} amounts printed outside "
                           "the table's lines is their total: nothing on the page sums them"}
     detail = "; ".join(
+        what if t is None else
         f"{what} adds up to the printed {t} ({_count(moves)})" if other is None
         else f"the printed {other} and {what} ({_count(moves)}) give the printed {t}"
         for what, moves, (t, other), _ in found)
-    explained = sorted({v for _, m, _, net in found for v in _explained(printed, sum(m), net)})
+    explained = sorted({v for _, m, _, net in found for v in _explained(printed, sum(m), net)}
+                       | set(halves[4] if halves else ()))
     left = [c for c in numeric_columns(frame) if c not in covered]
     if left:
         return {"name": "totals_reconcile", "passed": None, "explained": explained,
@@ -55,6 +61,33 @@ def reconcile_totals(frame, printed: list, in_table: list | None = None,
                           ", so its amounts are not checked"}
     return {"name": "totals_reconcile", "passed": True, "explained": explained,
             "detail": detail}
+
+
+def _halves(frame, printed: list) -> tuple | None:
+    """``(what, moves, printed totals, columns)`` where one column's money in adds up to one
+    printed figure and its money out to another (a summary's total credits and total
+    debits), the two told apart by their signs or by the codes beside them: both halves
+    summed, a row lost from either shows. None otherwise."""
+    from .movements import _floats, _zero, drcr_column
+
+    columns, codes = numeric_columns(frame), drcr_column(frame)
+    if len(columns) != 1:
+        return None
+    values = _zero(_floats(frame, columns[0]))
+    # the two ways the column moves money: by its signs, or by the codes beside it
+    way = [str(c).strip().lower() for c in frame[codes].tolist()] if codes is not None \
+        else [v > 0 for v in values]
+    kinds = sorted(set(k for k, v in zip(way, values) if v), key=str)
+    parts = [abs(sum(v for k, v in zip(way, values) if k == kind)) for kind in kinds]
+    hit = [next((t for t in printed if abs(abs(t) - part) < 0.005), None) for part in parts]
+    if len(parts) != 2 or None in hit or hit[0] == hit[1]:
+        return None
+    what = (f"{columns[0]!r}: its amounts one way add up to the printed {hit[0]}, the other "
+            f"way to the printed {hit[1]} ({_count(values)})")
+    # the balances the net of the two leads from and to, whichever way is money in
+    explained = {abs(t) for t in hit} | {v for net in (parts[0] - parts[1], parts[1] - parts[0])
+                                         for v in _explained(printed, net)}
+    return what, values, tuple(hit), {columns[0]}, sorted(explained)
 
 
 def _one_way(frame, cuts: list) -> bool:
@@ -133,5 +166,6 @@ def totals_by_table(frame, printed: list, starts: list, in_table: list | None = 
                           "tables move money in and which out, no figure says"}
     return {"name": "totals_reconcile", "passed": True,
             "explained": sorted({v for cut in cuts for v in cut[3]}),
+            "restarts": [a for a, *_ in cuts if a],  # each account's rows, its title over them
             "detail": "table by table under their own headings: " + "; ".join(
                 f"rows {a + 1}-{b}: {detail}" for a, b, detail, _ in cuts)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .amounts import looks_like_amount
+from .amounts import looks_like_amount, parse_amount
 
 SPACE_RE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
@@ -75,6 +75,8 @@ def split_cells(line: list, columns: list, glue_gap: float, settings: dict | Non
         if word[0] in _SIGNS and columns[at].get("kind") == "amount" and i + 1 < len(line) \
                 and looks_like_amount(line[i + 1][0]):
             at = column_of(line[i + 1], columns)
+        elif settings is not None and _heads_amount(line, i, columns, settings):
+            at = column_of(line[i + 1], columns)
         elif settings is not None and takes_no_run_on(columns[at]) \
                 and _runs_on(line, i, settings):
             at = before
@@ -86,6 +88,21 @@ def takes_no_run_on(column: dict) -> bool:
     """A column that text runs on over rather than into: money, or one the heading names
     and no row fills (``columns.build_columns``)."""
     return column.get("kind") == "amount" or bool(column.get("empty"))
+
+
+def _heads_amount(words: list, n: int, columns: list, settings: dict) -> bool:
+    """Whether word ``n`` is the first group of the amount the next word ends ('3' of
+    '3 683,91'), a narrow space before it, under the column before the amount's: money is
+    set flush right, so a longer figure than the key's grows left across the gutter, and
+    the whole figure is the column's its last group stands in."""
+    if n + 1 >= len(words) or not re.fullmatch(r"\d{1,3}", words[n][0]):
+        return False
+    after = column_of(words[n + 1], columns)
+    if after == column_of(words[n], columns) or columns[after].get("kind") != "amount":
+        return False
+    space = words[n + 1][1] - words[n][2]
+    return 0 <= space <= (words[n][4] - words[n][3]) / 2 and \
+        looks_like_amount(f"{words[n][0]} {words[n + 1][0]}", settings)
 
 
 def _runs_on(words: list, n: int, settings: dict) -> bool:
@@ -120,7 +137,7 @@ def label_goes_on(label: list, text: str, patterns: list) -> str:
     """The label where a line's every word carries on the label's words printed over it
     ('Balance brought 26,932.27' over 'forward'), as one of ``patterns`` reads a phrase
     from some word of the label to the line's end; else ''."""
-    words = " ".join(w[0] for w in label if not looks_like_amount(w[0]))
+    words = " ".join(w[0] for n, w in enumerate(label) if n not in _in_amounts(label))
     joined = f"{words} {text}"
     starts = [0] + [m.end() for m in re.finditer(r"\s+", words)]
     for i in starts:
@@ -129,6 +146,49 @@ def label_goes_on(label: list, text: str, patterns: list) -> str:
             if found and i + found.end() >= len(joined) - 1:
                 return joined[i:].strip()
     return ""
+
+
+def _in_amounts(words: list) -> set:
+    """Indices of the words that are amounts, or groups of one ('1 126 579,34')."""
+    out: set = set()
+    for n in range(len(words)):
+        if n in out:
+            continue
+        for m in range(min(len(words), n + 4), n, -1):
+            if looks_like_amount(" ".join(w[0] for w in words[n:m])):
+                out.update(range(n, m))
+                break
+    return out
+
+
+def after_figures(line: list, glue_gap: float) -> str:
+    """The line's text after the figures it opens with ('133'738.32 211'821.22 Total', where
+    the money is printed before the words): its label, read from its first word."""
+    figures = _in_amounts(line)
+    lead = next((n for n in range(len(line)) if n not in figures), len(line))
+    return join_words(line[lead:], glue_gap) if lead else ""
+
+
+def in_columns(words: list, columns, settings: dict) -> bool:
+    """Whether a word stands in one of ``columns`` (indices)."""
+    return bool(columns) and any(column_of(w, settings["columns"]) in columns for w in words)
+
+
+def codes_only(words: list, settings: dict) -> bool:
+    """Whether every word is a sign code the statement prints ('Dr', 'S')."""
+    codes = settings.get("drcr_signs") or {}
+    return all(w[0].lower().rstrip(".") in codes for w in words)
+
+
+def reads_as_row(line: list, settings: dict) -> bool:
+    """Whether a line prints a date in the date column and an amount in a column of money."""
+    cells, col = split_cells(line, settings["columns"], settings["glue_gap"]), \
+        settings.get("date_column")
+    if col is None or col >= len(cells) or not settings.get("date_pattern"):
+        return False
+    return bool(re.fullmatch(settings["date_pattern"], cells[col], re.IGNORECASE)) and any(
+        c["kind"] == "amount" and parse_amount(cell, settings) is not None
+        for c, cell in zip(settings["columns"], cells) if cell)
 
 
 def reading_key(settings: dict) -> str:

@@ -84,7 +84,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     found the rows reach day by day (a statement with no balance column); ``restarts`` the
     rows whose balances the arithmetic found starting again from one printed above them."""
     rows, items = extraction or engine.extract(pages, settings)
-    titles = _before(rows, items, restarts)
+    titles = _before(rows, items, restarts, settings.get("continuation_gap", 0.0))
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     left, edges = extent.rows_left(rows), gutters.row_edges(rows, items, settings)
     own_starts = extent.own_lines_starts(rows, items, settings)
@@ -168,18 +168,29 @@ def build(pages: list, settings: dict, apart: list | None = None,
     return ledger
 
 
-def _before(rows: list, items: list, restarts) -> set:
+def _before(rows: list, items: list, restarts, gap: float) -> set:
     """``(page, line)`` of the lines between each row in ``restarts`` and the row before it:
-    where a second account's chain starts, its title and number stand."""
+    where a second account's chain starts, its title and number stand. Not the lines that
+    go on from the row before at the rows' own pitch, under it or under the balance the
+    next page carries over: those are that row's words, which the page break parted."""
     out = set()
     for r in restarts:
         if not 0 < r < len(rows):
             continue
         (p0, k0), (p1, k1) = rows[r - 1][3][-1], rows[r][3][0]
+        last = (p0, items[p0][k0][1])
         for page in range(p0, p1 + 1):
             start = k0 + 1 if page == p0 else 0
             stop = k1 if page == p1 else len(items[page])
-            out |= {(page, k) for k in range(start, stop)}
+            for k in range(start, stop):
+                item = items[page][k]
+                if item[0] == "furniture" and any(engine.looks_like_amount(w[0]) for w in item[4]):
+                    last = (page, item[1])  # the balance carried over: the table goes on
+                elif item[0] == "text" and last and last[0] == page and item[1] - last[1] <= gap:
+                    last = (page, item[1])  # the row's words run on
+                else:
+                    last = last if item[0] == "furniture" else None
+                    out.add((page, k))
     return out
 
 

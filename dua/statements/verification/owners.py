@@ -17,6 +17,7 @@ import re
 from ..table import engine, tiers, wordlines
 
 _TIE = 1.0  # points: two distances this close are the same distance measured twice
+_FIRST_LINE = 0.8  # of the rows' first lines printing in a column: one every row fills
 
 
 def check(rows: list, items: list, settings: dict) -> dict | None:
@@ -24,6 +25,13 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
     reading keeps wrapped lines on (``one_side``) and, where it gives them to the nearer
     row, whether each stands nearer one row. None where neither can be judged."""
     ends = one_side(rows, items, settings)
+    if ends is None or ends["passed"]:
+        stray = _tail_read_below(rows, items, settings)
+        if stray:
+            return {"name": "wrapped_lines_owned", "passed": None,
+                    "detail": f"{stray[1]!r} on page {stray[0] + 1}, in a column every row "
+                              "prints on its first line, stands right under a row and is read "
+                              "with the next: it may be the rest of the row above's cell"}
     if settings.get("continuation", "below") != "nearest" or (ends and ends["passed"] is None):
         return ends
     gap = settings["continuation_gap"]
@@ -48,6 +56,28 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
             "detail": f"{len(ties)} wrapped line(s) stand as near the row above as the row "
                       f"below ({text!r} on page {page + 1}): which row each belongs to, the "
                       "page does not show"}
+
+
+def _tail_read_below(rows: list, items: list, settings: dict) -> tuple | None:
+    """``(page, text)`` of a line a row takes from over its first line (read above) whose
+    words all stand in columns nearly every row prints on its first line, right under
+    another row's first line: a narrow cell's wrapped rest (the year under '15 AUG') sits
+    there, and read with the row below it moves every such cell one row down."""
+    columns, gap = settings.get("columns"), settings.get("continuation_gap", 0.0)
+    anchors = [item[4] for page in items for item in page if item[0] == "anchor"]
+    if settings.get("continuation") != "above" or not columns or not anchors:
+        return None
+    first = {c for c in range(len(columns)) if sum(
+        1 for words in anchors if any(wordlines.column_of(w, columns) == c for w in words))
+        >= _FIRST_LINE * len(anchors)}
+    for row in rows:
+        for page, k in row[3]:
+            item, before = items[page][k], items[page][k - 1] if k else None
+            if item[0] == "text" and before and before[0] == "anchor" \
+                    and (page, k - 1) not in row[3] and item[1] - before[1] <= gap \
+                    and all(wordlines.column_of(w, columns) in first for w in item[4]):
+                return page, item[3]
+    return None
 
 
 def one_side(rows: list, items: list, settings: dict) -> dict | None:

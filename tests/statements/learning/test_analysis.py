@@ -495,6 +495,23 @@ class HeadingTiersTest(unittest.TestCase):
         self.assertEqual([[w[0] for w in ln] for ln in header],
                          [["POSTING", "DESCRIPTION", "AMOUNT"], ["DATE"]])
 
+    def test_a_heading_over_the_first_columns_of_long_descriptions_is_found(self):
+        # the descriptions run on far to the right, a word space at a time: their last
+        # words make segments of their own, and the heading, narrower than half the rows'
+        # width, still spans the table from its first column to its last
+        page = line(50, (40, "Date"), (120, "Amount"), (180, "Details"))
+        for n, tail in enumerate(("for the month", "", "as agreed", "", "for the month")):
+            words = line(65 + 12 * n, (40, f"0{n + 1}/02/24"), (120, f"{n + 1}.50"),
+                         (180, "Card purchase with a long description of the payment"))
+            if tail:  # a word space on, past the longest description's end
+                end = max(w[2] for w in words)
+                words += line(65 + 12 * n, (end + 2.0, tail))
+            page += words
+        found = analysis.candidate_lines([page])
+        segments = analysis.find_segments([ln for _, ln in found])
+        header = analysis.find_header([page], found[0], segments)
+        self.assertEqual([[w[0] for w in ln] for ln in header], [["Date", "Amount", "Details"]])
+
     def test_a_sidebars_words_on_the_headings_line_name_no_column(self):
         # a guide's notes beside the table share the heading's baseline
         page = (line(50, (600, "Your transactions")) + self.LOWER + self.ROWS
@@ -587,6 +604,18 @@ class EmptyColumnTest(unittest.TestCase):
         self.assertEqual([c["name"] for c in columns], ["Branch", "Date", "Description", "Amount"])
         # text running on over it stays in its own cell (``wordlines.split_cells``)
         self.assertEqual([bool(c.get("empty")) for c in columns], [True, False, False, False])
+
+    def test_two_names_set_wider_apart_than_the_headings_word_space_are_two(self):
+        # 'Memo' and 'Description' 6 pt apart, where the names' own words are 3 pt apart:
+        # two names, though 6 pt is under the size-based word gap
+        header = [[("Trans.", 43, 71, 50, 59.5), ("Date", 73, 94, 50, 59.5),
+                   ("Ref", 107, 122, 50, 59.5), ("No.", 125, 140, 50, 59.5),
+                   ("Memo", 180, 207, 50, 59.5), ("Description", 213, 265, 50, 59.5),
+                   ("Paid", 439, 459, 50, 59.5), ("out", 462, 476, 50, 59.5)]]
+        segments = [(43, 92), (107, 165), (430, 476)]
+        columns = analysis.build_columns(segments, header, [False, False, True])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Trans. Date", "Ref No.", "Memo", "Description", "Paid out"])
 
     def test_a_name_wrapped_onto_two_lines_over_nothing_names_one_empty_column(self):
         # 'Chq' over 'No.' beside 'Trans.' over 'Date': the wrapped name is one cell, and

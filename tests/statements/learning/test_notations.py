@@ -18,7 +18,7 @@ import unittest
 import pandas as pd
 
 from fixtures import make_notations
-from dua.statements.notation import datenotation, months
+from dua.statements.notation import columndates, datenotation, months
 from dua.statements.table import amounts, pagewords, wordlines
 
 from ...support import FIXTURES, run_dua
@@ -252,9 +252,9 @@ class DateNotationTest(unittest.TestCase):
                                         ("12.50", 300, 330, 10 * i, 10 * i + 8, 8.0)], 3.0)[0]
                     for i, d in enumerate(dates, 1)]
         has_money = lambda ln: True  # noqa: E731
-        self.assertIsNotNone(datenotation.from_lines(lines(["7-9", "8-9", "12-9", "3-10"]), has_money))
-        self.assertIsNone(datenotation.from_lines(lines(["7-9", "8-9"]), has_money))
-        self.assertIsNone(datenotation.from_lines(lines(["7-9", "3-2", "12-9", "1-1"]), has_money))
+        self.assertIsNotNone(columndates.from_lines(lines(["7-9", "8-9", "12-9", "3-10"]), has_money))
+        self.assertIsNone(columndates.from_lines(lines(["7-9", "8-9"]), has_money))
+        self.assertIsNone(columndates.from_lines(lines(["7-9", "3-2", "12-9", "1-1"]), has_money))
 
     def test_the_pattern_covers_the_languages_months_not_only_the_ones_seen(self):
         found = datenotation.induce(["15 ago 2024", "3 sep 2024"])
@@ -280,9 +280,9 @@ class DateNotationTest(unittest.TestCase):
 
         money = lambda line: True  # noqa: E731
         ordered = ["15 ago 2024", "3 sep 2024", "28 oct 2024", "2 nov 2024"]
-        self.assertIsNotNone(datenotation.from_lines(lines(ordered), money))
+        self.assertIsNotNone(columndates.from_lines(lines(ordered), money))
         shuffled = ["15 ago 2024", "28 oct 2024", "3 sep 2024", "2 nov 2024"]
-        self.assertIsNone(datenotation.from_lines(lines(shuffled), money))
+        self.assertIsNone(columndates.from_lines(lines(shuffled), money))
 
     def test_without_a_key_the_date_is_found_behind_an_amount_that_reads_as_a_day_and_month(self):
         # Money printed first ('5.26 H 15dic.2025'): the amount is the line's first
@@ -293,7 +293,7 @@ class DateNotationTest(unittest.TestCase):
 
         rows = [("5.26", "15dic.2025"), ("17.78", "17dic.2025"), ("3.53", "02ene.2026"),
                 ("1.04", "09ene.2026")]
-        found = datenotation.from_lines(lines(rows), lambda line: True)
+        found = columndates.from_lines(lines(rows), lambda line: True)
         self.assertRegex("15dic.2025", re.compile("^(?:%s)$" % found, re.IGNORECASE))
         self.assertNotRegex("5.26", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
@@ -301,16 +301,46 @@ class DateNotationTest(unittest.TestCase):
         def lines(texts):
             return [[(t, 0.0, 60.0, 10.0 * i, 10.0 * i + 8, 8.0)] for i, t in enumerate(texts)]
 
-        found = datenotation.from_lines(lines(["NOVEMBRE 17 24", "NOVEMBRE 19 24", "DÉCEMBRE 2 24"]),
+        found = columndates.from_lines(lines(["NOVEMBRE 17 24", "NOVEMBRE 19 24", "DÉCEMBRE 2 24"]),
                                         lambda line: True)
         self.assertRegex("DÉCEMBRE 14 24", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
     def test_a_second_accounts_dates_may_start_again_but_dates_in_no_order_are_no_column(self):
         first = [(2024, 3, d) for d in (1, 2, 4, 7, 9, 12, 15, 20, 28)]
         second = [(2024, 3, d) for d in (2, 3, 8, 11, 16, 22, 25, 29)]
-        self.assertTrue(datenotation.in_order(first + second))
+        self.assertTrue(columndates.in_order(first + second))
         shuffled = [(2024, 3, d) for d in (9, 2, 15, 4, 28, 1, 20, 7, 12, 3, 22, 8, 29, 11, 25, 16)]
-        self.assertFalse(datenotation.in_order(shuffled))
+        self.assertFalse(columndates.in_order(shuffled))
+
+    def test_without_a_key_two_dates_side_by_side_are_two_not_a_day_month_and_year(self):
+        # '04 Février 06 Février': the next date's day is no year of the first one
+        rows = [("04 Février", "06 Février"), ("04 Février", "04 Février"),
+                ("06 Février", "06 Février"), ("08 Février", "11 Février"),
+                ("12 Février", "12 Février"), ("15 Février", "17 Février")]
+        lines = [[(t, x, x + 40, 10.0 * i, 10.0 * i + 8, 8.0) for t, x in zip(row, (40, 100))]
+                 for i, row in enumerate(rows)]
+        found = columndates.from_lines(lines, lambda line: True)
+        self.assertRegex("20 Mars", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
+    def test_without_a_key_no_date_starts_in_an_amounts_decimals(self):
+        # money first: '4.317,51 июл. 18 2025' reads '51 июл. 18' as well as the date
+        rows = [("4.317,51", "июл. 18 2025"), ("31.627,66", "июл. 19 2025"),
+                ("29.602,43", "июл. 22 2025"), ("103.216,54", "июл. 23 2025")]
+        lines = [[(t, x, x + 40, 10.0 * i, 10.0 * i + 8, 8.0) for t, x in zip(row, (40, 100))]
+                 for i, row in enumerate(rows)]
+        found = columndates.from_lines(lines, lambda line: True)
+        self.assertRegex("авг. 01 2025", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
+    def test_without_a_key_a_short_year_first_with_unpadded_days_is_found(self):
+        texts = ["24-7-18", "24-7-19", "24-7-22", "24-7-31", "24-8-3", "24-8-6"]
+        lines = [[(t, 40.0, 80.0, 10.0 * i, 10.0 * i + 8, 8.0)] for i, t in enumerate(texts)]
+        found = columndates.from_lines(lines, lambda line: True)
+        self.assertRegex("24-9-1", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
+    def test_without_a_key_dates_marked_with_kangxi_radicals_are_found(self):
+        lines = [[(f"2023年6\u2f49{d}\u2f47", 40.0, 100.0, 10.0 * i, 10.0 * i + 8, 8.0)]
+                 for i, d in enumerate((21, 25, 27, 30))]
+        self.assertIsNotNone(columndates.from_lines(lines, lambda line: True))
 
     def test_without_a_key_each_column_of_dates_is_judged_on_its_own(self):
         # The booking date printed once per day, the value date on every row: read down the
@@ -319,7 +349,7 @@ class DateNotationTest(unittest.TestCase):
                 ("Nov. 23 24", "Nov. 25 24"), ("", "Nov. 28 24"), ("Nov. 26 24", "Nov. 27 24")]
         lines = [[(t, x, x + 40, 10.0 * i, 10.0 * i + 8, 8.0) for t, x in zip(row, (40, 100)) if t]
                  for i, row in enumerate(rows)]
-        found = datenotation.from_lines(lines, lambda line: True)
+        found = columndates.from_lines(lines, lambda line: True)
         self.assertRegex("Dic. 02 24", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
     def test_first_lines_of_wrapped_dates_of_two_shapes_both_start_a_date(self):

@@ -398,6 +398,18 @@ class SecondLineTest(unittest.TestCase):
         frame = dataframe.build_frame([page], settings(second_line=self.SECOND))
         self.assertEqual(frame["Description"].tolist(), ["Coffee shop London", "Tea"])
 
+    def test_a_rows_second_line_over_the_page_break_is_found_under_the_heading_again(self):
+        # page two opens with the bank's banner over the heading printed again, then the
+        # second line of the last row of page one
+        s = settings(second_line=self.SECOND, header_once=True)
+        first = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+        second = (line(20, (40, "Bank of Somewhere"), (200, "Mr A Customer")) + HEADER
+                  + line(65, (40, "02/02/24"), (100, "REF001"))
+                  + row(80, "03/02/24", "Tea", "1.50", "95.00")
+                  + line(90, (40, "03/02/24"), (100, "REF002")))
+        frame = dataframe.build_frame([first, second], s)
+        self.assertEqual(frame.iloc[:, -1].tolist(), ["REF001", "REF002"])
+
     def test_on_the_second_line_a_wrapped_dates_tail_stays_in_its_column(self):
         # 'Feb 1' over '2024' in a narrow date cell, the reference on the same second line
         s = settings(second_line=[{"name": "Reference", "x0": 0.0, "kind": "text"}],
@@ -518,6 +530,30 @@ class WrappedLineOwnerTest(unittest.TestCase):
                                 {"name": "Amount", "x0": 300.0}],
                     "date_head_pattern": r"\d{1,2} november"}
         self.assertTrue(owners.check(rows, [items], settings)["passed"])
+
+    def test_a_narrow_cells_rest_right_under_a_row_read_with_the_next_is_undecided(self):
+        from dua.statements.verification import owners
+
+        def at(x0, text, top):
+            return (text, x0, x0 + 10.0, top, top + 8.0)
+
+        columns = [{"name": "Booking", "x0": 0.0, "kind": "text"},
+                   {"name": "Details", "x0": 90.0, "kind": "text", "empty": True},
+                   {"name": "Amount", "x0": 300.0, "kind": "amount"}]
+        items, rows = [], []
+        for n in range(3):  # details over each row, its booking date's year under it
+            top = 100.0 + 36 * n
+            items += [["text", top, [], "Shop", [at(100, "Shop", top)], ""],
+                      ["anchor", top + 12, [], "", [at(40, f"1{n} AUG", top + 12),
+                                                   at(310, "1.00", top + 12)], ""],
+                      ["text", top + 22, [], "24", [at(40, "24", top + 22)], ""]]
+        # read above: each year goes with the next row, the first row has none
+        rows = [[[], [], 1, [(0, 0), (0, 1)]], [[], [], 1, [(0, 2), (0, 3), (0, 4)]],
+                [[], [], 1, [(0, 5), (0, 6), (0, 7)]]]
+        settings = {"continuation": "above", "continuation_gap": 14.0, "columns": columns}
+        found = owners.check(rows, [items], settings)
+        self.assertIsNone(found["passed"])
+        self.assertIn("'24' on page 1", found["detail"])
 
     def test_a_side_the_settings_name_is_not_judged_by_distance(self):
         from dua.statements.verification import owners

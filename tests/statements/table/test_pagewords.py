@@ -128,6 +128,13 @@ class WrappedNumberTest(unittest.TestCase):
                 words = [self.engine_word("181", 300, 315, 50), tail]
                 self.assertEqual(pagewords._wrapped_numbers(words), words)
 
+    def test_a_number_whose_sign_code_follows_it_ends_its_cell_after_the_code(self):
+        # '13' over '289,68' 'H': the head ends where the code does, at the cell's edge
+        words = [self.engine_word("13", 303, 313, 50), self.engine_word("289,68", 275, 304, 60),
+                 self.engine_word("H", 306, 313, 60)]
+        joined = pagewords._wrapped_numbers(words)
+        self.assertEqual([w[0] for w in joined], ["13 289,68", "H"])
+
     def test_a_word_printed_between_the_two_parts_keeps_them_apart(self):
         words = [self.engine_word("181", 300, 315, 50), self.engine_word("x", 300, 305, 58),
                  self.engine_word("081,39", 290, 315, 66)]

@@ -288,5 +288,22 @@ class OutsideTheRowsTest(unittest.TestCase):
         self.assertEqual(self.build(box).unaccounted, [])
 
 
+class AccountTitleTest(unittest.TestCase):
+    def test_the_rows_words_the_page_break_carries_are_no_title_of_the_next_account(self):
+        # page two: the balance carried over, the last row's description going on under
+        # it, then the next account's title and the rows that start again
+        words = lambda text, top: line(top, (40, text))  # noqa: E731
+        items = [[["anchor", 700.0, [], "", [], ""]],
+                 [["furniture", 57.0, None, "Balance brought forward 31,542.63",
+                   words("Balance brought forward 31,542.63", 57), "a balance line"],
+                  ["text", 71.0, [], "invoice for insurance", words("invoice for", 71), ""],
+                  ["text", 81.0, [], "taxes", words("taxes", 81), ""],
+                  ["text", 99.0, [], "Savings Account 2535", words("Savings Account 2535", 99),
+                   ""],
+                  ["anchor", 157.0, [], "", [], ""]]]
+        rows = [[[], [], 1, [(0, 0)]], [[], [], 1, [(1, 4)]]]
+        self.assertEqual(ledger._before(rows, items, [1], 14.0), {(1, 3)})
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -215,6 +215,29 @@ class AccountsTest(unittest.TestCase):
         self.assertEqual(result["status"], "passed", result["summary"])
         self.assertIn("rows 1-2", result["checks"][0]["detail"])
 
+    def test_each_account_under_its_numbered_title_sums_to_its_own_debits_and_credits(self):
+        # no balance column: each account's summary prints its money out and in apart,
+        # and the second account's title with its number stands between the tables
+        s = settings(skip_patterns=[r"\btotal debits\b"], header=["date description amount"])
+        s["columns"][2:] = [{"name": "Amount", "x0": 300.0, "kind": "amount"}]
+        page = []
+        for n, (top, name, amounts) in enumerate(((40, "Current", ("-5.00", "20.00")),
+                                                  (160, "Savings", ("-7.25", "3.10")))):
+            out, into = amounts[0][1:], amounts[1]
+            closing = f"{100 - float(out) + float(into):.2f}"
+            page += (line(top, (40, f"{name} Account 81{n}0 5273"))
+                     + line(top + 12, (40, "Opening"), (120, "Total debits"),
+                            (200, "Total credits"), (280, "Closing"))
+                     + line(top + 24, (40, "100.00"), (120, out), (200, into), (280, closing))
+                     + line(top + 40, (40, "Date"), (100, "Description"), (310, "Amount"))
+                     + line(top + 55, (40, f"0{n + 1}/02/24"), (100, "Coffee"),
+                            (320, amounts[0]))
+                     + line(top + 67, (40, f"0{n + 2}/02/24"), (100, "Salary"),
+                            (320, amounts[1])))
+        result = verify.intrinsic(dataframe.build_frame([page], s), [page], s)
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("one way add up to the printed", result["checks"][0]["detail"])
+
     def test_one_account_whose_rows_miss_its_totals_proves_nothing(self):
         self.assertNotEqual(self.verdict("9.40")["status"], "passed")
 
@@ -466,6 +489,19 @@ class ReconcileTest(unittest.TestCase):
         self.assertTrue(totals.reconcile_totals(movements, [2.51, 152.51])["passed"])
         result = totals.reconcile_totals(movements, [2.51, 152.51], among=[2.51])
         self.assertFalse(result["passed"])
+
+    def test_each_way_a_column_moves_money_adds_up_to_a_printed_total_of_its_own(self):
+        # a summary prints total debits and total credits, not their difference: each
+        # half of the column sums to one of them, by its signs or by its codes
+        signed = frame(Amount=[100.0, -30.0, -20.0, 5.0])
+        printed = [1000.0, 50.0, 105.0, 1055.0]
+        result = totals.reconcile_totals(signed, printed, between=False)
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertEqual(result["explained"], [50.0, 105.0, 1000.0, 1055.0])
+        coded = frame(Amount=[100.0, 30.0, 20.0, 5.0], Code=["C", "D", "D", "C"])
+        self.assertTrue(totals.reconcile_totals(coded, printed, between=False)["passed"])
+        lost = frame(Amount=[100.0, -30.0, 5.0])  # a debit lost: that half sums to nothing
+        self.assertFalse(totals.reconcile_totals(lost, printed, between=False)["passed"])
 
     def test_movements_that_add_up_to_nothing_never_reconcile(self):
         result = totals.reconcile_totals(frame(Amount=[10.0, -10.0]), [0.0, 42.0])
