@@ -262,12 +262,12 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
 def _roles(pages: list, settings: dict) -> None:
     """The balance column, when the rows reconcile with one: a line printing only it is
     then no row."""
-    from ..table import reconcile  # lazy: pandas loads with the first frame
+    from ..table import reconcile, tablestarts  # lazy: pandas loads with the first frame
 
     try:
         extraction = engine.extract(pages, settings)
         result = reconcile.reconcile(dataframe.frame_of(extraction[0], settings),
-                                     reconcile.openings(extraction, settings))
+                                     tablestarts.openings(extraction, settings))
     except (KeyError, ValueError, TypeError, IndexError):
         result = {"passed": None}
     names = [c["name"] for c in settings["columns"]]
@@ -376,10 +376,10 @@ def _wrap_side(pages: list, settings: dict) -> str:
 
 def _wraps_to(items: list, anchor: int, step: int, gap: float, settings: dict) -> bool:
     """Whether the line next to ``anchor`` (``step``: -1 over it, 1 under it) is text
-    that may continue a row, within a wrapped line's reach."""
+    that may continue a row, within a wrapped line's reach (a sign code is an amount's)."""
     j = anchor + step
-    return 0 <= j < len(items) and items[j][0] == "text" and \
-        abs(items[j][1] - items[anchor][1]) <= gap and engine.continues(items[j], settings)
+    return 0 <= j < len(items) and items[j][0] == "text" and abs(items[j][1] - items[anchor][1]) \
+        <= gap and engine.continues(items[j], settings) and not wordlines.codes_only(items[j][4], settings)
 
 
 def _dateless_rows(pages: list, settings: dict) -> int:

@@ -101,7 +101,7 @@ def code_signs(by_col: list, columns: list, settings: dict) -> tuple:
         split = [_coded(cell, settings) for cell in by_col[c]]
         codes = {code for _, code in split if code}
         if len(codes) != 2 or sum(1 for cell, (v, code) in zip(by_col[c], split)
-                                  if cell and not code) > 0.1 * len(split):
+                                  if cell and not code) > 0.5 * len(split):
             continue
         for b, other in enumerate(columns):
             if b == c or other["kind"] != "amount":

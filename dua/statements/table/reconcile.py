@@ -254,7 +254,7 @@ def amounts_outside_rows(pages: list, settings: dict) -> list:
     Runs of up to three words are read too: '12 345.67' and '1,234.56 Cr' print as two.
     """
     return [v for words in lines_outside_rows(pages, settings)
-            for v in _line_amounts(words, settings)]
+            for v in line_amounts(words, settings)]
 
 
 def lines_outside_rows(pages: list, settings: dict) -> list:
@@ -284,7 +284,7 @@ def counts_on(words: list, settings: dict) -> list:
 _GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")  # a group of thousands, the last with its decimals
 
 
-def _line_amounts(words: list, settings: dict) -> list:
+def line_amounts(words: list, settings: dict) -> list:
     """Every amount a line prints, in runs of one to three words."""
     texts, found = [w[0] for w in words], []
     for size in (1, 2, 3):
@@ -308,91 +308,3 @@ def amounts_in_table(extraction: tuple, settings: dict) -> list:
                                       if engine.looks_like_amount(w[0], settings))
                           if v is not None]
     return found
-
-
-def amounts_among_rows(extraction: tuple | None, settings: dict) -> list:
-    """The amounts printed on lines between two rows that are no row: none of them is a
-    balance every row leads from or to (a row the reading lost prints its amount there)."""
-    if not extraction:
-        return []
-    found = []
-    for i in range(1, len(extraction[0])):
-        for item in _between(extraction, i):
-            if item[0] in ("money", "furniture", "text") and item[5] != wordlines.HEADING:
-                found += _line_amounts(item[4], settings)
-    return found
-
-
-def openings(extraction: tuple | None, settings: dict) -> dict:
-    """Row -> the amounts printed on the lines between it and the row before it (in the
-    table's columns of money; anywhere on them where a column heading stands between, a
-    second account's own table under its summary), and for a second account's first row
-    those printed after its table (its summary below it): where a chain may start again
-    from an opening balance."""
-    if not extraction or not settings.get("columns"):
-        return {}
-    money = [i for i, c in enumerate(settings["columns"]) if c["kind"] == "amount"]
-    out = {}
-    for i in range(1, len(extraction[0])):
-        found, between = [], _between(extraction, i)
-        anywhere = any(item[0] == "furniture" and item[5] == wordlines.HEADING
-                       for item in between)
-        if not anywhere and any(_dated(item, settings) for item in between):
-            continue  # a line dated as the rows are is a row left out, not an opening
-        for item in between:
-            if anywhere:
-                found += _line_amounts(item[4], settings)
-                continue
-            cells = item[2] or wordlines.split_cells(item[4], settings["columns"],
-                                                  settings["glue_gap"])
-            found += [engine.parse_amount(cells[c], settings) for c in money
-                      if c < len(cells) and cells[c]]
-        if any(v is not None for v in found):
-            out[i] = [v for v in found if v is not None]
-    # a table's own summary may follow it: its opening balance printed after its rows
-    starts = new_tables(extraction)
-    for t, end in zip(starts, starts[1:] + [len(extraction[0])]):
-        out[t] = out.get(t, []) + [v for item in _between(extraction, end)
-                                   for v in _line_amounts(item[4], settings)]
-    return out
-
-
-def _dated(item: list, settings: dict) -> bool:
-    """A line whose date cell reads as the rows' dates do."""
-    cells = item[2] or wordlines.split_cells(item[4], settings["columns"], settings["glue_gap"])
-    date = cells[settings["date_column"]] if settings["date_column"] < len(cells) else ""
-    return bool(date) and bool(re.fullmatch(settings["date_pattern"], date, re.IGNORECASE))
-
-
-def new_tables(extraction: tuple | None) -> list:
-    """The rows a column heading stands right above, where it is no page's heading printed
-    again: on the same page as the row before, or under a title of words no row owns (an
-    account's name and number): a table of their own, another account's."""
-    if not extraction:
-        return []
-    rows = extraction[0]
-    return [i for i in under_headings(extraction) if rows[i - 1][3][-1][0] == rows[i][3][0][0]
-            or any(item[0] == "text" for item in _between(extraction, i))]
-
-
-def under_headings(extraction: tuple | None) -> list:
-    """The rows a column heading stands right above (the first excepted): where a second
-    account's table may start, its own totals printed apart."""
-    if not extraction:
-        return []
-    return [i for i in range(1, len(extraction[0])) if any(
-        item[0] == "furniture" and item[5] == wordlines.HEADING
-        for item in _between(extraction, i))]
-
-
-def _between(extraction: tuple, i: int) -> list:
-    """The lines between row ``i - 1``'s last and row ``i``'s first (the document's end,
-    where ``i`` is past the last row)."""
-    rows, items = extraction
-    (p0, k0) = rows[i - 1][3][-1]
-    (p1, k1) = rows[i][3][0] if i < len(rows) else (len(items) - 1, len(items[-1]))
-    if p0 == p1:
-        return [items[p0][k] for k in range(k0 + 1, k1)]
-    return ([items[p0][k] for k in range(k0 + 1, len(items[p0]))]
-            + [item for p in range(p0 + 1, p1) for item in items[p]]
-            + [items[p1][k] for k in range(k1)])

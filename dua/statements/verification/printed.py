@@ -78,7 +78,7 @@ def _count(lines: list, settings: dict, starts: list, closing: float,
     for words in lines:
         if not wordlines.figures_only(words, settings):
             continue  # a line of words ('Page 2 of 3') prints no count of these rows
-        values = reconcile._line_amounts(words, settings)
+        values = reconcile.line_amounts(words, settings)
         if any(_has(values, s) for s in starts) and _has(values, closing):
             counts = reconcile.counts_on(words, settings)
             if len(counts) == 1:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 
 from ...errors import DocumentNotFoundError, SchemaError
-from ..table import dataframe, engine, totals
+from ..table import dataframe, engine, tablestarts, totals
 from ..table import reconcile as reconcile_mod
 from . import gutters, owners, pagecount, printed, shapes, textcheck
 
@@ -322,12 +322,12 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
         extraction = engine.extract(pages, settings)
     same = extraction is not None and _same_rows(frame, pages, settings, extraction)
     arithmetic = _arithmetic(frame, settings, outside,
-                             reconcile_mod.openings(extraction, settings) if same else None,
+                             tablestarts.openings(extraction, settings) if same else None,
                              reconcile_mod.amounts_in_table(extraction, settings)
                              if extraction else None,
-                             reconcile_mod.under_headings(extraction) if same else (),
-                             tuple(reconcile_mod.new_tables(extraction)) if same else (),
-                             reconcile_mod.amounts_among_rows(extraction, settings)
+                             tablestarts.under_headings(extraction) if same else (),
+                             tuple(tablestarts.new_tables(extraction)) if same else (),
+                             tablestarts.amounts_among_rows(extraction, settings)
                              if same else ())
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())

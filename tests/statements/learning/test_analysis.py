@@ -259,6 +259,16 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         s = analysis.analyze_pages([page]).settings
         self.assertEqual((s["drcr_signs"]["s"], s["drcr_signs"]["h"]), (-1, 1))
 
+    def test_codes_a_narrow_cell_wraps_under_some_amounts_still_sign_the_rest(self):
+        # a third of the amounts are wide enough to push their code onto the next line:
+        # their runs say nothing, the others still tell which code is money out
+        columns = [{"name": "Amount", "x0": 0.0, "kind": "amount"},
+                   {"name": "Balance", "x0": 100.0, "kind": "amount"}]
+        amounts = ["3.50 S", "5000.00", "40.00 S", "6.50 H", "2000.00", "1.00 H", "2.00 S"]
+        balances = ["96.50", "5096.50", "5056.50", "5063.00", "7063.00", "7064.00", "7062.00"]
+        found = notation.code_signs([amounts, balances], columns, {"decimal": "."})
+        self.assertEqual(found, (0, {"s": -1, "h": 1}))
+
     def test_a_row_the_dated_lines_left_out_counts_against_a_way_not_out_of_it(self):
         # the fourth row prints no date and was left out: its run misses either way
         columns = [{"name": "Amount", "x0": 0.0, "kind": "amount"},
@@ -288,6 +298,20 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(),
                          ["Coffee shop Main Street", "Rent", "Bus"])
 
+    def test_a_sign_code_under_the_last_rows_amount_is_no_text_under_the_table(self):
+        # 'Dr' wrapped under each amount, the last row's too: the descriptions still
+        # stand over their rows
+        page = (line(50, (40, "Date"), (200, "Details"), (320, "Amount"))
+                + rows([(200, "Coffee shop")], [(40, "01/08/2024"), (320, "3.50")],
+                       [(330, "Dr")], [(200, "Rent")], [(40, "02/08/2024"), (320, "9.00")],
+                       [(330, "Dr")], [(200, "Bus")], [(40, "03/08/2024"), (320, "1.50")],
+                       [(330, "Dr")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["continuation"], "above")
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Details"].tolist(), ["Coffee shop", "Rent", "Bus"])
+        self.assertEqual(frame["Amount"].tolist(), [-3.5, -9.0, -1.5])
+
 
 class StackedDatesTest(unittest.TestCase):
     DAYS = (3, 5, 9, 12, 17)
@@ -309,6 +333,24 @@ class StackedDatesTest(unittest.TestCase):
     def test_dates_stacked_over_three_lines_are_found_without_a_key(self):
         # no line prints a whole date, and the search for dated lines finds them folded
         self.assertEqual(self.dates("nov.", 8, 30), [f"{d} nov. 2023" for d in self.DAYS])
+
+    def test_stacked_dates_outnumber_the_few_short_months_that_fit_on_one_line(self):
+        # two narrow date columns: 'DEZEMBER' stacks under its day, 'OKTOBER' fits beside
+        # it, so October's few rows alone read as dated lines; the stacks must still win
+        page = line(50, (40, "Posted"), (110, "Value"), (180, "Details"), (400, "Amount"))
+        top, months = 64, ["OKTOBER", "OKTOBER", "DEZEMBER", "DEZEMBER", "DEZEMBER", "DEZEMBER",
+                           "DEZEMBER", "DEZEMBER"]
+        for n, month in enumerate(months):
+            short = month == "OKTOBER"
+            page += line(top, (40, f"{n + 10} {month}" if short else str(n + 10)),
+                         (110, f"{n + 11} {month}" if short else str(n + 11)),
+                         (180, f"Shop {n}"), (400, f"{n + 1}.00"))
+            if not short:
+                page += line(top + 8, (40, month), (110, month))
+            page += line(top + (8 if short else 16), (40, "2023"), (110, "2023"))
+            top += 30
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(len(dataframe.build_frame([page], s)), len(months))
 
     def test_settings_learned_where_a_date_wrapped_after_its_month_read_one_wrapped_sooner(self):
         # learned from '11 June' over '2023'; the next statement's 'September' is longer

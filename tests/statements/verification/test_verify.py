@@ -8,7 +8,7 @@ import unittest
 import pandas as pd
 
 from dua.errors import DocumentNotFoundError, SchemaError
-from dua.statements.table import dataframe, engine, reconcile, totals
+from dua.statements.table import dataframe, engine, reconcile, tablestarts, totals
 from dua.statements.verification import verify
 
 from ..table.test_engine import HEADER, line, row, settings
@@ -405,11 +405,23 @@ class OpeningsTest(unittest.TestCase):
                 + row(89, "03/02/24", "Tea", "-1.50", "93.00"))
         extraction = engine.extract([page], s)
         self.assertEqual(len(extraction[0]), 2)
-        self.assertEqual(reconcile.openings(extraction, s), {})
+        self.assertEqual(tablestarts.openings(extraction, s), {})
         opening = (HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
                    + line(77, (100, "Opening balance"), (420, "500.00"))
                    + row(89, "03/02/24", "Tea", "-1.50", "498.50"))
-        self.assertEqual(reconcile.openings(engine.extract([opening], s), s), {1: [500.0]})
+        self.assertEqual(tablestarts.openings(engine.extract([opening], s), s), {1: [500.0]})
+
+    def test_a_numbered_title_over_a_later_pages_heading_opens_an_accounts_table(self):
+        # page two: the account's name and number over the heading printed again; a bank's
+        # banner there, named but unnumbered, opens nothing
+        s = settings()
+        first = HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
+        for title, opens in (("Savings Account 6826 6529", [1]), ("Kestrel Bank", [])):
+            with self.subTest(title=title):
+                second = (line(30, (40, title)) + HEADER
+                          + row(65, "02/02/24", "Tea", "-1.50", "700.00"))
+                self.assertEqual(tablestarts.new_tables(engine.extract([first, second], s)),
+                                 opens)
 
 
 class CutShortTest(unittest.TestCase):
