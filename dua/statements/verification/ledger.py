@@ -97,6 +97,10 @@ def build(pages: list, settings: dict, apart: list | None = None,
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
                        and item[5] == "the table's column heading"] or [float("-inf")])
+        # the page's own top ends at its first figure: under a balance carried over, the
+        # lines are the table's (a row's words the page break carried), not its header
+        heading = min([heading] + [item[1] for item in items[page] if item[1] < heading
+                                   and any(engine.looks_like_amount(w[0]) for w in item[4])])
         opens = min([items[page][k][1] for p, k in owned if p == page] or [float("inf")])
         for k, item in enumerate(items[page]):
             if not low <= item[1] <= high:

@@ -233,6 +233,15 @@ class PageEdgesTest(unittest.TestCase):
                             settings())
         self.assertEqual(fees.pages, [1])  # one amount on a rows' edge prints no row
 
+    def test_words_under_a_balance_carried_over_are_no_header_of_the_page(self):
+        # page 2 opens with the balance carried over and the last row's words going on,
+        # then the heading again: under the figure the page's own top has ended
+        s = settings(header_once=True, skip_patterns=[r"\bbrought forward\b"])
+        carried = line(20, (100, "Balance brought forward"), (420, "96.50"))
+        book = ledger.build([HEADER + COFFEE, carried + line(32, (100, "at the station"))
+                             + HEADER + TEA], s)
+        self.assertEqual(unaccounted(book)[-3:], ["at", "the", "station"])
+
     def test_the_foot_of_a_page_the_table_leaves_is_furniture_beyond_a_continuations_reach(self):
         first = (HEADER + COFFEE + line(75, (40, "See"), (100, "overleaf"))
                  + line(700, (100, "Bank plc registered office")))
