@@ -97,9 +97,10 @@ def build(pages: list, settings: dict, apart: list | None = None,
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
                        and item[5] == "the table's column heading"] or [float("-inf")])
-        # the page's own top ends at its first figure: under a balance carried over, the
-        # lines are the table's (a row's words the page break carried), not its header
+        # the page's own top ends at a balance it carries over: under it, the lines are the
+        # table's (a row's words the page break carried), not the page's header
         heading = min([heading] + [item[1] for item in items[page] if item[1] < heading
+                                   and item[0] == "furniture"
                                    and any(engine.looks_like_amount(w[0]) for w in item[4])])
         opens = min([items[page][k][1] for p, k in owned if p == page] or [float("inf")])
         for k, item in enumerate(items[page]):
@@ -175,14 +176,14 @@ def build(pages: list, settings: dict, apart: list | None = None,
 def _before(rows: list, items: list, restarts, gap: float) -> set:
     """``(page, line)`` of the lines between each row in ``restarts`` and the row before it:
     where a second account's chain starts, its title and number stand. Not the lines that
-    go on from the row before at the rows' own pitch, under it or under the balance the
-    next page carries over: those are that row's words, which the page break parted."""
+    go on from the row before at the rows' own pitch, where its words start, under it or
+    under the balance the next page carries over: that row's words the page break parted."""
     out = set()
     for r in restarts:
         if not 0 < r < len(rows):
             continue
         (p0, k0), (p1, k1) = rows[r - 1][3][-1], rows[r][3][0]
-        last = (p0, items[p0][k0][1])
+        last, starts = (p0, items[p0][k0][1]), [w[1] for ln in rows[r - 1][1] for w in ln]
         for page in range(p0, p1 + 1):
             start = k0 + 1 if page == p0 else 0
             stop = k1 if page == p1 else len(items[page])
@@ -190,8 +191,9 @@ def _before(rows: list, items: list, restarts, gap: float) -> set:
                 item = items[page][k]
                 if item[0] == "furniture" and any(engine.looks_like_amount(w[0]) for w in item[4]):
                     last = (page, item[1])  # the balance carried over: the table goes on
-                elif item[0] == "text" and last and last[0] == page and item[1] - last[1] <= gap:
-                    last = (page, item[1])  # the row's words run on
+                elif item[0] == "text" and last and last[0] == page and item[1] - last[1] <= gap \
+                        and any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
+                    last = (page, item[1])  # the row's words run on, where its words start
                 else:
                     last = last if item[0] == "furniture" else None
                     out.add((page, k))

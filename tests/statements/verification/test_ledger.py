@@ -242,6 +242,17 @@ class PageEdgesTest(unittest.TestCase):
                              + HEADER + TEA], s)
         self.assertEqual(unaccounted(book)[-3:], ["at", "the", "station"])
 
+    def test_an_accounts_title_over_a_later_pages_heading_is_still_the_pages_top(self):
+        # page 2 goes on with a row, then the next account's title and summary over its
+        # heading: a row's figures end no page's top, only a balance carried over does
+        s = settings(header_once=True)
+        top = (row(10, "02/02/24", "Tea", "1.50", "95.00") + line(30, (100, "Savings 5477"))
+               + line(42, (100, "Opening balance")) + line(54, (100, "12,211.85")))
+        book = ledger.build([HEADER + COFFEE, top + line(70, (40, "Date"), (100, "Description"),
+                                                           (310, "Amount"), (410, "Balance"))
+                             + row(85, "03/02/24", "Cake", "2.00", "93.00")], s)
+        self.assertNotIn("12,211.85", unaccounted(book))
+
     def test_the_foot_of_a_page_the_table_leaves_is_furniture_beyond_a_continuations_reach(self):
         first = (HEADER + COFFEE + line(75, (40, "See"), (100, "overleaf"))
                  + line(700, (100, "Bank plc registered office")))
@@ -310,7 +321,10 @@ class AccountTitleTest(unittest.TestCase):
                   ["text", 99.0, [], "Savings Account 2535", words("Savings Account 2535", 99),
                    ""],
                   ["anchor", 157.0, [], "", [], ""]]]
-        rows = [[[], [], 1, [(0, 0)]], [[], [], 1, [(1, 4)]]]
+        rows = [[[], [line(700, (40, "Salary"))], 1, [(0, 0)]], [[], [], 1, [(1, 4)]]]
+        self.assertEqual(ledger._before(rows, items, [1], 14.0), {(1, 3)})
+        items[1][3][4] = line(99, (60, "Savings Account 2535"))  # set in, as a title is
+        items[1][3][1] = 83.0  # within the rows' pitch of the words above it
         self.assertEqual(ledger._before(rows, items, [1], 14.0), {(1, 3)})
 
 
