@@ -68,9 +68,8 @@ class Arithmetic:
         balance some row reaches (or the one they open on), or a total of a run of rows."""
         # a count of the rows is no amount ('Number of transactions 8'); other whole
         # numbers a summary prints (an account's number, a bank's code) say nothing here
-        found = [engine.parse_amount(c, self.settings) for c in cells
-                 if c and engine.looks_like_amount(c, self.settings)
-                 and not (c.isdigit() and int(c) in self._counts())]
+        found = [engine.parse_amount(c, self.settings) for c in self._figures(cells)
+                 if not (c.isdigit() and int(c) in self._counts())]
         found = [abs(v) for v in found if v is not None]
         if not found:
             return ""
@@ -82,6 +81,20 @@ class Arithmetic:
         if all(round(v, 2) in reached | self.run_totals() for v in found):
             return "a summary of the rows: balances they reach and totals of their money"
         return ""
+
+    def _figures(self, cells: list) -> list:
+        """The amounts among ``cells``, a run of words each where a space groups a figure's
+        thousands ('26 208,56': groups of digits, then the one with the decimals), the
+        longest run first; whole numbers as they stand."""
+        out, i = [], 0
+        while i < len(cells):
+            n = next((n for n in (3, 2, 1) if i + n <= len(cells) and all(
+                c.isdigit() for c in cells[i:i + n - 1]) and engine.looks_like_amount(
+                " ".join(cells[i:i + n]), self.settings)), 0)
+            if n or (cells[i] and cells[i].isdigit()):
+                out.append(" ".join(cells[i:i + max(n, 1)]))
+            i += max(n, 1)
+        return out
 
     def _balances(self) -> set:
         """The balances the rows print, and the one before the first row (the opening

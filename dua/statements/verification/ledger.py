@@ -84,7 +84,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     found the rows reach day by day (a statement with no balance column); ``restarts`` the
     rows whose balances the arithmetic found starting again from one printed above them."""
     rows, items = extraction or engine.extract(pages, settings)
-    titles = _before(rows, items, restarts, settings.get("continuation_gap", 0.0))
+    titles = _before(rows, items, restarts, settings)
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     left, edges = extent.rows_left(rows), gutters.row_edges(rows, items, settings)
     own_starts = extent.own_lines_starts(rows, items, settings)
@@ -173,17 +173,19 @@ def build(pages: list, settings: dict, apart: list | None = None,
     return ledger
 
 
-def _before(rows: list, items: list, restarts, gap: float) -> set:
+def _before(rows: list, items: list, restarts, settings: dict) -> set:
     """``(page, line)`` of the lines between each row in ``restarts`` and the row before it:
     where a second account's chain starts, its title and number stand. Not the lines that
-    go on from the row before at the rows' own pitch, where its words start, under it or
+    go on from the row before at the rows' own pitch, where its text starts, under it or
     under the balance the next page carries over: that row's words the page break parted."""
-    out = set()
+    out, gap, columns = set(), settings.get("continuation_gap", 0.0), settings.get("columns", [])
     for r in restarts:
         if not 0 < r < len(rows):
             continue
         (p0, k0), (p1, k1) = rows[r - 1][3][-1], rows[r][3][0]
-        last, starts = (p0, items[p0][k0][1]), [w[1] for ln in rows[r - 1][1] for w in ln]
+        last = (p0, items[p0][k0][1])
+        starts = [w[1] for ln in rows[r - 1][1] for w in ln  # where its words of text start
+                  if columns[wordlines.column_of(w, columns)].get("kind") == "text"]
         for page in range(p0, p1 + 1):
             start = k0 + 1 if page == p0 else 0
             stop = k1 if page == p1 else len(items[page])

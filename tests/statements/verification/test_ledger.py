@@ -322,10 +322,36 @@ class AccountTitleTest(unittest.TestCase):
                    ""],
                   ["anchor", 157.0, [], "", [], ""]]]
         rows = [[[], [line(700, (40, "Salary"))], 1, [(0, 0)]], [[], [], 1, [(1, 4)]]]
-        self.assertEqual(ledger._before(rows, items, [1], 14.0), {(1, 3)})
+        s = {"continuation_gap": 14.0, "columns": [{"name": "Details", "x0": 0.0,
+                                                     "kind": "text"}]}
+        self.assertEqual(ledger._before(rows, items, [1], s), {(1, 3)})
         items[1][3][4] = line(99, (60, "Savings Account 2535"))  # set in, as a title is
         items[1][3][1] = 83.0  # within the rows' pitch of the words above it
-        self.assertEqual(ledger._before(rows, items, [1], 14.0), {(1, 3)})
+        self.assertEqual(ledger._before(rows, items, [1], s), {(1, 3)})
+        # where the row's date, not its text, starts, the title starts no text of the row
+        s["columns"] = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                        {"name": "Details", "x0": 58.0, "kind": "text"}]
+        rows[0][1] = [line(700, (40, "02/06"), (60, "Salary"))]
+        items[1][1][4], items[1][2][4] = line(71, (60, "invoice for")), line(81, (60, "taxes"))
+        items[1][3][4] = line(83, (40, "Savings Account 2535"))
+        self.assertEqual(ledger._before(rows, items, [1], s), {(1, 3)})
+
+
+
+
+class SpacedFiguresTest(unittest.TestCase):
+    def test_a_summarys_figures_grouped_by_spaces_are_read_whole(self):
+        # '1 096,50' is one balance, a thousand and more: read word by word, '096,50'
+        # would be a figure no row reaches
+        from dua.statements.table import engine
+        from dua.statements.verification.arithmetic import Arithmetic
+
+        s = settings(decimal=",")
+        page = HEADER + row(65, "01/02/24", "Coffee", "-3,50", "1 093,00") + row(
+            77, "02/02/24", "Rent", "-2,00", "1 091,00")
+        money = Arithmetic(engine.extract([page], s)[0], dict(s, balance_column=3), set(), ())
+        self.assertTrue(money.explain_anywhere(["1", "096,50", "1", "091,00"]))
+        self.assertFalse(money.explain_anywhere(["1", "096,50", "1", "091,01"]))
 
 
 if __name__ == "__main__":
