@@ -314,22 +314,23 @@ class DateNotationTest(unittest.TestCase):
 
     def test_without_a_key_two_dates_side_by_side_are_two_not_a_day_month_and_year(self):
         # '04 Février 06 Février': the next date's day is no year of the first one
-        rows = [("04 Février", "06 Février"), ("04 Février", "04 Février"),
-                ("06 Février", "06 Février"), ("08 Février", "11 Février"),
-                ("12 Février", "12 Février"), ("15 Février", "17 Février")]
-        lines = [[(t, x, x + 40, 10.0 * i, 10.0 * i + 8, 8.0) for t, x in zip(row, (40, 100))]
-                 for i, row in enumerate(rows)]
-        found = columndates.from_lines(lines, lambda line: True)
-        self.assertRegex("20 Mars", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+        self.assert_read_as_dates([("04 Février", "06 Février"), ("04 Février", "04 Février"),
+                                   ("06 Février", "06 Février"), ("08 Février", "11 Février"),
+                                   ("12 Février", "12 Février"), ("15 Février", "17 Février")],
+                                  "20 Mars")
 
     def test_without_a_key_no_date_starts_in_an_amounts_decimals(self):
         # money first: '4.317,51 июл. 18 2025' reads '51 июл. 18' as well as the date
-        rows = [("4.317,51", "июл. 18 2025"), ("31.627,66", "июл. 19 2025"),
-                ("29.602,43", "июл. 22 2025"), ("103.216,54", "июл. 23 2025")]
+        self.assert_read_as_dates([("4.317,51", "июл. 18 2025"), ("31.627,66", "июл. 19 2025"),
+                                   ("29.602,43", "июл. 22 2025"), ("103.216,54", "июл. 23 2025")],
+                                  "авг. 01 2025")
+
+    def assert_read_as_dates(self, rows: list, other: str) -> None:
+        """Two words a line, at x 40 and 100: the notation found reads ``other`` too."""
         lines = [[(t, x, x + 40, 10.0 * i, 10.0 * i + 8, 8.0) for t, x in zip(row, (40, 100))]
                  for i, row in enumerate(rows)]
         found = columndates.from_lines(lines, lambda line: True)
-        self.assertRegex("авг. 01 2025", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+        self.assertRegex(other, re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
     def test_without_a_key_a_short_year_first_with_unpadded_days_is_found(self):
         texts = ["24-7-18", "24-7-19", "24-7-22", "24-7-31", "24-8-3", "24-8-6"]
