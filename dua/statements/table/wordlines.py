@@ -148,17 +148,24 @@ def label_goes_on(label: list, text: str, patterns: list) -> str:
     return ""
 
 
+def amount_runs(texts: list, settings: dict | None = None) -> list:
+    """``(start, count)`` of each amount among ``texts``: one to three words, where a space
+    groups a figure's thousands ('1 126 579,34': groups of digits, then the one with the
+    decimals), the longest run first."""
+    out, i = [], 0
+    while i < len(texts):
+        n = next((n for n in (3, 2, 1) if i + n <= len(texts)
+                  and all(t.isdigit() for t in texts[i:i + n - 1])
+                  and looks_like_amount(" ".join(texts[i:i + n]), settings)), 0)
+        if n:
+            out.append((i, n))
+        i += max(n, 1)
+    return out
+
+
 def _in_amounts(words: list) -> set:
     """Indices of the words that are amounts, or groups of one ('1 126 579,34')."""
-    out: set = set()
-    for n in range(len(words)):
-        if n in out:
-            continue
-        for m in range(min(len(words), n + 4), n, -1):
-            if looks_like_amount(" ".join(w[0] for w in words[n:m])):
-                out.update(range(n, m))
-                break
-    return out
+    return {k for i, n in amount_runs([w[0] for w in words]) for k in range(i, i + n)}
 
 
 def after_figures(line: list, glue_gap: float) -> str:

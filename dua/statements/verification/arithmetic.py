@@ -8,7 +8,7 @@ import bisect
 import itertools
 import re
 
-from ..table import engine
+from ..table import engine, wordlines
 
 _CENT = 0.005
 _CENTS = re.compile(r"\d[.,]\d\d(?!\d)")
@@ -86,14 +86,12 @@ class Arithmetic:
         """The amounts among ``cells``, a run of words each where a space groups a figure's
         thousands ('26 208,56': groups of digits, then the one with the decimals), the
         longest run first; whole numbers as they stand."""
+        runs = dict(wordlines.amount_runs(cells, self.settings))
         out, i = [], 0
         while i < len(cells):
-            n = next((n for n in (3, 2, 1) if i + n <= len(cells) and all(
-                c.isdigit() for c in cells[i:i + n - 1]) and engine.looks_like_amount(
-                " ".join(cells[i:i + n]), self.settings)), 0)
-            if n or (cells[i] and cells[i].isdigit()):
-                out.append(" ".join(cells[i:i + max(n, 1)]))
-            i += max(n, 1)
+            if i in runs or (cells[i] and cells[i].isdigit()):
+                out.append(" ".join(cells[i:i + runs.get(i, 1)]))
+            i += runs.get(i, 1)
         return out
 
     def _balances(self) -> set:
