@@ -84,15 +84,8 @@ class Arithmetic:
 
     def _figures(self, cells: list) -> list:
         """The amounts among ``cells``, a run of words each where a space groups a figure's
-        thousands ('26 208,56': groups of digits, then the one with the decimals), the
-        longest run first; whole numbers as they stand."""
-        runs = dict(wordlines.amount_runs(cells, self.settings))
-        out, i = [], 0
-        while i < len(cells):
-            if i in runs or (cells[i] and cells[i].isdigit()):
-                out.append(" ".join(cells[i:i + runs.get(i, 1)]))
-            i += runs.get(i, 1)
-        return out
+        thousands ('26 208,56': groups of digits, then the one with the decimals)."""
+        return [" ".join(cells[i:i + n]) for i, n in wordlines.amount_runs(cells, self.settings)]
 
     def _balances(self) -> set:
         """The balances the rows print, and the one before the first row (the opening
