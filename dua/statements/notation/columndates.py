@@ -73,7 +73,13 @@ def from_lines(lines: list, has_money) -> str | None:
     columns = [values for found in groups.values() for _, values in found]
     # of the longest columns in order, the one that turns back least: a date read with the
     # next date's day for its year ('04 Février 06') turns back wherever the days do
-    found = [(len(v), -_turns(v), p) for v in columns for p in [in_order_pattern(v)] if p]
+    found = []
+    for values in sorted(columns, key=len, reverse=True):
+        if found and len(values) < found[0][0]:
+            break  # only the longest columns in order compete
+        pattern = in_order_pattern(values)
+        if pattern:
+            found.append((len(values), -_turns(values), pattern))
     return max(found, key=lambda f: f[:2])[2] if found else None
 
 

@@ -243,9 +243,9 @@ def _page_parts(items: list, settings: dict) -> tuple:
             continue
         if item[0] != "text" or not continues(item, settings):
             continue
-        rows_over = [a for a in parts if a < i]
-        if mode == "above" and rows_over and codes_only(item[4], settings):
-            parts[max(rows_over)].append(i)  # the sign a narrow cell wraps under its amount
+        over = max((a for a in parts if a < i), default=None) if mode == "above" else None
+        if over is not None and codes_only(item[4], settings):
+            parts[over].append(i)  # the sign a narrow cell wraps under its amount
             continue
         # a narrow cell's wrapped date goes on under its row's first line, whatever side
         # the row's description wraps to

@@ -6,7 +6,7 @@ tables, each under its own heading, each add up to their own.
 """
 from __future__ import annotations
 
-from .movements import _movements, numeric_columns
+from .movements import _floats, _movements, _zero, drcr_column, numeric_columns
 
 
 def reconcile_totals(frame, printed: list, in_table: list | None = None,
@@ -68,8 +68,6 @@ def _halves(frame, printed: list) -> tuple | None:
     printed figure and its money out to another (a summary's total credits and total
     debits), the two told apart by their signs or by the codes beside them: both halves
     summed, a row lost from either shows. None otherwise."""
-    from .movements import _floats, _zero, drcr_column
-
     columns, codes = numeric_columns(frame), drcr_column(frame)
     if len(columns) != 1:
         return None
@@ -93,8 +91,6 @@ def _halves(frame, printed: list) -> tuple | None:
 def _one_way(frame, cuts: list) -> bool:
     """Whether the tables' money is one column whose amounts all share one sign: tables
     of money in and of money out (a section each) add up to their totals alike."""
-    from .movements import drcr_column
-
     columns = numeric_columns(frame)
     if len(columns) != 1 or drcr_column(frame) is not None:
         return False
