@@ -78,7 +78,7 @@ def page_words(words: list, settings: dict, spaced: bool = False) -> tuple:
 
 # A number a narrow cell wraps where a space groups its thousands: '181' over '081,39'.
 _HEAD_DIGITS = re.compile(r"[-+(]?\d{1,3}")
-_TAIL_GROUPS = re.compile(r"\d{3}(?:[.,'’]\d{3})*[.,]\d{1,2}\)?-?")
+_TAIL_GROUPS = re.compile(r"\d{3}(?:[.,'’]\d{3})*[.,]\d{1,2}\)?-?(?:[A-Za-z]{1,2})?")  # '436,35DR'
 _CODE = re.compile(r"[A-Za-z]{1,2}")  # a sign code set after an amount ('H', 'Cr')
 _WRAP_ALIGN = 1.5  # points: the two parts share the cell's left or right edge
 _WRAP_STEP = 1.8  # line heights: the tail on the very next line

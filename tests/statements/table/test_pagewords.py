@@ -134,6 +134,8 @@ class WrappedNumberTest(unittest.TestCase):
                  self.engine_word("H", 306, 313, 60)]
         joined = pagewords._wrapped_numbers(words)
         self.assertEqual([w[0] for w in joined], ["13 289,68", "H"])
+        glued = [self.engine_word("10", 303, 313, 50), self.engine_word("436,35DR", 279, 313, 60)]
+        self.assertEqual([w[0] for w in pagewords._wrapped_numbers(glued)], ["10 436,35DR"])
 
     def test_a_word_printed_between_the_two_parts_keeps_them_apart(self):
         words = [self.engine_word("181", 300, 315, 50), self.engine_word("x", 300, 305, 58),
