@@ -188,8 +188,15 @@ def _restart_row(i: int, bal: list, moves: list, sign: float,
         return None
     last = max((j for j in range(i) if not math.isnan(bal[j])), default=-1)
     return next((t for t in range(last + 1, i + 1) for v in (openings or {}).get(t, ())
-                 if abs(v + sign * sum(m for m in moves[t:i + 1] if m == m) - bal[i]) < 0.005),
-                None)
+                 if abs(v + sign * sum(m for m in moves[t:i + 1] if m == m) - bal[i]) < 0.005
+                 and not (last >= 0 and _carried(bal[last], v, openings[t]))), None)
+
+
+def _carried(before: float, opening: float, printed: list) -> bool:
+    """Whether another figure printed beside ``opening`` moves the balance before it to it:
+    then the line is a row the reading lost (its movement and its balance), not a second
+    account's opening (an OCR'd date misread to no date left such a row out)."""
+    return any(abs(abs(before - opening) - abs(u)) < 0.005 and u != opening for u in printed)
 
 
 def oriented(frame) -> tuple | None:

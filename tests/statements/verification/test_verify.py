@@ -411,6 +411,20 @@ class OpeningsTest(unittest.TestCase):
                    + row(89, "03/02/24", "Tea", "-1.50", "498.50"))
         self.assertEqual(tablestarts.openings(engine.extract([opening], s), s), {1: [500.0]})
 
+    def test_a_line_whose_figures_carry_the_balance_on_is_a_lost_row_not_an_opening(self):
+        # an OCR'd date misread to no date ('O5SFEB26'): the line is no row to the reading,
+        # yet its amount moves the balance above it to the balance it prints, so the chain
+        # may not start again from that balance as a second account's opening
+        s = settings()
+        page = (HEADER + row(65, "01/02/24", "Coffee", "-3.50", "96.50")
+                + row(77, "02/02/24", "Bread", "-1.00", "95.50")
+                + line(89, (40, "O5SFEB26"), (100, "Milk"), (320, "-2.00"), (420, "93.50"))
+                + row(101, "06/02/24", "Tea", "-1.50", "92.00")
+                + row(113, "07/02/24", "Jam", "-2.50", "89.50"))
+        result = verify.intrinsic(dataframe.build_frame([page], s), [page], s)
+        self.assertEqual(result["checks"][0]["passed"], False, result["checks"][0]["detail"])
+        self.assertNotEqual(result["status"], "passed")
+
     def test_a_numbered_title_over_a_later_pages_heading_opens_an_accounts_table(self):
         # page two: the account's name and number over the heading printed again; a bank's
         # banner there, named but unnumbered, opens nothing
