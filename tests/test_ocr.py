@@ -235,6 +235,54 @@ class SearchableCopyTest(unittest.TestCase):
         self.assertIn("--ocr always", proc.stderr)
 
 
+class SecondLookTest(unittest.TestCase):
+    """A word tesseract was unsure of is read again alone, and the surer reading replaces it
+    (``secondlook``); a sure word is never read again. The image is the printed statement
+    drawn at 300 dpi, so each word's truth and box are known."""
+
+    @classmethod
+    def setUpClass(cls):
+        needs_tesseract()
+        import pypdfium2
+
+        doc = pypdfium2.PdfDocument(ORIGINAL)
+        try:
+            bitmap = doc[0].render(scale=300 / 72, grayscale=True)
+            cls.w, cls.h = bitmap.width, bitmap.height
+            cls.pixels = ocr.pgm(cls.w, cls.h, bytes(bitmap.buffer), bitmap.stride)[-cls.w * cls.h:]
+        finally:
+            doc.close()
+        cls.printed = {w["text"]: w for w in plumber_words(ORIGINAL)[0]}
+
+    def word(self, printed: str, read: str, confidence: float) -> ocr.OcrWord:
+        box = self.printed[printed]
+        return ocr.OcrWord(read, *(v * 300 / 72 for v in (box["x0"], box["top"], box["x1"],
+                                                           box["bottom"])), confidence)
+
+    def test_an_unsure_misreading_is_replaced_by_the_word_read_alone(self):
+        from dua.pdf import secondlook
+
+        line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("Shell", "She11", 40),
+                                                self.word("Balance", "Ba1ance", 96)])
+        replaced = secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng",
+                                     [line], 60)
+        self.assertEqual(replaced, 1)
+        self.assertEqual(line.words[0].text, "Shell")
+        self.assertGreater(line.words[0].confidence, 40)
+        self.assertEqual(line.words[1].text, "Ba1ance")  # sure: never read again
+
+    def test_a_digit_is_never_traded_for_another_digit(self):
+        # alone, a word lacks its line's context: where the readings name other digits in the
+        # same places, the first stands and the statement's arithmetic judges it
+        from dua.pdf import secondlook
+
+        line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("24,792.72", "24,792.12", 40),
+                                                self.word("Shell", "She11", 40)])
+        self.assertEqual(secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng",
+                                           [line], 60), 1)
+        self.assertEqual([w.text for w in line.words], ["24,792.12", "Shell"])
+
+
 class ScanVerdictTest(unittest.TestCase):
     """``dua parse`` and ``dua run`` on scans: the same verdicts as on the printed statement,
     told that the text is OCR's; a blotted amount fails its check and is named."""

@@ -110,6 +110,24 @@ def read_image(program: str, pgm: bytes, dpi: float, lang: str, seconds: float) 
     return parse_hocr(out.decode("utf-8", "replace"))
 
 
+def run_tsv(program: str, pgm: bytes, dpi: float, lang: str, seconds: float) -> list:
+    """The words tesseract reads on an image of lines of one size (``--psm 6``), as
+    ``[OcrWord]`` from its TSV answer (a word a row: level 5, its box, its confidence).
+
+    Raises:
+        OCRFailedError: tesseract failed, or took more than ``seconds``
+    """
+    out = _run([program, "stdin", "stdout", "--dpi", str(int(round(dpi))), "--psm", "6",
+                "-l", lang, "tsv"], pgm, seconds)
+    words = []
+    for row in out.decode("utf-8", "replace").splitlines()[1:]:
+        cells = row.split("\t")
+        if len(cells) >= 12 and cells[0] == "5" and cells[11].strip():
+            x0, top, w, h = (float(v) for v in cells[6:10])
+            words.append(OcrWord(cells[11].strip(), x0, top, x0 + w, top + h, float(cells[10])))
+    return words
+
+
 def pgm(width: int, height: int, pixels: bytes, stride: int) -> bytes:
     """A binary PGM of 8-bit grey rows that start ``stride`` bytes apart."""
     if stride == width:
@@ -242,15 +260,16 @@ def repaired(text: str, confidence: float = 100.0) -> str:
         return text
     month = _MONTH_DATE.fullmatch(text)
     if month and re.search(r"\d", text):
-        return _zeros(month.group(1)) + month.group(2) + _zeros(month.group(3))
+        return zeros(month.group(1)) + month.group(2) + zeros(month.group(3))
     if re.search(r"\d", text) and re.search(r"[Oo@Q]", text) and _ZEROS.fullmatch(text):
-        fixed = _zeros(text[:-2]) + text[-2:] if text[-2:-1] in "DC" else _zeros(text)
+        fixed = zeros(text[:-2]) + text[-2:] if text[-2:-1] in "DC" else zeros(text)
         if _FIGURE.fullmatch(fixed.rstrip("-").rstrip("DCrRB") or fixed):
             return fixed
     return text
 
 
-def _zeros(text: str) -> str:
+def zeros(text: str) -> str:
+    """Zero's look-alikes (O, o, @, Q) as zeros."""
     return re.sub(r"[Oo@Q]", "0", text)
 
 

@@ -13,7 +13,7 @@ import zlib
 
 from ..errors import (CorruptPDFError, DocumentError, EncryptedPDFError, MissingDependencyError,
                       NoTextLayerError)
-from . import ocr, searchable
+from . import ocr, searchable, secondlook
 
 MODES = ("auto", "always", "never")
 DEFAULT_DPI = 300  # tesseract reads print best at 300 dpi (its own advice)
@@ -122,8 +122,10 @@ def _read_page(doc, number: int, program: str, lang: str, request: dict) -> tupl
     finally:
         page.close()
     started = time.monotonic()
-    lines = ocr.read_image(program, ocr.pgm(w, h, _without_rules(image, w, h, dpi), w), dpi, lang,
-                           float(request.get("page_seconds", 120)))
+    seen, budget = _without_rules(image, w, h, dpi), float(request.get("page_seconds", 120))
+    lines = ocr.read_image(program, ocr.pgm(w, h, seen, w), dpi, lang, budget)
+    secondlook.reread(program, seen, w, h, dpi, lang, lines,
+                      max(1.0, budget - (time.monotonic() - started)))
     seconds = time.monotonic() - started
     # kept deflated until written: a page is 8.7 MB of pixels at 300 dpi, a tenth of it so
     scan = searchable.ScanPage(width, height, zlib.compress(image[image.index(b"\n") + 1:], 6),
