@@ -235,6 +235,13 @@ class SearchableCopyTest(unittest.TestCase):
         self.assertIn("--ocr always", proc.stderr)
 
 
+def _lines_of(words: list) -> list:
+    by_line: dict = {}
+    for w in words:
+        by_line.setdefault(round(w["bottom"]), []).append(w)
+    return list(by_line.values())
+
+
 class SecondLookTest(unittest.TestCase):
     """A word tesseract was unsure of is read again alone, and the surer reading replaces it
     (``secondlook``); a sure word is never read again. The image is the printed statement
@@ -264,12 +271,56 @@ class SecondLookTest(unittest.TestCase):
 
         line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("Shell", "She11", 40),
                                                 self.word("Balance", "Ba1ance", 96)])
-        replaced = secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng",
-                                     [line], 60)
-        self.assertEqual(replaced, 1)
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", [line], 60)
         self.assertEqual(line.words[0].text, "Shell")
         self.assertGreater(line.words[0].confidence, 40)
         self.assertEqual(line.words[1].text, "Ba1ance")  # sure: never read again
+
+    def test_a_row_the_page_reading_lost_is_read_from_the_ink_no_word_covers(self):
+        # every printed line given as read but the row of 'Shell' (tesseract merged such a
+        # row with a panel beside it): its ink is read again and its words come back, each
+        # where it was printed
+        from dua.pdf import secondlook
+
+        scale, by_line = 300 / 72, {}
+        for w in plumber_words(ORIGINAL)[0]:
+            by_line.setdefault(round(w["bottom"]), []).append(w)
+        lost = next(k for k, ws in by_line.items() if any(w["text"] == "Shell" for w in ws))
+        # and the box of the next line's first word runs up over the lost row ('PAYMENT' 64 px
+        # tall in a line of 31): it covers no ink of that row
+        below = min(k for k in by_line if k > lost)
+        by_line[below][0] = dict(by_line[below][0], top=by_line[lost][0]["top"])
+        lines = [ocr.OcrLine(ws[0]["x0"] * scale, ws[-1]["bottom"] * scale, 0, 0,
+                             (ws[-1]["bottom"] - ws[-1]["top"]) * scale, 0,
+                             [ocr.OcrWord(w["text"], *(v * scale for v in (
+                                 w["x0"], w["top"], w["x1"], w["bottom"])), 96) for w in ws])
+                 for k, ws in by_line.items() if k != lost]
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", lines, 60)
+        added = [w for line in lines[len(by_line) - 1:] for w in line.words]
+        printed = by_line[lost]
+        self.assertEqual([w.text for w in added], [w["text"] for w in printed])
+        for got, want in zip(added, printed):
+            self.assertLess(abs(got.x0 / scale - want["x0"]), 2, got)
+            self.assertLess(abs(got.bottom / scale - want["bottom"]), 2, got)
+
+    def test_ink_beyond_a_words_box_is_no_word_lost(self):
+        # tesseract's box for a word may stop short of its first letter's ink: read again,
+        # that ink is the word's own, and no second word is added over it
+        from dua.pdf import secondlook
+
+        scale, lines = 300 / 72, []
+        for page_line in _lines_of(plumber_words(ORIGINAL)[0]):
+            words = [ocr.OcrWord(w["text"], *(v * scale for v in (
+                w["x0"], w["top"], w["x1"], w["bottom"])), 96) for w in page_line]
+            lines.append(ocr.OcrLine(words[0].x0, words[-1].bottom, 0, 0,
+                                     words[-1].bottom - words[-1].top, 0, words))
+        short = next(line for line in lines if line.words[0].text == "Opening")
+        first = short.words[0]
+        short.words[0] = ocr.OcrWord(first.text, first.x0 + 0.3 * (first.x1 - first.x0),
+                                     first.top, first.x1, first.bottom, 96)
+        count = len(lines)
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", lines, 60)
+        self.assertEqual([[w.text for w in line.words] for line in lines[count:]], [])
 
     def test_a_digit_is_never_traded_for_another_digit(self):
         # alone, a word lacks its line's context: where the readings name other digits in the
@@ -278,8 +329,7 @@ class SecondLookTest(unittest.TestCase):
 
         line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("24,792.72", "24,792.12", 40),
                                                 self.word("Shell", "She11", 40)])
-        self.assertEqual(secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng",
-                                           [line], 60), 1)
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", [line], 60)
         self.assertEqual([w.text for w in line.words], ["24,792.12", "Shell"])
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from . import ocr
+from . import ocr, unread
 
 MARGIN = 10  # pixels of paper kept around a word (a letter's ink reaches past its box)
 GAP = 40  # pixels of paper between two words on the sheet: tesseract reads them as lines apart
@@ -22,8 +22,9 @@ GAP = 40  # pixels of paper between two words on the sheet: tesseract reads them
 def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lang: str,
            lines: list, seconds: float) -> int:
     """Read the unsure words of ``lines`` (``ocr.OcrLine``, boxes in pixels of the ``width`` x
-    ``height`` grey image ``pixels``) again, alone; each surer reading replaces the word in
-    its line. Returns how many words were replaced.
+    ``height`` grey image ``pixels``) again, alone, and the ink no word covers
+    (``unread.regions``); each surer reading replaces the word in its line, and the words read
+    surely in unread ink are added as lines of their own. Returns how many words changed.
 
     Raises:
         OCRFailedError: tesseract failed, or took more than ``seconds``
@@ -33,17 +34,20 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
     unsure = [(line, k) for line in lines for k, word in enumerate(line.words)
               if word.confidence < ocr.SURE and word.x1 > word.x0 and word.bottom > word.top
               and len(word.text) > 1]
-    if not unsure:
-        return 0
     image = numpy.frombuffer(pixels, dtype=numpy.uint8, count=width * height)
     image = image.reshape(height, width)
+    ink = unread.regions(image, lines, dpi)
+    if not unsure and not ink:
+        return 0
     crops = [_crop(image, line.words, k) for line, k in unsure]
+    crops += [image[max(0, t - MARGIN):b + MARGIN, max(0, x0 - MARGIN):x1 + MARGIN]
+              for x0, t, x1, b in ink]
     sheet, spans = _sheet(crops)
     out = ocr.run_tsv(program, ocr.pgm(sheet.shape[1], sheet.shape[0], sheet.tobytes(),
                                        sheet.shape[1]), dpi, lang, seconds)
-    replaced = 0
-    for (line, k), span in zip(unsure, spans):
-        found = [w for w in out if span[0] <= (w.top + w.bottom) / 2 <= span[1]]
+    read = [[w for w in out if span[0] <= (w.top + w.bottom) / 2 <= span[1]] for span in spans]
+    changed = 0
+    for (line, k), found in zip(unsure, read):
         if len(found) != 1 or found[0].confidence <= line.words[k].confidence:
             continue
         text = ocr.repaired(found[0].text.strip("|").strip(), found[0].confidence)
@@ -51,8 +55,34 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
             continue
         line.words[k] = dataclasses.replace(line.words[k], text=text,
                                             confidence=found[0].confidence)
-        replaced += 1
-    return replaced
+        changed += 1
+    for (x0, top, _, _), span, found in zip(ink, spans[len(unsure):], read[len(unsure):]):
+        left, up = max(0, x0 - MARGIN) - GAP, max(0, top - MARGIN) - span[0]
+        added = _line([w for w in found if w.confidence >= ocr.SURE], left, up, lines)
+        if added is not None:
+            lines.append(added)
+            changed += len(added.words)
+    return changed
+
+
+def _line(words: list, left: float, up: float, lines: list):
+    """The words read surely in a block of unread ink, moved back onto the page, as a line
+    whose baseline is their boxes' foot (a descender's depth is a quarter of their height).
+    A word over a word already read is that word's ink beyond its box, not a word lost."""
+    words = [dataclasses.replace(w, text=ocr.repaired(w.text.strip("|").strip(), w.confidence),
+                                 x0=w.x0 + left, x1=w.x1 + left, top=w.top + up,
+                                 bottom=w.bottom + up) for w in words]
+    read = [(r.x0, r.x1) + unread.band(line, r) for line in lines for r in line.words]
+    words = sorted((w for w in words if any(c.isalnum() for c in w.text) and not any(
+        x0 < w.x1 and w.x0 < x1 and top < w.bottom and w.top < bottom
+        for x0, x1, top, bottom in read)), key=lambda w: w.x0)
+    if not words:
+        return None
+    size = max(w.bottom - w.top for w in words)
+    deep = any(c in "gjpqy,;()" for w in words for c in w.text)
+    bottom = max(w.bottom for w in words) - (size / 4 if deep else 0)
+    return ocr.OcrLine(words[0].x0, bottom, 0.0, 0.0, size * (0.75 if deep else 1.0),
+                       size / 4, words)
 
 
 def _other_digits(first: str, again: str) -> bool:
