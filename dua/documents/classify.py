@@ -114,8 +114,9 @@ class LLMClassifier:
     across pages, a page number, a numbered caption, a list marker, a table or image from
     its finder) is never put to the model, and an answer is taken only where the rules' own
     evidence bears it (``candidates``, heading levels the fonts rank; see ``_element``), so
-    the model can only help. An answer that is missing or invalid for a block
-    leaves the rules' element, with the error attached as an annotation. A failed call goes
+    the model can only help. An answer the schema cannot take is asked again once with the
+    validation error; one still missing or invalid for a block leaves the rules' element,
+    with the error attached as ``annotations.classification_error``. A failed call goes
     to the Error Handler: retry the batch after its delay, fall back to the rules for every
     block left, or stop (the failure is raised, its feedback kept in ``stats["recovery"]``).
     """
