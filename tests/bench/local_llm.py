@@ -17,10 +17,10 @@ SCRIPT_ENV = "DUA_LLM_SERVER_SCRIPT"
 START_TIMEOUT = 3600  # seconds: the first start builds llama-cpp-python (7-12 min on 2 cores)
 
 
-def script_path(environ=None) -> str | None:
+def script_path(environ=None, beside: str = os.path.dirname(REPO)) -> str | None:
+    """The script named by the environment, else the one in ``beside``/shared/tools."""
     environ = os.environ if environ is None else environ
-    for path in (environ.get(SCRIPT_ENV),
-                 os.path.join(os.path.dirname(REPO), "shared", "tools", "llm-server.sh")):
+    for path in (environ.get(SCRIPT_ENV), os.path.join(beside, "shared", "tools", "llm-server.sh")):
         if path and os.path.isfile(path):
             return path
     return None
@@ -30,10 +30,10 @@ class LocalServer:
     """``start()`` returns '' once the server answers (``base_url``, ``model`` and ``log``
     are then set) or why it could not; ``stop()`` stops it if this object started it."""
 
-    def __init__(self, model: str, port: int, environ=None):
+    def __init__(self, model: str, port: int, environ=None, beside: str = os.path.dirname(REPO)):
         self.environ = os.environ if environ is None else environ
         self.model_name, self.port = model, port
-        self.script = script_path(self.environ)
+        self.script = script_path(self.environ, beside)
         self.base_url = self.model = None
         self.started = False
         home = self.environ.get("LLM_HOME", "/tmp/llm")
