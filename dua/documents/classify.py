@@ -20,7 +20,7 @@ from ..errors import BadRequestError, LLMBudgetSpentError, RepeatedRequestError
 from ..graph import END, START, Graph
 from ..recovery.node import NodeRecovery
 from ..schemas import classification_error, unclassified_text_block
-from .answers import ASKED_TYPES, answer_format, error
+from .answers import ASKED_TYPES, answer_format, ask, error
 from .rules import (CAPTION, GLUED_MARKER, MARKER, NO_RULE, PAGE_NUMBER, PAGE_OF, SECTION_NUMBER,
                     Profile, build_element, classify_with_rules, is_bold, looks_like_heading,
                     rule_type)
@@ -199,8 +199,6 @@ class LLMClassifier:
         Raises:
             TransportError: the LLM cannot be reached (the caller asks the Error Handler).
         """
-        from .answers import ask  # lazy: the LLM layer loads only when used
-
         self.stats["llm_batches"] += 1
         ids = [b.id for b in batch]
         limit = 40 + TOKENS_PER_BLOCK * len(batch)
@@ -232,7 +230,7 @@ class LLMClassifier:
         """
         kind, level = decided
         if answer is None:  # confident, not asked, or the LLM was given up: the rules decide
-            return _rules_element(block, kind, level, NO_RULE)
+            return _rules_element(block, kind, level, None)
         if answer["status"] != "success":
             # Unusable even after the re-ask: the rules' type stands, the error kept with it
             # (seed 000's typed error); unclassified only when the rules had none either.
@@ -253,20 +251,20 @@ class LLMClassifier:
         # model may only help) and the refused answer stays visible.
         self.stats["llm_refused"] = self.stats.get("llm_refused", 0) + 1
         reason = "no evidence on the page for this type here"
-        element = _rules_element(block, kind, level, NO_RULE if kind else error(
-            NO_RULE["error_type"], f"{NO_RULE['message']}; the model's {new_kind!r} has {reason}",
-            None))
+        element = _rules_element(block, kind, level, None) if kind else unclassified_text_block(
+            block, error(NO_RULE["error_type"],
+                         f"{NO_RULE['message']}; the model's {new_kind!r} has {reason}", None))
         element.setdefault("annotations", {})["llm_refused"] = {"type": new_kind, "reason": reason}
         return element
 
 
-def _rules_element(block, kind: str | None, level: int | None, failure: dict) -> dict:
-    """The rules' element, with ``failure`` (the model's error) attached when there is one;
-    seed 000's unclassified_text_block when the rules have no type either."""
+def _rules_element(block, kind: str | None, level: int | None, failure: dict | None) -> dict:
+    """The rules' element, with ``failure`` (the model's error, None: no model failed)
+    attached; seed 000's unclassified_text_block when the rules have no type either."""
     if kind is None:
-        return unclassified_text_block(block, failure)
+        return unclassified_text_block(block, failure or NO_RULE)
     element = build_element(block, kind, level)
-    if failure is not NO_RULE:
+    if failure is not None:
         element["annotations"] = {"classification_error": classification_error(failure)}
     return element
 
