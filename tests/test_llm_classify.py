@@ -221,6 +221,29 @@ class LLMClassifierTest(unittest.TestCase):
         self.assertEqual(result["stats"]["llm_errors"], {"SchemaValidationError": 1})
         self.assertEqual(result["stats"]["unclassified"], 0)
 
+    def test_a_re_ask_lost_in_transit_leaves_its_batch_to_the_rules_and_the_run_goes_on(self):
+        first, second = self.unsure[LONG][:2], self.unsure[LONG][2:]
+        self.assertTrue(second)
+        failed = []
+
+        def handler(request):
+            if asked_ids(request) == first and len(user_texts(request)) > 1 and not failed:
+                failed.append(1)
+                return Fail("server")  # the re-ask is lost; the Error Handler says retry
+            return self.answer("subtitle" if asked_ids(request) == first else "paragraph")(request)
+
+        result, server = self.run_with(handler, batch_size=2, unique=False)
+        # batch 1, its re-ask (a 500), nothing more for batch 1 (its first question was
+        # answered already), then batch 2
+        self.assertEqual(server.count, 3)
+        self.assertEqual(len(self.waits), 1)
+        got = types(result)
+        for block_id in first:
+            self.assertEqual(got[block_id], self.rules[LONG][block_id])
+        for block_id in second:
+            self.assertEqual(got[block_id], ("paragraph", None))
+        self.assertEqual(result["stats"]["llm_repeats_refused"], 1)
+
     def ranked_level(self) -> int:
         """The level the fonts give every unsure block of LONG (the rules' own)."""
         blocks, profile = layout(LONG)

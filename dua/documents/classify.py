@@ -172,7 +172,13 @@ class LLMClassifier:
             try:
                 self._batch(batch, answers, profile, decided)
                 return True
-            except (RepeatedRequestError, LLMBudgetSpentError) as exc:
+            except RepeatedRequestError:
+                # A retry after the re-ask failed in transit would ask the batch's first
+                # question again, already answered: nothing new to buy, nothing sent. This
+                # batch keeps the rules; the next batches are new questions.
+                self.stats["llm_repeats_refused"] = self.stats.get("llm_repeats_refused", 0) + 1
+                return True
+            except LLMBudgetSpentError as exc:
                 # Nothing was sent: the rules keep the rest, no handler needed to say so.
                 self.stats["llm_down"] = {"error_code": exc.error_code, "message": exc.message,
                                           "fallback": "rules", "user_message": exc.user_message,
