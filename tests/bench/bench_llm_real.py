@@ -244,7 +244,17 @@ def _document(pdf_path: str, truth: dict, opts: dict) -> list:
         rows.append([truth["name"] + " (document)", mode, result_text,
                      stats.get("llm_calls", 0), stats.get("tokens", 0), *_served(opts, before),
                      time.perf_counter() - started])
+        if mode == "llm" and stats.get("llm_asked_blocks"):
+            opts.setdefault("answers", []).append(f"{truth['name']}: {_answers(stats)}")
     return rows
+
+
+def _answers(stats: dict) -> str:
+    """What became of the model's answers: how the LLM did or did not change the result."""
+    said = [(k, stats.get(k, 0)) for k in ("llm_asked_blocks", "llm_reasked", "llm_mapped",
+                                           "llm_changed_blocks", "llm_refused", "llm_kept_rules")]
+    text = ", ".join(f"{k[4:].replace('_blocks', '')} {v}" for k, v in said)
+    return text + (f", errors {stats['llm_errors']}" if stats.get("llm_errors") else "")
 
 
 def _flags(builtin: list, llm: list) -> list:
@@ -382,6 +392,7 @@ def _measure(opts: dict) -> list:
         requests, tokens = _log_counts(opts["server_log"], logged)
         rows.append(_Note([f"server log {opts['server_log']}: {requests} chat requests / "
                            f"{tokens} tokens during this run"]))
+    rows += [_Note([f"answers {line}"]) for line in opts.get("answers", [])]
     worse = [r.cells[0] for r in rows if "WORSE" in r.flags]
     rows.append(_Note([f"LLM worse than built-in: {', '.join(worse) or 'none'}"]))
     return rows
