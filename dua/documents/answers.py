@@ -43,7 +43,8 @@ def ask(provider, messages: list, ids: list, json_mode: bool, max_tokens: int) -
     from ..llm.structured import PromptedStrategy, complete_structured  # lazy: used with an LLM
 
     strategy = PromptedStrategy(batch_schema(ids), name="block_types", max_attempts=MAX_ATTEMPTS,
-                                instructions="", json_mode=json_mode, conform=True)
+                                instructions="", conform=True,
+                                response_format={"type": "json_object"} if json_mode else None)
     try:
         result = complete_structured(provider, messages, strategy, max_tokens=max_tokens)
     except StructuredOutputValidationError as exc:  # still unusable after the re-ask

@@ -108,9 +108,10 @@ class PromptedStrategy:
     """JSON in the answer text, for models with neither tools nor JSON mode.
 
     ``instructions=""`` adds none (the caller's prompt already says what to answer);
-    ``json_mode`` also asks the server for JSON (``response_format`` json_object), without a
-    schema, since llama.cpp answers json_schema with a 500; ``conform`` maps an answer that
-    clearly names what the schema can take ("heading level 3") before validating it.
+    ``response_format`` goes to the server as it is (``{"type": "json_object"}`` asks for
+    JSON mode without a schema, since llama.cpp answers json_schema with a 500); ``conform``
+    maps an answer that clearly names what the schema can take ("heading level 3") before
+    validating it.
     """
 
     schema: object
@@ -119,7 +120,7 @@ class PromptedStrategy:
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     lenient: bool = False
     instructions: str | None = None
-    json_mode: bool = False
+    response_format: dict | None = None
     conform: bool = False
 
     def __post_init__(self) -> None:
@@ -131,7 +132,7 @@ class PromptedStrategy:
         text = self.instructions
         if text is None:
             text = PROMPT_INSTRUCTIONS.format(schema=json.dumps(self.field.to_json_schema()))
-        options = {"response_format": {"type": "json_object"}} if self.json_mode else {}
+        options = {"response_format": self.response_format} if self.response_format else {}
         return (_with_instructions(messages, text) if text else list(messages)), options
 
     def parse(self, response: Response) -> tuple:
