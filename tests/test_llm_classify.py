@@ -244,6 +244,16 @@ class LLMClassifierTest(unittest.TestCase):
             self.assertEqual(got[block_id], ("paragraph", None))
         self.assertEqual(result["stats"]["llm_repeats_refused"], 1)
 
+    def test_an_answer_cut_off_by_the_token_limit_is_not_re_asked_and_keeps_the_rules(self):
+        cut = '{"' + self.unsure[LONG][0] + '": {"type": "parag'
+        result, server = self.run_with(lambda request: Turn(text=cut, finish="length"))
+        self.assertEqual(server.count, 1)  # seed 003: a cut-off answer is never fed back
+        self.assertEqual(types(result), self.rules[LONG])
+        errors = {e["annotations"]["classification_error"]["error_type"]
+                  for e in result["elements"] if "classification_error" in e.get("annotations", {})}
+        self.assertEqual(errors, {"JSONDecodeError"})
+        self.assertEqual(result["stats"]["unclassified"], 0)
+
     def ranked_level(self) -> int:
         """The level the fonts give every unsure block of LONG (the rules' own)."""
         blocks, profile = layout(LONG)

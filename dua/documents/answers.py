@@ -52,7 +52,8 @@ def ask(provider, messages: list, ids: list, json_mode: bool, max_tokens: int) -
     except (EmptyResponseError, TruncatedResponseError) as exc:
         # The model answered, but with nothing whole (never fed back, seed 003): the parser
         # names what it is (EmptyLLMResponse, JSONDecodeError for a cut-off object…).
-        return per_block(getattr(exc, "text", None) or "", ids), len(exc.attempts), 0
+        turns = len(getattr(exc, "attempts", ())) or 1
+        return per_block(getattr(exc, "text", None) or "", ids), turns, 0
     answers = {i: {"status": "success", "data": result.data[i]} for i in ids}
     mapped = {note.split(".", 1)[0] for note in result.repaired}
     return answers, len(result.attempts), len(mapped & set(ids))
