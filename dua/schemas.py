@@ -234,15 +234,16 @@ def unclassified_text_block(block: Block, error: dict) -> dict:
         "page_number": block.page_number,
         "lines": [ln.to_dict() for ln in block.lines],
         "metadata": {"source_block_type": block.metadata.get("source_block_type", "text")},
-        "annotations": {
-            "classification_error": {
-                "error_type": error.get("error_type", "UnexpectedParsingError"),
-                "message": error.get("message", ""),
-                "original_llm_output": error.get("original_content", error.get("original_llm_output")),
-                "cleaned_llm_output": error.get("cleaned_content", error.get("cleaned_llm_output")),
-            }
-        },
+        "annotations": {"classification_error": classification_error(error)},
     }
+
+
+def classification_error(error: dict) -> dict:
+    """Seed 000's ``annotations.classification_error`` from a parse result's error dict."""
+    return {"error_type": error.get("error_type", "UnexpectedParsingError"),
+            "message": error.get("message", ""),
+            "original_llm_output": error.get("original_content", error.get("original_llm_output")),
+            "cleaned_llm_output": error.get("cleaned_content", error.get("cleaned_llm_output"))}
 
 
 # --- seed 004: error payload and feedback --------------------------------------------

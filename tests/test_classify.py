@@ -37,16 +37,24 @@ def llm_provider(url: str, wire: str = "openai"):
     return cls(settings, retry=RetryPolicy(max_retries=0, budget=5))
 
 
+def user_texts(request) -> list:
+    """Every user message, in order, in either wire format."""
+    if "messages" in request.body:
+        return [m["content"] for m in request.body["messages"] if m["role"] == "user"]
+    return ["".join(p.get("text", "") for p in c["parts"]) for c in request.body["contents"]
+            if c.get("role", "user") == "user"]
+
+
 def user_text(request) -> str:
     """The last user message, in either wire format."""
-    if "messages" in request.body:
-        return request.body["messages"][-1]["content"]
-    return "".join(p.get("text", "") for p in request.body["contents"][-1]["parts"])
+    return user_texts(request)[-1]
 
 
 def asked_ids(request) -> list:
-    """The block ids a classification request carries (batch or single)."""
-    head, _, payload = user_text(request).partition("\n")
+    """The block ids a classification request carries (batch or single); a re-ask carries
+    them in its first user message, the validation error in its last."""
+    text = next((t for t in user_texts(request) if t.startswith("Blocks:")), user_text(request))
+    head, _, payload = text.partition("\n")
     data = json.loads(payload)
     return [b["id"] for b in (data if isinstance(data, list) else [data])]
 

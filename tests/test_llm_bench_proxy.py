@@ -77,5 +77,58 @@ class CountingProxyTest(unittest.TestCase):
         self.assertEqual(_flags(failed, inexact), ["WORSE"])
 
 
+class LocalServerTest(unittest.TestCase):
+    """The bench's server starter, against stand-in scripts that speak llm-server.sh's
+    output: it skips with the script's own reason, and stops only what it started."""
+
+    def script(self, body: str) -> dict:
+        import os
+        import tempfile
+
+        folder = tempfile.mkdtemp()
+        self.addCleanup(__import__("shutil").rmtree, folder)
+        path = os.path.join(folder, "llm-server.sh")
+        with open(path, "w") as fh:
+            fh.write(f"#!/usr/bin/env bash\necho \"$@\" >> {folder}/calls\n{body}\n")
+        return {"DUA_LLM_SERVER_SCRIPT": path, "LLM_HOME": folder, "calls": f"{folder}/calls"}
+
+    def calls(self, env: dict) -> list:
+        with open(env["calls"]) as fh:
+            return fh.read().splitlines()
+
+    def test_no_script_is_a_reason_to_skip(self):
+        import tempfile
+
+        from tests.bench.local_llm import LocalServer
+
+        with tempfile.TemporaryDirectory() as empty:  # no shared/tools there, no variable
+            why = LocalServer("qwen15", 8081, environ={}, beside=empty).start()
+        self.assertIn("no llm-server.sh", why)
+
+    def test_a_failed_start_is_the_reason_to_skip_with_the_scripts_words(self):
+        from tests.bench.local_llm import LocalServer
+
+        env = self.script('echo "[llm-server] build failed; tail of build.log" >&2; exit 1')
+        why = LocalServer("qwen15", 8099, environ=env).start()
+        self.assertIn("failed: [llm-server] build failed", why)
+
+    def test_a_server_it_started_is_stopped_and_one_already_running_is_left(self):
+        from tests.bench.local_llm import LocalServer
+
+        for said, stopped in (("started pid 42 (qwen15)", True),
+                              ("a server started by this script is already running", False)):
+            with self.subTest(said):
+                env = self.script(f'[ "$1" = start ] && {{ echo "[llm-server] {said}" >&2; '
+                                  'echo BASE_URL=http://127.0.0.1:8099/v1; echo MODEL=qwen15; }')
+                server = LocalServer("qwen15", 8099, environ=env)
+                self.assertEqual(server.start(), "")
+                self.assertEqual((server.base_url, server.model),
+                                 ("http://127.0.0.1:8099/v1", "qwen15"))
+                self.assertTrue(server.log.endswith("run/server-8099.log"))
+                server.stop()
+                want = ["start qwen15 8099"] + (["stop 8099"] if stopped else [])
+                self.assertEqual(self.calls(env), want)
+
+
 if __name__ == "__main__":
     unittest.main()

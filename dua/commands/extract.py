@@ -9,15 +9,20 @@ from ..errors import EXIT_OK, CoverageError, DuaError, UnexpectedError, UsageErr
 DESCRIPTION = """\
 Turn a PDF into typed elements: headings (with levels), paragraphs, lists, tables,
 figures, captions, running headers and footers, page numbers. Every word of the
-PDF's text layer ends up in exactly one element; a block the LLM cannot classify
-is kept as an unclassified_text_block with the error attached. The built-in rule
-classifier is the default (no network); --provider uses an LLM, in batches.
+PDF's text layer ends up in exactly one element. The built-in rule classifier is
+the default (no network); --provider also asks an LLM, in batches, about the blocks
+the rules are unsure of. An answer the schema cannot take is asked again once with
+the validation error; a block whose answer is still unusable keeps the rules' type
+with annotations.classification_error, and only a block neither the rules nor the
+LLM can type is kept as an unclassified_text_block with the error attached.
 
 JSON result (schema "dua.extract/1"): {source: {path, pages_read, metadata},
 pages: [{number, width, height, words, chars}], elements: [{type, bbox, page_number,
 block_ids, ...type keys}], stats: {pages, blocks, words, elements, counts (per type),
 unclassified, classifier, llm_calls, seconds, recovery, and with an LLM llm_batches,
-llm_retried_blocks, llm_errors (per seed-000 error type), llm_down, json_mode}}.
+llm_retried_blocks, llm_reasked (answers asked again), llm_mapped (answers mapped to
+the schema's names), llm_kept_rules, llm_errors (per seed-000 error type), llm_down,
+json_mode}}.
 
 When the LLM fails, dua's Error Handler decides what happens next: a transient
 failure (timeout, 429, 5xx, connection) is retried after its backoff delay up to 3

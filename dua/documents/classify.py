@@ -3,9 +3,11 @@
 The node runs a small graph (profile -> rules | llm -> END) with two interchangeable
 classifiers: the built-in rules (default, no network) and the rules checked by an LLM,
 which is asked only about the blocks the rules are unsure of, in batches keyed by block
-id, for their type (and a heading's level), never their text; a block whose answer is
-unusable keeps the rules' type with the error attached. When a call fails, the Error
-Handler (dua.recovery) says whether to retry or fall back.
+id, for their type (and a heading's level), never their text. An answer the schema cannot
+take is asked again once with the validation error (dua.documents.answers); a block whose
+answer is still unusable keeps the rules' type with the error attached, and only a block
+neither the rules nor the model can type becomes seed 000's unclassified_text_block. When
+a call fails, the Error Handler (dua.recovery) says whether to retry or fall back.
 """
 from __future__ import annotations
 
@@ -14,26 +16,25 @@ import json
 import time
 from typing import Any, Callable
 
-from ..errors import (BadRequestError, EmptyResponseError, LLMBudgetSpentError,
-                      RepeatedRequestError, TruncatedResponseError)
+from ..errors import BadRequestError, LLMBudgetSpentError, RepeatedRequestError
 from ..graph import END, START, Graph
 from ..recovery.node import NodeRecovery
-from ..schemas import unclassified_text_block
-from .rules import (CAPTION, GLUED_MARKER, MARKER, PAGE_NUMBER, PAGE_OF, SECTION_NUMBER, Profile,
-                    build_element, classify_with_rules, is_bold, looks_like_heading, rule_type)
+from ..schemas import classification_error, unclassified_text_block
+from .answers import ASKED_TYPES, answer_format, ask, error
+from .rules import (CAPTION, GLUED_MARKER, MARKER, NO_RULE, PAGE_NUMBER, PAGE_OF, SECTION_NUMBER,
+                    Profile, build_element, classify_with_rules, is_bold, looks_like_heading,
+                    rule_type)
 
 BATCH_SIZE = 20
 _PROMPT_TEXT_LIMIT = 240  # characters of a block shown to the model: enough to judge its type
-ASKED_TYPES = ("heading", "paragraph", "list", "caption", "header", "footer", "page_number")
 # What one block's answer costs: '"p1-b12": {"type": "paragraph"},' is about 12 tokens.
 TOKENS_PER_BLOCK = 16
 
-SYSTEM_PROMPT = """You check the types a rule classifier gave to blocks of a PDF document.
+SYSTEM_PROMPT = f"""You check the types a rule classifier gave to blocks of a PDF document.
 You see each block's id, page, position (x, y from the page's top-left, in points), font
 size, whether it is bold, its line count, the start of its text, and the rules' guess.
-Answer with one JSON object and nothing else: each key is a block id you were given, each
-value {"type": T} with T one of heading, paragraph, list, caption, header, footer,
-page_number; a heading also gets "level": 1-6 (1 = the document's title level).
+Answer with one JSON object and nothing else: each key is a block id you were given,
+{answer_format()}.
 Never copy the block's text into the answer."""
 
 
@@ -113,8 +114,9 @@ class LLMClassifier:
     across pages, a page number, a numbered caption, a list marker, a table or image from
     its finder) is never put to the model, and an answer is taken only where the rules' own
     evidence bears it (``candidates``, heading levels the fonts rank; see ``_element``), so
-    the model can only help. An answer that is missing or invalid for a block
-    leaves the rules' element, with the error attached as an annotation. A failed call goes
+    the model can only help. An answer the schema cannot take is asked again once with the
+    validation error; one still missing or invalid for a block leaves the rules' element,
+    with the error attached as ``annotations.classification_error``. A failed call goes
     to the Error Handler: retry the batch after its delay, fall back to the rules for every
     block left, or stop (the failure is raised, its feedback kept in ``stats["recovery"]``).
     """
@@ -127,9 +129,10 @@ class LLMClassifier:
         self.batch_size = max(1, services.batch_size)
         self.recovery = NodeRecovery("extract_pipeline", services.run_id, sleep=services.sleep,
                                      on_progress=services.on_progress)
-        self.response_format: dict | None = {"type": "json_object"}  # JSON mode where served
+        self.json_mode = True  # ask for JSON mode where the server has it
         self.stats = {"classifier": "llm", "llm_calls": 0, "llm_batches": 0, "llm_retried_blocks": 0,
                       "llm_asked_blocks": 0, "llm_changed_blocks": 0, "llm_errors": {},
+                      "llm_reasked": 0, "llm_mapped": 0, "llm_kept_rules": 0,
                       "llm_down": None, "json_mode": True, "recovery": self.recovery.records}
 
     def classify(self, blocks: list, profile: Profile) -> list:
@@ -169,7 +172,13 @@ class LLMClassifier:
             try:
                 self._batch(batch, answers, profile, decided)
                 return True
-            except (RepeatedRequestError, LLMBudgetSpentError) as exc:
+            except RepeatedRequestError:
+                # A retry after the re-ask failed in transit would ask the batch's first
+                # question again, already answered: nothing new to buy, nothing sent. This
+                # batch keeps the rules; the next batches are new questions.
+                self.stats["llm_repeats_refused"] = self.stats.get("llm_repeats_refused", 0) + 1
+                return True
+            except LLMBudgetSpentError as exc:
                 # Nothing was sent: the rules keep the rest, no handler needed to say so.
                 self.stats["llm_down"] = {"error_code": exc.error_code, "message": exc.message,
                                           "fallback": "rules", "user_message": exc.user_message,
@@ -190,43 +199,29 @@ class LLMClassifier:
                 return False
 
     def _batch(self, batch: list, answers: dict, profile, decided: dict) -> None:
-        """The model's answers for one batch of unsure blocks (one call).
+        """The model's answers for one batch of unsure blocks: one call, and one more with
+        the validation error when the schema cannot take the answer (seed 003's loop).
 
         Raises:
             TransportError: the LLM cannot be reached (the caller asks the Error Handler).
         """
-        from ..llm.parsing import parse_llm_response  # lazy: the LLM layer loads only when used
-
         self.stats["llm_batches"] += 1
-        raw = self._call(_batch_prompt(batch, profile, decided), len(batch))
-        parsed = parse_llm_response(raw)
-        by_id = _by_id(parsed["data"]) if parsed["status"] == "success" else {}
-        for block in batch:
-            answer = by_id.get(block.id)
-            if parsed["status"] != "success":
-                answers[block.id] = parsed
-            elif answer is None:
-                answers[block.id] = _error("SchemaValidationError",
-                                           f"the answer has no entry for block {block.id}", raw)
-            else:
-                answers[block.id] = _checked(answer, raw)
-
-    def _call(self, messages: list, blocks: int) -> str | None:
-        limit = 40 + TOKENS_PER_BLOCK * blocks
+        ids = [b.id for b in batch]
+        limit = 40 + TOKENS_PER_BLOCK * len(batch)
+        messages = _batch_prompt(batch, profile, decided)
         try:
-            return self.provider.complete(messages, response_format=self.response_format,
-                                          max_tokens=limit).text
+            got, turns, mapped = ask(self.provider, messages, ids, self.json_mode, limit)
         except BadRequestError:
-            if self.response_format is None:
+            if not self.json_mode:
                 raise
             # Some compatible servers refuse JSON mode: ask once more without it, and stop asking.
-            self.response_format, self.stats["json_mode"] = None, False
-            return self._call(messages, blocks)
-        except (EmptyResponseError, TruncatedResponseError) as exc:
-            # The model answered, but with nothing usable: the parser names it (EmptyLLMResponse…).
-            # Anything else (an HTML page, a broken wire format) is not the model's answer and
-            # goes to the Error Handler like a transport failure.
-            return getattr(exc, "text", None) or ""
+            self.json_mode = self.stats["json_mode"] = False
+            got, turns, mapped = ask(self.provider, messages, ids, False, limit)
+        if turns > 1:
+            self.stats["llm_reasked"] += 1
+            self.stats["llm_retried_blocks"] += len(batch)
+        self.stats["llm_mapped"] += mapped
+        answers.update(got)
 
     def _element(self, block, profile, decided: tuple, answer: dict | None) -> dict:
         """The block's element: the model's answer where the rules' evidence bears it.
@@ -241,36 +236,51 @@ class LLMClassifier:
         """
         kind, level = decided
         if answer is None:  # confident, not asked, or the LLM was given up: the rules decide
-            return build_element(block, kind, level)
-        error_type = answer.get("error_type")
-        if answer["status"] == "success":
-            data = answer["data"]
-            new_kind = data["type"]
-            if new_kind in candidates(block, profile, kind) and plausible(block, profile, new_kind):
-                ranked = level if kind == "heading" else profile.level(block.lines[0].size)
-                new_level = _level(data.get("level"), ranked)
-                if not ranked <= new_level <= max(ranked, self.deepest + 1):
-                    new_level = ranked  # a level the fonts and the hierarchy cannot bear
-                if (new_kind, new_level if new_kind == "heading" else None) != (kind, level):
-                    self.stats["llm_changed_blocks"] += 1
-                return build_element(block, new_kind, new_level)
-            # A well-formed answer the page cannot bear: the rules' element stands (the
-            # model may only help) and the refused answer stays visible.
-            self.stats["llm_refused"] = self.stats.get("llm_refused", 0) + 1
-            element = build_element(block, kind, level)
-            element.setdefault("annotations", {})["llm_refused"] = {
-                "type": new_kind, "reason": "no evidence on the page for this type here"}
-            return element
-        # An answer that cannot be parsed or validated: seed 000's unclassified_text_block,
-        # the block's text kept with the error for reprocessing.
-        self.stats["llm_errors"][error_type] = self.stats["llm_errors"].get(error_type, 0) + 1
-        return unclassified_text_block(block, answer)
+            return _rules_element(block, kind, level, None)
+        if answer["status"] != "success":
+            # Unusable even after the re-ask: the rules' type stands, the error kept with it
+            # (seed 000's typed error); unclassified only when the rules had none either.
+            error_type = answer.get("error_type")
+            self.stats["llm_errors"][error_type] = self.stats["llm_errors"].get(error_type, 0) + 1
+            self.stats["llm_kept_rules"] += kind is not None
+            return _rules_element(block, kind, level, answer)
+        new_kind = answer["data"]["type"]
+        if new_kind in candidates(block, profile, kind) and plausible(block, profile, new_kind):
+            ranked = level if kind == "heading" else profile.level(block.lines[0].size)
+            new_level = _level(answer["data"].get("level"), ranked)
+            if not ranked <= new_level <= max(ranked, self.deepest + 1):
+                new_level = ranked  # a level the fonts and the hierarchy cannot bear
+            if (new_kind, new_level if new_kind == "heading" else None) != (kind, level):
+                self.stats["llm_changed_blocks"] += 1
+            return build_element(block, new_kind, new_level)
+        # A well-formed answer the page cannot bear: the rules' element stands (the
+        # model may only help) and the refused answer stays visible.
+        self.stats["llm_refused"] = self.stats.get("llm_refused", 0) + 1
+        reason = "no evidence on the page for this type here"
+        element = _rules_element(block, kind, level, None) if kind else unclassified_text_block(
+            block, error(NO_RULE["error_type"],
+                         f"{NO_RULE['message']}; the model's {new_kind!r} has {reason}", None))
+        element.setdefault("annotations", {})["llm_refused"] = {"type": new_kind, "reason": reason}
+        return element
+
+
+def _rules_element(block, kind: str | None, level: int | None, failure: dict | None) -> dict:
+    """The rules' element, with ``failure`` (the model's error, None: no model failed)
+    attached; seed 000's unclassified_text_block when the rules have no type either."""
+    if kind is None:
+        return unclassified_text_block(block, failure or NO_RULE)
+    element = build_element(block, kind, level)
+    if failure is not None:
+        element["annotations"] = {"classification_error": classification_error(failure)}
+    return element
 
 
 def confident(block, profile: Profile, kind: str, level: int | None) -> bool:
     """Whether the rules' type for ``block`` rests on a signal the model must not overrule."""
     if block.metadata.get("source_block_type", "text") != "text" or not block.lines:
         return True
+    if kind is None:
+        return False  # the rules found nothing to read: only the model may say what it is
     text = " ".join(block.text.split())
     words = len(text.split())
     if kind in ("page_number", "caption", "list"):
@@ -293,7 +303,8 @@ def candidates(block, profile: Profile, kind: str) -> set:
     text = " ".join(block.text.split())
     first = block.lines[0]
     band = profile.band(block)
-    out = {kind, "paragraph"}
+    words = first.text.split()
+    out = {"paragraph"} | ({kind} if kind else set())
     if looks_like_heading(block, profile):
         out.add("heading")
     if CAPTION.match(text):
@@ -303,7 +314,7 @@ def candidates(block, profile: Profile, kind: str) -> set:
     if band and (block.id in profile.repeated or first.size < profile.body_size - 0.5):
         out.add("header" if band == "top" else "footer")
     if kind == "list" or GLUED_MARKER.match(first.text) or (
-            MARKER.match(first.text.split()[0]) and len(first.text.split()) > 1):
+            words and MARKER.match(words[0]) and len(words) > 1):
         out.add("list")
     return out
 
@@ -321,29 +332,6 @@ def plausible(block, profile: Profile, kind: str) -> bool:
     return kind in ASKED_TYPES
 
 
-def _checked(answer: Any, raw: str | None) -> dict:
-    if not isinstance(answer, dict) or answer.get("type") not in ASKED_TYPES:
-        got = answer.get("type") if isinstance(answer, dict) else answer
-        return _error("SchemaValidationError", f"type must be one of {', '.join(ASKED_TYPES)}, "
-                      f"got {got!r}", raw)
-    return {"status": "success", "data": answer}
-
-
-def _error(error_type: str, message: str, raw: str | None) -> dict:
-    return {"status": "error", "error_type": error_type, "message": message,
-            "original_content": raw, "cleaned_content": raw}
-
-
-def _by_id(data: Any) -> dict:
-    """Answers keyed by block id: ``{id: element}``, or a list of elements carrying ``id``."""
-    if isinstance(data, dict):
-        return data
-    if isinstance(data, list):
-        return {a["id"]: {k: v for k, v in a.items() if k != "id"} for a in data
-                if isinstance(a, dict) and isinstance(a.get("id"), str)}
-    return {}
-
-
 def _level(value: Any, default: int | None) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return min(max(value, 1), 6)
@@ -357,7 +345,9 @@ def _block_view(block, profile: Profile, decided: tuple) -> dict:
             "x": round(block.bbox[0]), "y": round(block.bbox[1]), "size": round(first.size, 1),
             "bold": is_bold(first.font), "lines": len(block.lines),
             "text": block.text[:_PROMPT_TEXT_LIMIT],
-            "rules_guess": kind + (f" level {level}" if kind == "heading" else "")}
+            # in the answer's own shape, so the model's answer can take the same shape
+            "rules_guess": None if kind is None else
+            {"type": kind, **({"level": level} if kind == "heading" else {})}}
 
 
 def _batch_prompt(batch: list, profile: Profile, decided: dict) -> list:

@@ -236,7 +236,8 @@ def to_json(state: DocumentState, seconds: float) -> dict:
              "classifier": state.stats.get("classifier", "rules"),
              "llm_calls": state.stats.get("llm_calls", 0), "seconds": round(seconds, 4)}
     for key in ("tokens", "llm_batches", "llm_asked_blocks", "llm_changed_blocks", "llm_refused",
-                "llm_retried_blocks", "llm_errors", "llm_down", "json_mode"):
+                "llm_retried_blocks", "llm_reasked", "llm_mapped", "llm_kept_rules",
+                "llm_repeats_refused", "llm_errors", "llm_down", "json_mode"):
         if key in state.stats:
             stats[key] = state.stats[key]
     stats["recovery"] = state.stats.get("recovery", [])  # the Error Handler's answers, in order

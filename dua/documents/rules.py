@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import re
 
-from ..schemas import Block
+from ..schemas import Block, unclassified_text_block
 from .levels import SECTION_NUMBER, HeadingLevels
 
 # A glyph its font names no text for ("(cid:127)", as pdfminer reads it) standing alone
@@ -25,6 +25,9 @@ PAGE_NUMBER = re.compile(r"^(?:page\s+)?[-\u2013(\[]?\s*\d{1,4}\s*[-\u2013)\]]?"
 # "Figure 3: …", "Table 2. …" — the number and its punctuation, so "Table 2 shows" stays prose.
 PAGE_OF = re.compile(r"\bpage\s*\d{1,4}\s*(?:of|/)\s*\d{1,4}$", re.I)
 CAPTION = re.compile(r"^(?i:figure|fig\.|table|chart|exhibit|plate)\s+(?:\d+(?:\.\d+)*|[A-Z])\s*[.:\u2013\u2014-]")
+# Why a block is unclassified when no rule applies to it and no model said otherwise.
+NO_RULE = {"error_type": "NoRuleApplies",
+           "message": "no rule can type a block with no visible text"}
 _MARGIN_BAND = 0.09  # share of the page height where running headers and footers live
 _HEADING_MAX_WORDS = 16
 _SAME_PLACE = 6.0  # points: a running header may drift this much from page to page
@@ -174,12 +177,15 @@ def is_bold(font: str) -> bool:
 
 
 def rule_type(block: Block, profile: Profile) -> tuple:
-    """``(element type, heading level or None)`` for one block."""
+    """``(element type, heading level or None)`` for one block; ``(None, None)`` when no
+    rule can say (a block with no visible text)."""
     kind = block.metadata.get("source_block_type", "text")
     if kind in ("table", "image"):
         return ("table" if kind == "table" else "figure"), None
-    if not block.lines:
-        return "paragraph", None  # unreachable today: every text block has a line
+    if not block.lines or not block.text.strip():
+        # No visible text, nothing for a rule to read (the pipeline drops blank words, but a
+        # caller of the classifier may pass such a block): the rules cannot say what it is.
+        return None, None
     text = " ".join(block.text.split())
     band = profile.band(block)
     if block.id in profile.folios or band and (PAGE_NUMBER.match(text) or PAGE_OF.search(text)):
@@ -333,5 +339,11 @@ def follows(before: str, after: str) -> bool:
 
 
 def classify_with_rules(blocks: list, profile: Profile) -> list:
-    """Elements for ``blocks``, in order."""
-    return [build_element(block, *rule_type(block, profile)) for block in blocks]
+    """Elements for ``blocks``, in order; seed 000's unclassified_text_block for a block no
+    rule can type (nothing is dropped)."""
+    out = []
+    for block in blocks:
+        kind, level = rule_type(block, profile)
+        out.append(build_element(block, kind, level) if kind else
+                   unclassified_text_block(block, NO_RULE))
+    return out

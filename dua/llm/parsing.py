@@ -30,18 +30,21 @@ class ParseFailure(Exception):
         self.error_type, self.message, self.cleaned, self.cause = error_type, message, cleaned, cause
 
 
-def parse_llm_response(raw: object, schema: object = None, lenient: bool = False) -> dict:
+def parse_llm_response(raw: object, schema: object = None, lenient: bool = False,
+                       conform: bool = False) -> dict:
     """Seed 000's ``parse_llm_classification_response`` for any schema; never raises on ``raw``.
 
     Returns ``{"status": "success", "data": …}`` or ``{"status": "error", "error_type",
     "message", "original_content", "cleaned_content"}``. With ``lenient=True`` unambiguous
     slips (trailing commas, a Python-literal dict) are repaired and the success dict gains
-    ``"repaired": [kinds]``. A malformed ``schema`` argument is a programming error and raises
+    ``"repaired": [kinds]``. With ``conform=True`` an answer that clearly names what the
+    schema can take (``"heading level 3"``) is mapped to it first (``dua.llm.conform``), each
+    mapping listed in ``"repaired"`` too. A malformed ``schema`` argument is a programming error and raises
     ``TypeError`` before ``raw`` is looked at.
     """
     field = None if schema is None else as_schema(schema)
     try:
-        data, repairs = load_llm_json(raw, field, lenient)
+        data, repairs = load_llm_json(raw, field, lenient, conform)
     except ParseFailure as failure:
         return _error(failure.error_type, failure.message, raw, failure.cleaned)
     except Exception as exc:  # why: the seed's contract is that classification never crashes
@@ -52,8 +55,10 @@ def parse_llm_response(raw: object, schema: object = None, lenient: bool = False
     return result
 
 
-def load_llm_json(raw: object, schema: object = None, lenient: bool = False) -> tuple:
-    """``(data, repairs)`` for a model's reply; ``repairs`` lists what lenient mode fixed.
+def load_llm_json(raw: object, schema: object = None, lenient: bool = False,
+                  conform: bool = False) -> tuple:
+    """``(data, repairs)`` for a model's reply; ``repairs`` lists what lenient mode fixed
+    and, with ``conform``, what was mapped to the schema's own names.
 
     Raises:
         ParseFailure: with seed 000's ``error_type``, the message and the cleaned text.
@@ -69,6 +74,11 @@ def load_llm_json(raw: object, schema: object = None, lenient: bool = False) -> 
         raise ParseFailure("InvalidLLMResponseFormat", _format_message(cleaned, blocks), cleaned)
     data, repairs = _decode(cleaned, lenient)
     field = None if schema is None else as_schema(schema)
+    if conform and field is not None:
+        from .conform import conform as to_schema  # lazy: only callers that ask pay for it
+
+        data, mapped = to_schema(data, field)
+        repairs = repairs + mapped
     if field is not None:
         problems = field.validate(data)
         if problems:

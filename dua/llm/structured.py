@@ -105,7 +105,14 @@ class ToolStrategy:
 
 @dataclasses.dataclass
 class PromptedStrategy:
-    """JSON in the answer text, for models with neither tools nor JSON mode."""
+    """JSON in the answer text, for models with neither tools nor JSON mode.
+
+    ``instructions=""`` adds none (the caller's prompt already says what to answer);
+    ``response_format`` goes to the server as it is (``{"type": "json_object"}`` asks for
+    JSON mode without a schema, since llama.cpp answers json_schema with a 500); ``conform``
+    maps an answer that clearly names what the schema can take ("heading level 3") before
+    validating it.
+    """
 
     schema: object
     name: str = ""
@@ -113,6 +120,8 @@ class PromptedStrategy:
     max_attempts: int = DEFAULT_MAX_ATTEMPTS
     lenient: bool = False
     instructions: str | None = None
+    response_format: dict | None = None
+    conform: bool = False
 
     def __post_init__(self) -> None:
         self.field = as_schema(self.schema)
@@ -123,10 +132,11 @@ class PromptedStrategy:
         text = self.instructions
         if text is None:
             text = PROMPT_INSTRUCTIONS.format(schema=json.dumps(self.field.to_json_schema()))
-        return _with_instructions(messages, text), {}
+        options = {"response_format": self.response_format} if self.response_format else {}
+        return (_with_instructions(messages, text) if text else list(messages)), options
 
     def parse(self, response: Response) -> tuple:
-        return _parse_text(response, self.field, self.name, self.lenient)
+        return _parse_text(response, self.field, self.name, self.lenient, self.conform)
 
     def feedback(self, response: Response | None, error: Exception, message: str) -> list:
         return _text_feedback(_raw_text(response, error), message)
@@ -176,9 +186,10 @@ def _with_instructions(messages: list, text: str) -> list:
     return out
 
 
-def _parse_text(response: Response, field: Field, name: str, lenient: bool) -> tuple:
+def _parse_text(response: Response, field: Field, name: str, lenient: bool,
+                conform: bool = False) -> tuple:
     try:
-        return load_llm_json(response.text, field, lenient)
+        return load_llm_json(response.text, field, lenient, conform)
     except ParseFailure as failure:
         raise StructuredOutputValidationError(
             name, _source(failure), error_kind=failure.error_type, raw=excerpt(response.text),

@@ -1,7 +1,8 @@
 """Built-in vs LLM-assisted against a real model server; never part of CI.
 
-``python -m tests.bench llm_real --base-url URL --model NAME [--only NAME…] [--budget S]
-[--timeout S] [--server-log FILE] [--stress]``
+``python -m tests.bench llm_real [--base-url URL --model NAME | --start MODEL --port N]
+[--documents] [--corpus real|typeset|all] [--only NAME…] [--budget S] [--timeout S]
+[--server-log FILE] [--stress]``
 
 Every fixture statement, supervised (a.pdf with a.csv) and unsupervised (b.pdf), runs
 through the built-in writer and through the LLM writer in settings mode; every
@@ -14,8 +15,11 @@ one, ``COUNT`` when dua's count differs from the server's, ``REPEAT`` when a req
 sent twice. ``--server-log`` (the llama_cpp.server log, e.g. /tmp/llm/run/server-8081.log)
 adds the server's own count of chat requests and tokens for the whole run. ``--stress``
 breaks each statement's analysis (a wrong date pattern, the built-in search off) so that
-the model is asked and its patch measured. Without
-``--base-url`` it prints why it skipped and measures nothing.
+the model is asked and its patch measured. ``--documents`` runs only the report fixtures
+(``--corpus``: real, typeset or all, the default), the issue-32 check that the LLM never
+makes a document worse. Without ``--base-url`` it starts ``--start`` (qwen15) on ``--port``
+(8081) with shared/tools/llm-server.sh (tests/bench/local_llm.py), reads that server's log,
+and stops it at the end; where it cannot, it prints why it skipped and measures nothing.
 """
 from __future__ import annotations
 
@@ -34,19 +38,21 @@ _CHAT = "/chat/completions"
 
 def _options(argv: list) -> dict:
     out = {"base_url": None, "model": None, "only": [], "budget": 300.0, "timeout": 300.0,
-           "server_log": None, "stress": False}
+           "server_log": None, "stress": False, "documents": False, "corpus": "all",
+           "start": "qwen15", "port": 8081}
     i = 0
     while i < len(argv):
         flag = argv[i]
         value = argv[i + 1] if i + 1 < len(argv) else None
-        if flag in ("--base-url", "--model", "--budget", "--timeout", "--server-log") \
-                and value is not None:
+        if flag in ("--base-url", "--model", "--budget", "--timeout", "--server-log", "--corpus",
+                    "--start", "--port") and value is not None:
             key = flag[2:].replace("-", "_")
-            out[key] = float(value) if key in ("budget", "timeout") else value
+            out[key] = float(value) if key in ("budget", "timeout") else \
+                int(value) if key == "port" else value
             i += 2
             continue
-        if flag == "--stress":
-            out["stress"] = True
+        if flag in ("--stress", "--documents"):
+            out[flag[2:]] = True
         if flag == "--only" and value is not None:
             out["only"].append(value)
             i += 2
@@ -238,7 +244,17 @@ def _document(pdf_path: str, truth: dict, opts: dict) -> list:
         rows.append([truth["name"] + " (document)", mode, result_text,
                      stats.get("llm_calls", 0), stats.get("tokens", 0), *_served(opts, before),
                      time.perf_counter() - started])
+        if mode == "llm" and stats.get("llm_asked_blocks"):
+            opts.setdefault("answers", []).append(f"{truth['name']}: {_answers(stats)}")
     return rows
+
+
+def _answers(stats: dict) -> str:
+    """What became of the model's answers: how the LLM did or did not change the result."""
+    said = [(k, stats.get(k, 0)) for k in ("llm_asked_blocks", "llm_reasked", "llm_mapped",
+                                           "llm_changed_blocks", "llm_refused", "llm_kept_rules")]
+    text = ", ".join(f"{k[4:].replace('_blocks', '')} {v}" for k, v in said)
+    return text + (f", errors {stats['llm_errors']}" if stats.get("llm_errors") else "")
 
 
 def _flags(builtin: list, llm: list) -> list:
@@ -280,7 +296,7 @@ class _Note(_Row):
 
 
 def _pairs(folders: list, docs: list, opts: dict):
-    for folder in folders:
+    for folder in [] if opts["documents"] else folders:
         for supervised in (True, False):
             yield _statement(folder, supervised, opts)
     for pdf_path, truth in docs:
@@ -322,19 +338,38 @@ def _unreachable(base_url: str) -> str:
 
 def run() -> list:
     opts = _options(sys.argv[1:])
-    if not opts["base_url"] or not opts["model"]:
-        print("   skipped: pass --base-url URL --model NAME (a running OpenAI-compatible server, "
-              "e.g. shared/tools/llm-server.sh)")
+    server = None
+    if not opts["base_url"]:
+        from tests.bench.local_llm import LocalServer
+
+        server = LocalServer(opts["start"], opts["port"])
+        why = server.start()
+        if why:
+            print(f"   skipped: {why}")
+            return []
+        opts["base_url"], opts["model"] = server.base_url, server.model
+        opts["server_log"] = opts["server_log"] or server.log
+    try:
+        return _measure(opts)
+    finally:
+        if server is not None:
+            server.stop()
+
+
+def _measure(opts: dict) -> list:
+    if not opts["model"]:
+        print("   skipped: --base-url needs --model NAME (the served model's name)")
         return []
     down = _unreachable(opts["base_url"])
     if down:
         print(f"   skipped: no server answers at {opts['base_url']} ({down})")
         return []
-    from tests.documents_score import corpus
+    from tests.documents_score import CORPORA, corpus
 
     folders = sorted(os.path.dirname(p) for p in
                      glob.glob(os.path.join(REPO, "fixtures", "statements", "*", "b.pdf")))
-    docs = corpus(None)
+    roots = list(CORPORA) if opts["corpus"] == "all" else [opts["corpus"]]
+    docs = [d for name in roots for d in corpus(None, CORPORA[name])]
     if opts["only"]:
         folders = [f for f in folders if any(o in f for o in opts["only"])]
         docs = [d for d in docs if any(o in d[0] for o in opts["only"])]
@@ -357,6 +392,7 @@ def run() -> list:
         requests, tokens = _log_counts(opts["server_log"], logged)
         rows.append(_Note([f"server log {opts['server_log']}: {requests} chat requests / "
                            f"{tokens} tokens during this run"]))
+    rows += [_Note([f"answers {line}"]) for line in opts.get("answers", [])]
     worse = [r.cells[0] for r in rows if "WORSE" in r.flags]
     rows.append(_Note([f"LLM worse than built-in: {', '.join(worse) or 'none'}"]))
     return rows
