@@ -50,11 +50,12 @@ def frame_of(rows: list, settings: dict):
             values = [v * row[2] if v is not None else v for v, row in zip(values, rows)]
         if col.get("dtype") == "float" or all(v is None for v in values):
             values = [float(v) if v is not None else None for v in values]
-            data[col["name"]] = pd.Series(values, dtype="float64")
+            data[_unique(col["name"], data)] = pd.Series(values, dtype="float64")
         elif col.get("dtype") == "str":
-            data[col["name"]] = pd.Series([None if v is None else str(v) for v in values])
+            data[_unique(col["name"], data)] = pd.Series([None if v is None else str(v)
+                                                          for v in values])
         else:
-            data[col["name"]] = _series(values, pd)
+            data[_unique(col["name"], data)] = _series(values, pd)
     for col in settings.get("blank_columns", ()):  # named by the key, printed nowhere
         data[col["name"]] = pd.Series([None] * len(rows), dtype="float64" if col.get(
             "dtype") in ("float", None) else "object")
@@ -64,6 +65,17 @@ def frame_of(rows: list, settings: dict):
         frame = frame[order]
     frame.index = pd.RangeIndex(len(rows))
     return frame
+
+
+def _unique(name: str, data: dict) -> str:
+    """``name``, or where a column of that name is already in ``data`` (a heading that printed
+    'DATE' over two columns), ``name.1``, ``name.2``…, as pandas reads such a CSV back: two
+    columns of one name are two columns, never one of them lost."""
+    out, n = name, 0
+    while out in data:
+        n += 1
+        out = f"{name}.{n}"
+    return out
 
 
 def _series(values: list, pd):

@@ -92,6 +92,15 @@ class PageRowsTest(unittest.TestCase):
                 + line(105, (100, "Total"), (320, "2.00"))
                 + line(700, (300, "Page 1 of 1")))
 
+    def test_two_columns_of_one_name_are_both_kept(self):
+        # a heading that printed 'DATE' over a transaction date and a posting date (its upper
+        # tier lost): the second is 'DATE.1', as pandas reads such a CSV back, never dropped
+        s = settings()
+        s["columns"][1]["name"] = "Date"
+        frame = dataframe.build_frame([self.page()], s)
+        self.assertEqual(list(frame.columns), ["Date", "Date.1", "Amount", "Balance"])
+        self.assertEqual(frame["Date.1"].tolist(), ["Coffee shop Main Street branch", "Refund"])
+
     def test_rows_join_continuations_and_skip_furniture(self):
         frame = dataframe.build_frame([self.page()], settings())
         self.assertEqual(list(frame.columns), ["Date", "Description", "Amount", "Balance"])
