@@ -135,7 +135,7 @@ class WriterTest(unittest.TestCase):
 
 
 class DatesCheckTest(unittest.TestCase):
-    """A scan's dates, which no balance checks: each a calendar day, the first column in order."""
+    """A scan's dates, which no balance checks: each a calendar day, a date column in order."""
 
     def check(self, **columns):
         import pandas as pd
@@ -154,6 +154,16 @@ class DatesCheckTest(unittest.TestCase):
         self.assertTrue(self.check(Date=["30 Aug 2024", "02 Aug 2024", "01 Aug 2024"])["passed"])
         self.assertTrue(self.check(Date=["01/08/24", "02/08/24", None],
                                    Value=["02/08/24", "01/08/24", "03/08/24"])["passed"])
+
+    def test_a_date_column_in_order_is_enough_and_every_date_must_be_a_day(self):
+        # a card's transaction dates beside the posting dates the rows are listed by
+        posted = ["SEP 15", "SEP 18", "SEP 19", "SEP 20"]
+        self.assertTrue(self.check(Made=["SEP 14", "SEP 18", "SEP 16", "SEP 19"],
+                                   Posted=posted)["passed"])
+        got = self.check(Made=["SEP 14", "SEP 31", "SEP 18", "SEP 19"], Posted=posted)
+        self.assertIn("'SEP 31' is no calendar date", got["detail"])
+        got = self.check(Made=["SEP 14", "SEP 19", "SEP 18"], Posted=["SEP 15", "SEP 21", "SEP 20"])
+        self.assertIn("row 2's Made 'SEP 18' breaks the order", got["detail"])
 
     def test_a_page_printing_the_rows_dates_that_no_row_came_from_fails(self):
         import pandas as pd

@@ -319,15 +319,16 @@ def _to_partial(state, out: str | None, parsers_dir: str) -> str | None:
 
 
 def dates_check(frame) -> dict | None:
-    """``ocr_dates``: every date cell a calendar day, the first date column in order (either
-    way); None when the rows hold no date column."""
+    """``ocr_dates``: every date cell a calendar day, and a date column in order (either way):
+    the one the rows are listed by (a card's transaction dates beside its posting dates need
+    not be); None when the rows hold no date column."""
     import datetime  # lazy: keeps import dua fast
     import re
 
     from ..statements.notation.dates import DATE_PATTERNS, order_keys
 
     shape = re.compile("|".join(f"(?:{p})" for p in DATE_PATTERNS), re.IGNORECASE)
-    first = None
+    broken, ordered = [], None  # the cell that breaks each date column's order; one in order
     for column in frame.columns:
         cells = [(i, str(v).strip()) for i, v in enumerate(frame[column].tolist())
                  if isinstance(v, str) and v.strip()]
@@ -339,18 +340,21 @@ def dates_check(frame) -> dict | None:
                 datetime.date(key[0] if key[0] > 0 else 2000, key[1], key[2])
             except ValueError:
                 return _dates_failed(f"row {i}'s {column} {cell!r} is no calendar date")
-        if first is None and keys:
-            first = (column, cells, keys)
-    if first is None:
+        if not keys:
+            continue
+        up = next((n for n in range(1, len(keys)) if keys[n] < keys[n - 1]), None)
+        down = next((n for n in range(1, len(keys)) if keys[n] > keys[n - 1]), None)
+        if up is None or down is None:
+            ordered = ordered or column
+        else:
+            broken.append((column, cells[max(up, down)]))
+    if ordered is not None:
+        return {"name": "ocr_dates", "passed": True,
+                "detail": f"every date is a calendar day; {ordered!r} in order"}
+    if not broken:
         return None
-    column, cells, keys = first
-    up = next((n for n in range(1, len(keys)) if keys[n] < keys[n - 1]), None)
-    down = next((n for n in range(1, len(keys)) if keys[n] > keys[n - 1]), None)
-    if up is not None and down is not None:
-        i, cell = cells[max(up, down)]
-        return _dates_failed(f"row {i}'s {column} {cell!r} breaks the order of the dates")
-    return {"name": "ocr_dates", "passed": True,
-            "detail": f"every date is a calendar day; {column!r} in order"}
+    column, (i, cell) = broken[0]
+    return _dates_failed(f"row {i}'s {column} {cell!r} breaks the order of the dates")
 
 
 def pages_check(frame, result: dict, answer: dict) -> dict | None:
