@@ -216,6 +216,9 @@ def _groups_of_one(ledger: Ledger, rows: int) -> None:
                            for f in heads]
 
 
+_BANNER = 2  # a page's heading over what a page break carried: the bank's name, the holder's
+
+
 def _carried_over(ledger: Ledger, items: list, region: dict, owned: dict,
                   settings: dict, rows: list) -> None:
     """The page after the table's last: text that opens it where the last row's cells of
@@ -225,12 +228,17 @@ def _carried_over(ledger: Ledger, items: list, region: dict, owned: dict,
     if after >= len(items) or after in region:
         return
     starts = _text_starts(rows[-1], settings["columns"]) if rows else set()
+    banner = 0  # lines over the rest, as a page's own heading prints (the bank, the holder)
     for k, item in enumerate(items[after]):
         if item[0] == "furniture":
             continue  # a running header, a page number: the page's structure
         if (after, k) in owned or item[0] not in ("text", "outside") \
                 or not engine.continues(item, settings) \
                 or not any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
+            if banner < _BANNER and item[0] in ("text", "outside") and (after, k) not in owned \
+                    and not any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
+                banner += 1
+                continue
             return
         ledger.unaccounted += [{"page": after + 1, "box": _box([w]), "text": w[0],
                                 "why": "opens the page after the table's last, in the "

@@ -138,6 +138,13 @@ class BetweenRowsTest(unittest.TestCase):
         book = ledger.build([HEADER + COFFEE, after], settings())
         self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
 
+    def test_and_so_it_is_under_the_pages_own_heading_of_a_line_or_two(self):
+        # the bank and the holder over what the page break carried, a summary below it
+        after = (line(30, (40, "Kestrel Bank - Ms Ada Lind")) + line(62, (100, "shop London"))
+                 + line(90, (40, "Opening balance"), (200, "Closing balance")))
+        book = ledger.build([HEADER + COFFEE, after], settings())
+        self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
+
     def test_a_line_in_the_date_column_over_nearly_every_row_is_no_group_heading(self):
         page = HEADER
         for i in range(4):  # each row's year wrapped onto a line of its own, over the next
