@@ -7,7 +7,8 @@ own, tesseract gave "Dr" at 97%, "7,604.27" at 94%, "ACH" at 97%. Every unsure w
 is read in one run of tesseract: the words are set one under another on a sheet of paper
 and each line read back is the word at its height. A reading replaces tesseract's first only
 where it is one word and surer; what the statement's arithmetic then checks is the same
-either way.
+either way. Where tesseract merged two lines of print into one (a heading cell set on two
+lines), its unsure words there are read again together, as a block, and come back as lines.
 """
 from __future__ import annotations
 
@@ -17,52 +18,120 @@ from . import ocr, unread
 
 MARGIN = 10  # pixels of paper kept around a word (a letter's ink reaches past its box)
 GAP = 40  # pixels of paper between two words on the sheet: tesseract reads them as lines apart
+TALLER = 1.6  # a word box this many times its line's usual height spans two lines of print
 
 
 def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lang: str,
            lines: list, seconds: float) -> int:
     """Read the unsure words of ``lines`` (``ocr.OcrLine``, boxes in pixels of the ``width`` x
-    ``height`` grey image ``pixels``) again, alone, and the ink no word covers
-    (``unread.regions``); each surer reading replaces the word in its line, and the words read
-    surely in unread ink are added as lines of their own. Returns how many words changed.
+    ``height`` grey image ``pixels``) again, alone, the runs of them that hold two lines' print
+    (``_merged``) as a block, and the ink no word covers (``unread.regions``); each surer
+    reading replaces what it read again, and the words read surely in unread ink are added as
+    lines of their own. Returns how many words changed.
 
     Raises:
         OCRFailedError: tesseract failed, or took more than ``seconds``
     """
     import numpy  # lazy: only OCR needs it (numpy comes with pandas)
 
-    unsure = [(line, k) for line in lines for k, word in enumerate(line.words)
-              if word.confidence < ocr.SURE and word.x1 > word.x0 and word.bottom > word.top
-              and len(word.text) > 1]
     image = numpy.frombuffer(pixels, dtype=numpy.uint8, count=width * height)
     image = image.reshape(height, width)
+    runs = _merged(lines)
+    in_runs = {(id(line), k) for line, start, end in runs for k in range(start, end)}
+    unsure = [(line, k) for line in lines for k, word in enumerate(line.words)
+              if word.confidence < ocr.SURE and word.x1 > word.x0 and word.bottom > word.top
+              and len(word.text) > 1 and (id(line), k) not in in_runs]
     ink = unread.regions(image, lines, dpi)
-    if not unsure and not ink:
+    if not unsure and not ink and not runs:
         return 0
-    crops = [_crop(image, line.words, k) for line, k in unsure]
-    crops += [image[max(0, t - MARGIN):b + MARGIN, max(0, x0 - MARGIN):x1 + MARGIN]
-              for x0, t, x1, b in ink]
-    sheet, spans = _sheet(crops)
+    crops = [_span(image, line.words, start, end) for line, start, end in runs]
+    crops += [_crop(image, line.words, k) for line, k in unsure]
+    crops += [_box(image, x0 - MARGIN, top - MARGIN, x1 + MARGIN, bottom + MARGIN)
+              for x0, top, x1, bottom in ink]
+    sheet, spans = _sheet([c[0] for c in crops])
     out = ocr.run_tsv(program, ocr.pgm(sheet.shape[1], sheet.shape[0], sheet.tobytes(),
                                        sheet.shape[1]), dpi, lang, seconds)
-    read = [[w for w in out if span[0] <= (w.top + w.bottom) / 2 <= span[1]] for span in spans]
+    read = [([w for w in out if span[0] <= (w.top + w.bottom) / 2 <= span[1]],
+             crop[1] - GAP, crop[2] - span[0]) for span, crop in zip(spans, crops)]
     changed = 0
-    for (line, k), found in zip(unsure, read):
-        if len(found) != 1 or found[0].confidence <= line.words[k].confidence:
-            continue
-        text = ocr.repaired(found[0].text.strip("|").strip(), found[0].confidence)
-        if not any(c.isalnum() for c in text) or _other_digits(line.words[k].text, text):
-            continue
-        line.words[k] = dataclasses.replace(line.words[k], text=text,
-                                            confidence=found[0].confidence)
-        changed += 1
-    for (x0, top, _, _), span, found in zip(ink, spans[len(unsure):], read[len(unsure):]):
-        left, up = max(0, x0 - MARGIN) - GAP, max(0, top - MARGIN) - span[0]
+    # words first, then runs from the right of a line leftwards: each keeps its indices
+    for (line, k), (found, _, _) in zip(unsure, read[len(runs):]):
+        changed += _replace_word(line, k, found)
+    for (line, start, end), (found, left, up) in reversed(list(zip(runs, read))):
+        changed += _replace_run(line, start, end, found, left, up, lines)
+    for found, left, up in read[len(runs) + len(unsure):]:
         added = _line([w for w in found if w.confidence >= ocr.SURE], left, up, lines)
         if added is not None:
             lines.append(added)
             changed += len(added.words)
+    lines[:] = [line for line in lines if line.words]  # a run may have been all its line
     return changed
+
+
+def _replace_word(line, k: int, found: list) -> int:
+    """1 when the one word read alone is surer than the first reading and took its place."""
+    if len(found) != 1 or found[0].confidence <= line.words[k].confidence:
+        return 0
+    text = ocr.repaired(found[0].text.strip("|").strip(), found[0].confidence)
+    if not any(c.isalnum() for c in text) or _other_digits(line.words[k].text, text):
+        return 0
+    line.words[k] = dataclasses.replace(line.words[k], text=text,
+                                        confidence=found[0].confidence)
+    return 1
+
+
+def _replace_run(line, start: int, end: int, found: list, left: float, up: float,
+                 lines: list) -> int:
+    """The words of a run read again as a block replace it when tesseract is sure of them,
+    as the lines they were printed on."""
+    run = line.words[start:end]
+    found = [w for w in found if any(c.isalnum() for c in w.text)]
+    if not found or _mean(found) < max(ocr.SURE, _mean(run)):
+        return 0
+    del line.words[start:end]
+    changed = 0
+    for row in _rows(found):
+        added = _line(row, left, up, lines)
+        if added is not None:
+            lines.append(added)
+            changed += len(added.words)
+    return changed
+
+
+def _mean(words: list) -> float:
+    return sum(w.confidence for w in words) / len(words)
+
+
+def _rows(words: list) -> list:
+    """Words grouped into the lines they sit on: a word whose middle is below the foot of the
+    line before starts a line of its own."""
+    out = []
+    for w in sorted(words, key=lambda w: (w.top + w.bottom) / 2):
+        if out and (w.top + w.bottom) / 2 < max(o.bottom for o in out[-1]):
+            out[-1].append(w)
+        else:
+            out.append([w])
+    return out
+
+
+def _merged(lines: list) -> list:
+    """``[(line, start, end)]``: runs of unsure words of a line, one of them more than TALLER
+    times the line's usual height: tesseract merged two lines of print there, and read what
+    neither line printed. A heading cell set on two lines ('Deposit Amount' over '(INR)')
+    beside cells of one came back 'De BE anne a', boxes 77 px tall in a line of 31."""
+    runs = []
+    for line in lines:
+        heights = sorted(w.bottom - w.top for w in line.words if w.confidence >= ocr.SURE)
+        usual = heights[len(heights) // 2] if heights else unread.TALL * line.x_size
+        k = 0
+        while k < len(line.words):
+            end = k
+            while end < len(line.words) and line.words[end].confidence < ocr.SURE:
+                end += 1
+            if usual and any(w.bottom - w.top > TALLER * usual for w in line.words[k:end]):
+                runs.append((line, k, end))
+            k = max(end, k + 1)
+    return runs
 
 
 def _line(words: list, left: float, up: float, lines: list):
@@ -94,15 +163,30 @@ def _other_digits(first: str, again: str) -> bool:
     return len(digits_a) == len(digits_b) and digits_a != digits_b
 
 
-def _crop(image, words: list, k: int):
+def _crop(image, words: list, k: int) -> tuple:
     """Word ``k`` of a line with paper around it, but no ink of its neighbours: a digit group
     read with a piece of the next group beside it came back another digit ('1' as '4' beside
-    '315.17', at 72%)."""
+    '315.17', at 72%). ``(pixels, x, y)``: the crop and where it starts on the page."""
     word = words[k]
     left = max([word.x0 - MARGIN] + [(w.x1 + word.x0) / 2 for w in words if w.x1 <= word.x0])
     right = min([word.x1 + MARGIN] + [(word.x1 + w.x0) / 2 for w in words if w.x0 >= word.x1])
-    top = max(0, int(word.top) - MARGIN)
-    return image[top:int(word.bottom) + MARGIN, max(0, int(left)):int(right) + 1]
+    return _box(image, left, word.top - MARGIN, right + 1, word.bottom + MARGIN)
+
+
+def _span(image, words: list, start: int, end: int) -> tuple:
+    """Words ``start:end`` of a line, as far as the words beside them: a run tesseract misread
+    leaves ink unread at its ends (of 'Withdrawal Amount', 'Amount' was in no word's box)."""
+    run = words[start:end]
+    left = max([w.x1 + MARGIN / 2 for w in words[:start]] + [run[0].x0 - MARGIN])
+    right = min([w.x0 - MARGIN / 2 for w in words[end:]] or [run[-1].x1 + MARGIN])
+    top, bottom = min(w.top for w in run), max(w.bottom for w in run)
+    return _box(image, left, top - MARGIN, right, bottom + MARGIN)
+
+
+def _box(image, x0: float, top: float, x1: float, bottom: float) -> tuple:
+    """``(pixels, x, y)``: the image within the box, cut at the page's edges."""
+    x, y = max(0, int(x0)), max(0, int(top))
+    return image[y:max(y, int(bottom)), x:max(x, int(x1))], x, y
 
 
 def _sheet(crops: list) -> tuple:

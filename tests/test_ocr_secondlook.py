@@ -1,0 +1,149 @@
+"""The second look at a scan's words (``dua.pdf.secondlook``): what tesseract was unsure of,
+what it merged and what it left unread is read again, and where it was printed. The image is
+the printed statement drawn at 300 dpi, so each word's truth and box are known."""
+from __future__ import annotations
+
+import unittest
+
+from dua.pdf import ocr
+
+from .test_ocr import ORIGINAL, needs_tesseract, plumber_words
+
+
+def _lines_of(words: list) -> list:
+    by_line: dict = {}
+    for w in words:
+        by_line.setdefault(round(w["bottom"]), []).append(w)
+    return list(by_line.values())
+
+
+class SecondLookTest(unittest.TestCase):
+    """A word tesseract was unsure of is read again alone, and the surer reading replaces it
+    (``secondlook``); a sure word is never read again. The image is the printed statement
+    drawn at 300 dpi, so each word's truth and box are known."""
+
+    @classmethod
+    def setUpClass(cls):
+        needs_tesseract()
+        import pypdfium2
+
+        doc = pypdfium2.PdfDocument(ORIGINAL)
+        try:
+            bitmap = doc[0].render(scale=300 / 72, grayscale=True)
+            cls.w, cls.h = bitmap.width, bitmap.height
+            cls.pixels = ocr.pgm(cls.w, cls.h, bytes(bitmap.buffer), bitmap.stride)[-cls.w * cls.h:]
+        finally:
+            doc.close()
+        cls.printed = {w["text"]: w for w in plumber_words(ORIGINAL)[0]}
+
+    def word(self, printed: str, read: str, confidence: float) -> ocr.OcrWord:
+        box = self.printed[printed]
+        return ocr.OcrWord(read, *(v * 300 / 72 for v in (box["x0"], box["top"], box["x1"],
+                                                           box["bottom"])), confidence)
+
+    def test_an_unsure_misreading_is_replaced_by_the_word_read_alone(self):
+        from dua.pdf import secondlook
+
+        line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("Shell", "She11", 40),
+                                                self.word("Balance", "Ba1ance", 96)])
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", [line], 60)
+        self.assertEqual(line.words[0].text, "Shell")
+        self.assertGreater(line.words[0].confidence, 40)
+        self.assertEqual(line.words[1].text, "Ba1ance")  # sure: never read again
+
+    def test_a_row_the_page_reading_lost_is_read_from_the_ink_no_word_covers(self):
+        # every printed line given as read but the row of 'Shell' (tesseract merged such a
+        # row with a panel beside it): its ink is read again and its words come back, each
+        # where it was printed
+        from dua.pdf import secondlook
+
+        scale, by_line = 300 / 72, {}
+        for w in plumber_words(ORIGINAL)[0]:
+            by_line.setdefault(round(w["bottom"]), []).append(w)
+        lost = next(k for k, ws in by_line.items() if any(w["text"] == "Shell" for w in ws))
+        # and the box of the next line's first word runs up over the lost row ('PAYMENT' 64 px
+        # tall in a line of 31): it covers no ink of that row
+        below = min(k for k in by_line if k > lost)
+        by_line[below][0] = dict(by_line[below][0], top=by_line[lost][0]["top"])
+        lines = [ocr.OcrLine(ws[0]["x0"] * scale, ws[-1]["bottom"] * scale, 0, 0,
+                             (ws[-1]["bottom"] - ws[-1]["top"]) * scale, 0,
+                             [ocr.OcrWord(w["text"], *(v * scale for v in (
+                                 w["x0"], w["top"], w["x1"], w["bottom"])), 96) for w in ws])
+                 for k, ws in by_line.items() if k != lost]
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", lines, 60)
+        added = [w for line in lines[len(by_line) - 1:] for w in line.words]
+        printed = by_line[lost]
+        self.assertEqual([w.text for w in added], [w["text"] for w in printed])
+        for got, want in zip(added, printed):
+            self.assertLess(abs(got.x0 / scale - want["x0"]), 2, got)
+            self.assertLess(abs(got.bottom / scale - want["bottom"]), 2, got)
+
+    def test_ink_beyond_a_words_box_is_no_word_lost(self):
+        # tesseract's box for a word may stop short of its first letter's ink: read again,
+        # that ink is the word's own, and no second word is added over it
+        from dua.pdf import secondlook
+
+        scale, lines = 300 / 72, []
+        for page_line in _lines_of(plumber_words(ORIGINAL)[0]):
+            words = [ocr.OcrWord(w["text"], *(v * scale for v in (
+                w["x0"], w["top"], w["x1"], w["bottom"])), 96) for w in page_line]
+            lines.append(ocr.OcrLine(words[0].x0, words[-1].bottom, 0, 0,
+                                     words[-1].bottom - words[-1].top, 0, words))
+        short = next(line for line in lines if line.words[0].text == "Opening")
+        first = short.words[0]
+        short.words[0] = ocr.OcrWord(first.text, first.x0 + 0.3 * (first.x1 - first.x0),
+                                     first.top, first.x1, first.bottom, 96)
+        count = len(lines)
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", lines, 60)
+        self.assertEqual([[w.text for w in line.words] for line in lines[count:]], [])
+
+    def test_a_digit_is_never_traded_for_another_digit(self):
+        # alone, a word lacks its line's context: where the readings name other digits in the
+        # same places, the first stands and the statement's arithmetic judges it
+        from dua.pdf import secondlook
+
+        line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("24,792.72", "24,792.12", 40),
+                                                self.word("Shell", "She11", 40)])
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", [line], 60)
+        self.assertEqual([w.text for w in line.words], ["24,792.12", "Shell"])
+
+    def test_two_lines_tesseract_merged_are_read_again_as_the_lines_they_were_printed_on(self):
+        # a description wrapped onto a second line, read into its row's line as a few tall
+        # unsure words (as tesseract read a two-line heading cell 'De BE anne a'): the run is
+        # read again as a block and each word comes back on its own line, where it was printed
+        from dua.pdf import secondlook
+
+        scale = 300 / 72
+        page_lines = _lines_of(plumber_words(ORIGINAL)[0])
+        row = next(k for k, ln in enumerate(page_lines) if ln[0]["text"] == "10-08-2024")
+        first, second = page_lines[row], page_lines[row + 1]
+
+        def box(words, text, confidence):
+            return ocr.OcrWord(text, min(w["x0"] for w in words) * scale,
+                               min(w["top"] for w in words) * scale,
+                               max(w["x1"] for w in words) * scale,
+                               max(w["bottom"] for w in words) * scale, confidence)
+
+        middle = [w for w in first if w["x0"] >= second[0]["x0"] and w["x1"] < first[-2]["x0"]]
+        words = [box([first[0]], first[0]["text"], 96),
+                 box(middle[:3] + second[:2], "Sa1ry", 30),
+                 box(middle[3:] + second[2:], "ernt", 12),
+                 box([first[-2]], first[-2]["text"], 96), box([first[-1]], first[-1]["text"], 96)]
+        height = (first[0]["bottom"] - first[0]["top"]) * scale
+        lines = [ocr.OcrLine(words[0].x0, words[0].bottom, 0, 0, height * 0.7, height * 0.2,
+                             words)]
+        for page_line in page_lines[:row] + page_lines[row + 2:]:  # the page's other lines
+            read = [box([w], w["text"], 96) for w in page_line]
+            lines.append(ocr.OcrLine(read[0].x0, read[-1].bottom, 0, 0,
+                                     read[-1].bottom - read[-1].top, 0, read))
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", lines, 60)
+        top, bottom = first[0]["top"] * scale, second[0]["bottom"] * scale
+        between = (first[0]["bottom"] + second[0]["bottom"]) / 2 * scale
+        got = sorted((w for line in lines for w in line.words
+                      if top - 2 * scale <= w.top and w.bottom <= bottom + 2 * scale),
+                     key=lambda w: (w.bottom > between, w.x0))
+        want = first + second
+        self.assertEqual([w.text for w in got], [w["text"] for w in want])
+        for g, w in zip(got, want):
+            self.assertLess(abs(g.x0 / scale - w["x0"]), 2, g)
+            self.assertLess(abs(g.bottom / scale - w["bottom"]), 2, g)
