@@ -18,7 +18,7 @@ from . import ocr, unread
 
 MARGIN = 10  # pixels of paper kept around a word (a letter's ink reaches past its box)
 GAP = 40  # pixels of paper between two words on the sheet: tesseract reads them as lines apart
-TALLER = 1.6  # a word box this many times its line's usual height spans two lines of print
+TALLER = 1.6  # a word box this many times as tall as the page's words spans two lines of print
 
 
 def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lang: str,
@@ -36,7 +36,8 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
 
     image = numpy.frombuffer(pixels, dtype=numpy.uint8, count=width * height)
     image = image.reshape(height, width)
-    runs = _merged(lines)
+    usual = _usual_height(lines)
+    runs = _merged(lines, usual) if usual else []
     in_runs = {(id(line), k) for line, start, end in runs for k in range(start, end)}
     unsure = [(line, k) for line in lines for k, word in enumerate(line.words)
               if word.confidence < ocr.SURE and word.x1 > word.x0 and word.bottom > word.top
@@ -58,7 +59,7 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
     for (line, k), (found, _, _) in zip(unsure, read[len(runs):]):
         changed += _replace_word(line, k, found)
     for (line, start, end), (found, left, up) in reversed(list(zip(runs, read))):
-        changed += _replace_run(line, start, end, found, left, up, lines)
+        changed += _replace_run(line, start, end, found, left, up, lines, usual)
     for found, left, up in read[len(runs) + len(unsure):]:
         added = _line([w for w in found if w.confidence >= ocr.SURE], left, up, lines)
         if added is not None:
@@ -81,12 +82,15 @@ def _replace_word(line, k: int, found: list) -> int:
 
 
 def _replace_run(line, start: int, end: int, found: list, left: float, up: float,
-                 lines: list) -> int:
-    """The words of a run read again as a block replace it when tesseract is sure of them,
-    as the lines they were printed on."""
+                 lines: list, usual: float) -> int:
+    """The words of a run read again as a block replace it, as the lines they were printed
+    on, when tesseract is surer of them than of the run, sure of some, and merged no lines
+    again (an unsure word as tall as the run's)."""
     run = line.words[start:end]
     found = [w for w in found if any(c.isalnum() for c in w.text)]
-    if not found or _mean(found) < max(ocr.SURE, _mean(run)):
+    if not found or _mean(found) <= _mean(run) or \
+            max(w.confidence for w in found) < ocr.SURE or \
+            any(w.confidence < ocr.SURE and w.bottom - w.top > TALLER * usual for w in found):
         return 0
     del line.words[start:end]
     changed = 0
@@ -114,21 +118,27 @@ def _rows(words: list) -> list:
     return out
 
 
-def _merged(lines: list) -> list:
+def _usual_height(lines: list) -> float:
+    """The height of the page's sure words (a line's own may hold a panel's words), 0 when
+    tesseract was sure of none."""
+    heights = sorted(w.bottom - w.top for line in lines for w in line.words
+                     if w.confidence >= ocr.SURE)
+    return heights[len(heights) // 2] if heights else 0.0
+
+
+def _merged(lines: list, usual: float) -> list:
     """``[(line, start, end)]``: runs of unsure words of a line, one of them more than TALLER
-    times the line's usual height: tesseract merged two lines of print there, and read what
-    neither line printed. A heading cell set on two lines ('Deposit Amount' over '(INR)')
+    times as tall as the page's words (``usual``): tesseract merged two lines of print there,
+    and read what neither line printed. A heading cell set on two lines ('Deposit Amount' over '(INR)')
     beside cells of one came back 'De BE anne a', boxes 77 px tall in a line of 31."""
     runs = []
     for line in lines:
-        heights = sorted(w.bottom - w.top for w in line.words if w.confidence >= ocr.SURE)
-        usual = heights[len(heights) // 2] if heights else unread.TALL * line.x_size
         k = 0
         while k < len(line.words):
             end = k
             while end < len(line.words) and line.words[end].confidence < ocr.SURE:
                 end += 1
-            if usual and any(w.bottom - w.top > TALLER * usual for w in line.words[k:end]):
+            if any(w.bottom - w.top > TALLER * usual for w in line.words[k:end]):
                 runs.append((line, k, end))
             k = max(end, k + 1)
     return runs
