@@ -147,3 +147,67 @@ class SecondLookTest(unittest.TestCase):
         for g, w in zip(got, want):
             self.assertLess(abs(g.x0 / scale - w["x0"]), 2, g)
             self.assertLess(abs(g.bottom / scale - w["bottom"]), 2, g)
+
+    def page_as_read(self, cut) -> list:
+        """Every printed line of the page as tesseract would give it, sure, the word
+        ``cut`` names given as ``cut`` returns it (text, x0, x1 in points)."""
+        scale, lines = 300 / 72, []
+        for page_line in _lines_of(plumber_words(ORIGINAL)[0]):
+            words = []
+            for w in page_line:
+                text, x0, x1 = cut(w)
+                words.append(ocr.OcrWord(text, x0 * scale, w["top"] * scale, x1 * scale,
+                                         w["bottom"] * scale, 96))
+            lines.append(ocr.OcrLine(words[0].x0, words[-1].bottom, 0, 0,
+                                     0.7 * (words[-1].bottom - words[-1].top), 0, words))
+        return lines
+
+    def test_a_glyph_left_out_beside_a_word_is_read_back_into_it(self):
+        # tesseract's box stopped short of the last '1' of '$2,918.81' (and of the 'O' of
+        # 'Online'): the word is read again with the glyph beside it, and keeps it
+        from dua.pdf import secondlook
+
+        def cut(w):
+            share = (w["x1"] - w["x0"]) / len(w["text"])
+            if w["text"] == "24,792.72":
+                return w["text"][:-1], w["x0"], w["x1"] - 1.2 * share
+            if w["text"] == "548.48":
+                return w["text"][1:], w["x0"] + 1.2 * share, w["x1"]
+            if w["text"] == "22,349.69":  # and a digit of it misread: a glyph only adds
+                return "22,849.6", w["x0"], w["x1"] - 1.2 * share
+            return w["text"], w["x0"], w["x1"]
+
+        lines = self.page_as_read(cut)
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", lines, 60)
+        texts = [w.text for line in lines for w in line.words]
+        self.assertIn("22,849.6", texts)
+        self.assertIn("24,792.72", texts)
+        self.assertIn("548.48", texts)
+        self.assertNotIn("24,792.7", texts)
+        self.assertNotIn("48.48", texts)
+
+    def test_a_glyph_between_two_words_is_the_nearer_ones(self):
+        # a box that stops short of its own word's first letter ('asket' of 'Big Basket')
+        # leaves that letter beside the word before too, a word space away: it is the nearer
+        # word's, and the word before is not read again for it
+        import numpy
+        import pdfplumber
+
+        from dua.pdf import unread
+
+        with pdfplumber.open(ORIGINAL) as pdf:
+            chars = pdf.pages[0].chars
+        first = next(c for k, c in enumerate(chars) if "".join(
+            x["text"] for x in chars[k:k + 6]) == "Basket")
+
+        def cut(w):
+            if w["text"] == "Basket":
+                return w["text"][1:], first["x1"], w["x1"]
+            return w["text"], w["x0"], w["x1"]
+
+        lines = self.page_as_read(cut)
+        image = numpy.frombuffer(self.pixels, dtype=numpy.uint8).reshape(self.h, self.w)
+        widened = {line.words[k].text: (x0, x1) for line, k, x0, x1 in unread.beside(image, lines)}
+        self.assertIn("asket", widened)
+        self.assertLess(abs(widened["asket"][0] / (300 / 72) - first["x0"]), 1)
+        self.assertNotIn("Big", widened)

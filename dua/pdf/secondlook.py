@@ -8,7 +8,9 @@ is read in one run of tesseract: the words are set one under another on a sheet 
 and each line read back is the word at its height. A reading replaces tesseract's first only
 where it is one word and surer; what the statement's arithmetic then checks is the same
 either way. Where tesseract merged two lines of print into one (a heading cell set on two
-lines), its unsure words there are read again together, as a block, and come back as lines.
+lines), its unsure words there are read again together, as a block, and come back as lines;
+where its box stopped short of a glyph beside the word (``unread.beside``), the word is read
+again with it, and keeps it only as an addition to what was read.
 """
 from __future__ import annotations
 
@@ -42,11 +44,15 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
     unsure = [(line, k) for line in lines for k, word in enumerate(line.words)
               if word.confidence < ocr.SURE and word.x1 > word.x0 and word.bottom > word.top
               and len(word.text) > 1 and (id(line), k) not in in_runs]
+    taken = in_runs | {(id(line), k) for line, k in unsure}
+    short = [(line, k, x0, x1) for line, k, x0, x1 in unread.beside(image, lines)
+             if (id(line), k) not in taken]
     ink = unread.regions(image, lines, dpi)
-    if not unsure and not ink and not runs:
+    if not unsure and not ink and not runs and not short:
         return 0
     crops = [_span(image, line.words, start, end) for line, start, end in runs]
     crops += [_crop(image, line.words, k) for line, k in unsure]
+    crops += [_crop(image, line.words, k, x0, x1) for line, k, x0, x1 in short]
     crops += [_box(image, x0 - MARGIN, top - MARGIN, x1 + MARGIN, bottom + MARGIN)
               for x0, top, x1, bottom in ink]
     sheet, spans = _sheet([c[0] for c in crops])
@@ -58,9 +64,11 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
     # words first, then runs from the right of a line leftwards: each keeps its indices
     for (line, k), (found, _, _) in zip(unsure, read[len(runs):]):
         changed += _replace_word(line, k, found)
+    for (line, k, x0, x1), (found, _, _) in zip(short, read[len(runs) + len(unsure):]):
+        changed += _widen(line, k, x0, x1, found)
     for (line, start, end), (found, left, up) in reversed(list(zip(runs, read))):
         changed += _replace_run(line, start, end, found, left, up, lines, usual)
-    for found, left, up in read[len(runs) + len(unsure):]:
+    for found, left, up in read[len(runs) + len(unsure) + len(short):]:
         added = _line([w for w in found if w.confidence >= ocr.SURE], left, up, lines)
         if added is not None:
             lines.append(added)
@@ -78,6 +86,22 @@ def _replace_word(line, k: int, found: list) -> int:
         return 0
     line.words[k] = dataclasses.replace(line.words[k], text=text,
                                         confidence=found[0].confidence)
+    return 1
+
+
+def _widen(line, k: int, x0: float, x1: float, found: list) -> int:
+    """1 when the word read with the glyph beside it is the first reading and that glyph,
+    and so took its place: a glyph can add to a word, never change what was read."""
+    word = line.words[k]
+    if len(found) != 1:
+        return 0
+    text = ocr.repaired(found[0].text.strip("|").strip(), found[0].confidence)
+    before, after = x0 < word.x0, x1 > word.x1
+    if len(text) <= len(word.text) or not (before and text.endswith(word.text) or
+                                           after and text.startswith(word.text)):
+        return 0
+    line.words[k] = dataclasses.replace(word, text=text, x0=x0, x1=x1,
+                                        confidence=min(word.confidence, found[0].confidence))
     return 1
 
 
@@ -173,13 +197,15 @@ def _other_digits(first: str, again: str) -> bool:
     return len(digits_a) == len(digits_b) and digits_a != digits_b
 
 
-def _crop(image, words: list, k: int) -> tuple:
-    """Word ``k`` of a line with paper around it, but no ink of its neighbours: a digit group
-    read with a piece of the next group beside it came back another digit ('1' as '4' beside
-    '315.17', at 72%). ``(pixels, x, y)``: the crop and where it starts on the page."""
+def _crop(image, words: list, k: int, x0: float | None = None, x1: float | None = None) -> tuple:
+    """Word ``k`` of a line (from ``x0`` to ``x1`` where its ink runs past its box) with paper
+    around it, but no ink of its neighbours: a digit group read with a piece of the next group
+    beside it came back another digit ('1' as '4' beside '315.17', at 72%). ``(pixels, x, y)``:
+    the crop and where it starts on the page."""
     word = words[k]
-    left = max([word.x0 - MARGIN] + [(w.x1 + word.x0) / 2 for w in words if w.x1 <= word.x0])
-    right = min([word.x1 + MARGIN] + [(word.x1 + w.x0) / 2 for w in words if w.x0 >= word.x1])
+    x0, x1 = word.x0 if x0 is None else x0, word.x1 if x1 is None else x1
+    left = max([x0 - MARGIN] + [(w.x1 + x0) / 2 for w in words if w.x1 <= word.x0])
+    right = min([x1 + MARGIN] + [(x1 + w.x0) / 2 for w in words if w.x0 >= word.x1])
     return _box(image, left, word.top - MARGIN, right + 1, word.bottom + MARGIN)
 
 
