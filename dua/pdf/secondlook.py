@@ -153,8 +153,9 @@ def _usual_height(lines: list) -> float:
 def _merged(lines: list, usual: float) -> list:
     """``[(line, start, end)]``: runs of unsure words of a line, one of them more than TALLER
     times as tall as the page's words (``usual``): tesseract merged two lines of print there,
-    and read what neither line printed. A heading cell set on two lines ('Deposit Amount' over '(INR)')
-    beside cells of one came back 'De BE anne a', boxes 77 px tall in a line of 31."""
+    and read what neither line printed. A heading cell set on two lines ('Deposit Amount'
+    over '(INR)') beside cells of one came back 'De BE anne a', boxes 77 px tall in a line
+    of 31."""
     runs = []
     for line in lines:
         k = 0

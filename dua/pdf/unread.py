@@ -52,7 +52,7 @@ def beside(image, lines: list) -> list:
     """``[(line, k, x0, x1)]``: words whose box stops short of a glyph printed beside it,
     closer than a space, apart from the word's own ink and from the next word's by paper,
     and nearer the word than the next; the box widened over it. Tesseract left out the last
-    '1' of '$2,918.81' and the point of '.15' (alone, each word read whole at 92% and more)."""
+    '1' of '$2,918.81' (read whole alone, at 92%) and the 'H' of 'HowardBank.com'."""
     import numpy  # lazy: only OCR needs it
 
     dark = image < int(numpy.median(image)) - DARK_MARGIN
