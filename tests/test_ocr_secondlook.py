@@ -144,6 +144,9 @@ class SecondLookTest(unittest.TestCase):
                      key=lambda w: (w.bottom > between, w.x0))
         want = first + second
         self.assertEqual([w.text for w in got], [w["text"] for w in want])
+        # the row's own words go back into its line, on its baseline: a line of their own a
+        # few points off it was read as a second row (c01's value date and amount)
+        self.assertEqual([w.text for w in lines[0].words], [w["text"] for w in first])
         for g, w in zip(got, want):
             self.assertLess(abs(g.x0 / scale - w["x0"]), 2, g)
             self.assertLess(abs(g.bottom / scale - w["bottom"]), 2, g)

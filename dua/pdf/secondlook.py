@@ -119,6 +119,13 @@ def _replace_run(line, start: int, end: int, found: list, left: float, up: float
     del line.words[start:end]
     changed = 0
     for row in _rows(found):
+        middle = (row[0].top + row[0].bottom) / 2 + up
+        top, bottom = unread.band(line, dataclasses.replace(run[0], top=0.0, bottom=1e9))
+        if line.x_size and top <= middle <= bottom:  # the line's own words: its baseline
+            own = _placed(row, left, up, lines)
+            line.words[:] = sorted(line.words + own, key=lambda w: w.x0)
+            changed += len(own)
+            continue
         added = _line(row, left, up, lines)
         if added is not None:
             lines.append(added)
@@ -171,15 +178,8 @@ def _merged(lines: list, usual: float) -> list:
 
 def _line(words: list, left: float, up: float, lines: list):
     """The words read surely in a block of unread ink, moved back onto the page, as a line
-    whose baseline is their boxes' foot (a descender's depth is a quarter of their height).
-    A word over a word already read is that word's ink beyond its box, not a word lost."""
-    words = [dataclasses.replace(w, text=ocr.repaired(w.text.strip("|").strip(), w.confidence),
-                                 x0=w.x0 + left, x1=w.x1 + left, top=w.top + up,
-                                 bottom=w.bottom + up) for w in words]
-    read = [(r.x0, r.x1) + unread.band(line, r) for line in lines for r in line.words]
-    words = sorted((w for w in words if any(c.isalnum() for c in w.text) and not any(
-        x0 < w.x1 and w.x0 < x1 and top < w.bottom and w.top < bottom
-        for x0, x1, top, bottom in read)), key=lambda w: w.x0)
+    whose baseline is their boxes' foot (a descender's depth is a quarter of their height)."""
+    words = _placed(words, left, up, lines)
     if not words:
         return None
     size = max(w.bottom - w.top for w in words)
@@ -187,6 +187,18 @@ def _line(words: list, left: float, up: float, lines: list):
     bottom = max(w.bottom for w in words) - (size / 4 if deep else 0)
     return ocr.OcrLine(words[0].x0, bottom, 0.0, 0.0, size * (0.75 if deep else 1.0),
                        size / 4, words)
+
+
+def _placed(words: list, left: float, up: float, lines: list) -> list:
+    """Words read on the sheet, moved back onto the page, left to right. A word over a word
+    already read is that word's ink beyond its box, not a word lost."""
+    words = [dataclasses.replace(w, text=ocr.repaired(w.text.strip("|").strip(), w.confidence),
+                                 x0=w.x0 + left, x1=w.x1 + left, top=w.top + up,
+                                 bottom=w.bottom + up) for w in words]
+    read = [(r.x0, r.x1) + unread.band(line, r) for line in lines for r in line.words]
+    return sorted((w for w in words if any(c.isalnum() for c in w.text) and not any(
+        x0 < w.x1 and w.x0 < x1 and top < w.bottom and w.top < bottom
+        for x0, x1, top, bottom in read)), key=lambda w: w.x0)
 
 
 def _other_digits(first: str, again: str) -> bool:
