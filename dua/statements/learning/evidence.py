@@ -239,14 +239,17 @@ def locate(pages: list, expected, kinds: list, settings: dict) -> list:
         cursor, line = pos + 1, pages[p].lines[k]
         tail = spans.pop("tail", [])
         cells = {c: line[i:j] for c, (i, j) in spans.items()}
+        # where each column stood on the anchor line, as the next rows' spans are measured
+        # there: a date's wrapped month would move its centre off the day's
+        for c, words in cells.items():
+            xs[c].append((min(w[1] for w in words) + max(w[2] for w in words)) / 2)
         if tail:  # the date's last words, wrapped onto the line below
             cells[date_col] = cells[date_col] + tail
         if date and not dated:  # the day's date printed once, as a heading over its rows
             heading = _heading_above(pages, flat, pos, date[1])
             if heading:
                 cells[date[0]] = heading
-        for c, words in cells.items():
-            xs[c].append((min(w[1] for w in words) + max(w[2] for w in words)) / 2)
+                xs[date[0]].append((min(w[1] for w in heading) + max(w[2] for w in heading)) / 2)
         lines = pages[p].lines
         wrapped = {j for j in range(k + 1, min(k + 4, len(lines)))
                    if any(x is w for w in tail for x in lines[j])}

@@ -73,13 +73,14 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
     keyspec.carried(rows, expected, settings, kinds)
     signs.column_signs(settings, rows, expected, kinds)
     _balance(settings, expected)
-    wrapping.sides(settings, pages, rows)
+    wrapping.sides(settings, pages, rows, second)
     if second:
         wrapping.tier_wraps(settings, pages, rows, [ranges[c] for c in second], second)
     wrapping.spills(settings, pages, rows, kinds)
     _heading(settings, words_by_page, pages, rows, ranges)
     signs.section_signs(settings, words_by_page, rows, expected, kinds, pages)
-    settings["skip_patterns"] = _non_rows(settings, words_by_page, pages, rows)
+    settings["skip_patterns"] = _non_rows(settings, words_by_page, pages, rows,
+                                          _key_texts(expected, kinds))
     return settings
 
 
@@ -260,11 +261,20 @@ def _heading(settings: dict, words_by_page: list, pages: list, rows: list, range
         wordlines.reads_as_row(line, settings) for p in headless for line in pages[p].lines))
 
 
-def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list) -> list:
+def _key_texts(expected, kinds: list) -> list:
+    """The key's text cells, each as its words."""
+    return [str(v).split() for c, kind in enumerate(kinds) if kind == "text"
+            for v in expected.iloc[:, c].dropna()]
+
+
+def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list,
+              cells: list) -> list:
     """Skip patterns: the defaults that spare every row, plus labels of lines that are not rows.
 
     A line the engine would read as a row (or attach to one) that the answer key does not
-    list is marked by its label words, learned only when no real row prints them.
+    list is marked by its label words, learned only when no real row prints them. A line
+    that prints a run of a key's text cell is that row's, found where the evidence did not
+    look (a description printed at the foot of the page before its row's figures).
     """
     glue = settings["glue_gap"]
     kept = {(r.page, k) for r in rows for k in r.lines}
@@ -275,13 +285,18 @@ def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list) -> l
     trial = dict(settings, skip_patterns=patterns)
     for _, lines in engine.extract_rows(words_by_page, trial):
         for line in lines:
-            if any(id(w) in mine for w in line):
+            if any(id(w) in mine for w in line) or _in_a_cell([w[0] for w in line], cells):
                 continue
             label = _label(line)
             if label and label not in patterns and not any(
                     re.search(label, t, re.IGNORECASE) for t in texts):
                 patterns.append(label)
     return patterns
+
+
+def _in_a_cell(tokens: list, cells: list) -> bool:
+    n = len(tokens)
+    return any(cell[i:i + n] == tokens for cell in cells for i in range(len(cell) - n + 1))
 
 
 def _label(line: list) -> str | None:

@@ -53,7 +53,7 @@ def wrapped_dates(settings: dict, rows: list, c: int, date_pattern) -> None:
             settings["wrapped_columns"] = [settings["date_column"]]
 
 
-def sides(settings: dict, pages: list, rows: list) -> None:
+def sides(settings: dict, pages: list, rows: list, second: set) -> None:
     """How far apart a row's lines stand, and whether its wrapped text sits below its
     anchor line, above it (a description printed over its date and amounts), or both.
     Where the description wraps above and a narrow column's cells (a value date) wrap
@@ -65,9 +65,9 @@ def sides(settings: dict, pages: list, rows: list) -> None:
         tops = sorted(lines[k][0][3] for k in row.lines)
         anchor = lines[row.line][0][3]
         own = {id(w) for k in row.lines for w in lines[k]}  # not a day's heading above
-        for words in row.cells.values():
-            for w in words:
-                if id(w) in own and abs(w[3] - anchor) > LINE_TOLERANCE:
+        for c, words in row.cells.items():  # a second tier's field stands below by its own
+            for w in words:  # rule, and wraps no first-tier column it stands under
+                if c not in second and id(w) in own and abs(w[3] - anchor) > LINE_TOLERANCE:
                     sides[wordlines.column_of(w, columns)]["above" if w[3] < anchor else "below"] += 1
         steps += [b - a for a, b in zip(tops, tops[1:])]
     if not steps:

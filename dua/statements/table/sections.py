@@ -25,7 +25,23 @@ def titles(pages: list, settings: dict) -> list:
     out = set(_over_headings(pages, settings))
     if settings.get("columns"):
         out |= set(_over_rows(pages, settings))
-    return sorted(t for t in out if not _running(pages, t, out))
+    return sorted(t for t in out if not _running(pages, t, out)
+                  and not _letterhead_again(pages, t, settings))
+
+
+def _letterhead_again(pages: list, title: tuple, settings: dict) -> bool:
+    """Whether a later page's title is the first page's letterhead printed again (the
+    bank's and the holder's names over that page's heading): the page's header, printed
+    on one page alone where a running header is printed on two, and no section."""
+    header = set(settings.get("header") or [])
+    lines = wordlines.group_lines(pages[0], LINE_TOLERANCE) if pages else []
+    tops = [ln[0][3] for ln in lines
+            if wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) in header]
+    if title[0] == 0 or not tops:
+        return False
+    first = [[None, ln[0][3], None, "", ln] for ln in lines]
+    words = wordlines.group_lines(pages[title[0]], LINE_TOLERANCE)[title[1]]
+    return wordlines.letterhead(words, first, min(tops))
 
 
 def _running(pages: list, title: tuple, found: set) -> bool:

@@ -1,6 +1,7 @@
 """A page's words as lines and a line's words as cells, what a line is by its words
 alone (the heading's, a label of no transaction, a rule drawn with text), and which lines
-every page prints in the same place (a running header or footer).
+every page prints in the same place (a running header or footer) or prints again from the
+first page's letterhead.
 
 Copied verbatim, after ``amounts`` and ``pagewords`` and before ``engine``, into every
 generated parser: standard library only, never dua.
@@ -118,7 +119,18 @@ def _runs_on(words: list, n: int, settings: dict) -> bool:
 
 def _is_header(line_text: str, settings: dict) -> bool:
     norm = normalize(line_text)
-    return bool(norm) and norm in settings["header"]
+    return bool(norm) and (norm in settings["header"] or _retiered(norm, settings["header"]))
+
+
+def _retiered(norm: str, header: list) -> bool:
+    """A tier of a heading of several whose names wrap otherwise on this page ('Transaction'
+    over 'Details' here, beside it there): three of its words or more, none but the
+    heading's, each no more often than the heading prints it."""
+    if not isinstance(header, list) or len(header) < 2:
+        return False
+    words, names = norm.split(), " ".join(header).split()
+    return len(words) >= 3 and all(
+        words.count(w) <= names.count(w) for w in words)
 
 
 _LABELLED = "a line the statement labels as no transaction"
@@ -236,7 +248,7 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
     """``settings`` reading dates a narrow cell wraps ('12 DECEMBER' over '2025'), wherever a
     line's date cell is the head of a date that the next line's date cell completes: a
     statement learned where every date fit its cell reads one where long months wrap."""
-    if settings.get("date_head_pattern") or settings.get("date_groups"):
+    if settings.get("date_groups") or "date_tails" in settings:
         return settings
     col, pattern, heads = settings["date_column"], settings["date_pattern"], set()
     gap, tails = settings.get("continuation_gap", 0.0), set()
@@ -259,10 +271,19 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
                     break
     if not heads:
         return settings
-    # a line of a date's tail under a month in each date column is no other table's heading
+    # a line of a date's tail under a month in each date column is no other table's heading,
+    # where the key taught the heads as much as where this reading finds them
+    if settings.get("date_head_pattern"):
+        return dict(settings, date_tails=sorted(tails))
     return dict(settings, date_head_pattern="(?:%s)|%s" % (pattern, "|".join(sorted(heads))),
                 wrapped_columns=sorted(set(settings.get("wrapped_columns", ())) | {col}),
                 date_tails=sorted(tails))
+
+
+def _carries_balance(item: list) -> bool:
+    """A line of no row that prints a figure: a balance brought forward, a balance line."""
+    return item[5].startswith((_LABELLED, "a balance line")) and any(
+        looks_like_amount(w[0]) for w in item[4])
 
 
 def mark_running(items_by_page: list) -> None:
@@ -273,9 +294,11 @@ def mark_running(items_by_page: list) -> None:
     seen: dict = {}
     for p, items in enumerate(items_by_page):
         tops = [item[1] for item in items if item[0] == "anchor"]
-        # the band opens at the table's heading: a first row's words printed over its
-        # anchor line are the table's, even where the next page's first row prints the same
-        heads = [item[1] for item in items if item[0] == "furniture" and item[5] == HEADING]
+        # the band opens at the table's heading, or at a balance carried over where the
+        # page prints no heading: a first row's words printed over its anchor line are the
+        # table's, even where the next page's first row prints the same
+        heads = [item[1] for item in items if item[0] == "furniture" and (
+            item[5] == HEADING or _carries_balance(item))]
         low = min(heads + tops[:1], default=0.0)
         for k, item in enumerate(items):
             if item[0] in ("text", "money", "furniture", "outside") and item[3]:
@@ -294,3 +317,33 @@ def mark_running(items_by_page: list) -> None:
                 items_by_page[p][k][0] = "furniture"
                 items_by_page[p][k][5] = ("a running header or footer (the same text in the "
                                           "same place on other pages)")
+    _mark_letterhead(items_by_page)
+
+
+LETTERHEAD = "the page's header: words the first page prints above the table"
+
+
+def letterhead(words: list, first_page: list, top: float) -> bool:
+    """Whether every word of a later page's line is printed above the table on its first
+    page (the bank's and the holder's names again): the page's own header, no row's part."""
+    above = {w[0].strip(",.:;").lower() for item in first_page if item[1] < top
+             for w in item[4]}
+    own = [w[0].strip(",.:;").lower() for w in words if any(c.isalnum() for c in w[0])]
+    return bool(own) and all(t in above for t in own)
+
+
+def _mark_letterhead(items_by_page: list) -> None:
+    """Text lines that open a later page, over anything of the table, in the first page's
+    letterhead's words: the page's own header, printed on that page alone where a running
+    header needs two (the page a two-page statement's rows run on to)."""
+    outside = [item[1] for item in items_by_page[0] if item[0] == "outside"] \
+        if items_by_page else []
+    if not outside:
+        return
+    for items in items_by_page[1:]:
+        for item in items:
+            if item[0] == "text" and letterhead(item[4], items_by_page[0], max(outside) + 1.0):
+                item[0], item[5] = "furniture", LETTERHEAD
+            elif item[0] not in ("outside", "furniture") or item[5] == HEADING \
+                    or _carries_balance(item):
+                break  # the table goes on from here: its heading, a row, a balance carried

@@ -1,5 +1,6 @@
-"""Lines that print the table's heading or the page's own header again: where they are
-what they say, and where they are not (a row's words the heading took in).
+"""Lines that print the table's heading again: where they are what they say, and where
+they are not (a row's words the heading took in). The page's own header printed again is
+the reading's to mark (``wordlines.letterhead``).
 """
 from __future__ import annotations
 
@@ -26,12 +27,3 @@ def stray(items: list, settings: dict) -> set:
                 out |= {(page, j) for j in run}
             run = []
     return out
-
-
-def letterhead(words: list, first_page: list, top: float) -> bool:
-    """Whether every word of a later page's line is printed above the table on its first
-    page (the bank's and the holder's names again): the page's own header, no row's part."""
-    above = {w[0].strip(",.:;").lower() for item in first_page if item[1] < top
-             for w in item[4]}
-    own = [w[0].strip(",.:;").lower() for w in words if any(c.isalnum() for c in w[0])]
-    return bool(own) and all(t in above for t in own)

@@ -19,7 +19,7 @@ _GROUP = "a heading over the rows below it (a section, a card holder, a group)"
 _LEFT_OUT = "a column the output leaves out"
 _FOOT = "the page's foot: below its last row, out of a continuation's reach"
 _ACCOUNT = "the title of an account whose balances start again right below it"
-_AGAIN = "the page's header: words the first page prints above the table"
+_AGAIN = wordlines.LETTERHEAD  # the reading marks it so too
 _UNDER = "under another table's column heading"  # the engine's reason, as it words it
 
 
@@ -108,8 +108,9 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 continue
             if (page, k) in owned:
                 row = rows[owned[(page, k)]]
-                if item[0] == "text" and page != first and row[3][0][0] < page and \
-                        headings.letterhead(item[4], items[first], region[first][0]):
+                if item[0] in ("text", "furniture") and page != first and \
+                        row[3][0][0] < page and \
+                        wordlines.letterhead(item[4], items[first], region[first][0]):
                     # a row carried over the page, given the page's own header
                     ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
                                             "why": "the first page's header printed again, "
@@ -158,7 +159,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
                     money.amounts(item) or wordlines.figures_only(item[4], settings)):
                 reason = money.explain_anywhere([w[0] for w in item[4]])
             if not reason and item[0] == "text" and page != first and item[1] < opens and \
-                    headings.letterhead(item[4], items[first], region[first][0]):
+                    wordlines.letterhead(item[4], items[first], region[first][0]):
                 reason = _AGAIN
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
             if not reason and wordy and item[1] > last_row + reach:

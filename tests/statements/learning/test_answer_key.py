@@ -106,6 +106,37 @@ class LocateTest(unittest.TestCase):
         self.assertEqual(settings.get("wrapped_columns"), [0])
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
+    def test_a_day_printed_alone_on_its_line_stands_where_a_wrapped_dates_day_stood(self):
+        # the first date wraps its long month under its day; a later date's day is found
+        # where that day stood, not measured against the month's width
+        page = rows([(40, "09"), (120, "Rent"), (330, "10.00")], [(40, "december")],
+                    [(40, "2023")], [(40, "12"), (120, "Coffee"), (330, "3.50")],
+                    [(40, "december")], [(40, "2023")])
+        key = frame([["09 december 2023", "Rent", 10.0], ["12 december 2023", "Coffee", 3.5]],
+                    ["Date", "Details", "Amount"])
+        found = evidence.locate([evidence.Page(page)], key, evidence.roles(key), {"decimal": "."})
+        self.assertEqual([r.dated for r in found], [True, True])
+
+    def test_months_wrapped_under_two_dates_beside_a_descriptions_words_head_no_other_table(self):
+        # 'december december Decathlon Austin': plain words under three columns, each
+        # date's month under its day: no other table's heading, though the key, not the
+        # reading, taught the dates' heads
+        page = line(40, (40, "Date"), (100, "Valuta"), (160, "Details"), (400, "Amount"))
+        records = []
+        for i, (shop, town) in enumerate((("Card purchase", "Decathlon Austin"),
+                                          ("Bus fare", "Lyon"), ("Rent", "Leeds"))):
+            top, day = 60 + 35 * i, 9 + i
+            page += line(top, (40, f"{day:02d}"), (100, f"{day + 1:02d}"), (160, shop),
+                         (400, f"{i + 1}.00"))
+            page += line(top + 10, (40, "december"), (100, "december"), (160, town))
+            page += line(top + 20, (40, "2023"), (100, "2023"))
+            records.append([f"{day:02d} december 2023", f"{day + 1:02d} december 2023",
+                            f"{shop} {town}", i + 1.0])
+        key = frame(records, ["Date", "Valuta", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertTrue(settings.get("date_head_pattern"))
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
 
 class LearnTest(unittest.TestCase):
     def test_amounts_before_the_date_are_learned_from_the_answer_key(self):
@@ -190,6 +221,45 @@ class LearnedLayoutTest(unittest.TestCase):
         self.assertEqual([c["name"] for c in settings["columns"]],
                          ["Date", "Details", "Amount", "Balance"])
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_a_second_tier_under_descriptions_printed_above_wraps_no_first_tier_column(self):
+        # each row's description stands over its figures; its reference, under a label
+        # on the first line, on the line below: the second tier's field, not the label's
+        # column wrapped, however the description's side outnumbers it
+        page = line(40, (40, "Date"), (100, "Ref No."), (180, "Details"), (400, "Amount"))
+        records = []
+        for i in range(4):
+            top = 60 + 40 * i
+            shop, town = ("Card purchase", "Bus fare", "Cash deposit", "Rent")[i], f"Town{i}"
+            page += line(top, (180, shop)) + line(top + 10, (180, town))
+            page += line(top + 20, (40, f"0{i + 1}/06/24"), (100, "Ref:"), (400, f"{i + 1}.00"))
+            page += line(top + 29, (100, f"RF{i}X"))
+            records.append([f"0{i + 1}/06/24", f"RF{i}X", f"{shop} {town}", i + 1.0])
+        key = frame(records, ["Date", "Ref No.", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertEqual(settings["continuation"], "above")
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
+    def test_a_description_printed_at_the_foot_of_the_page_before_its_row_is_no_label(self):
+        # the page break puts the last row's description, printed over its figures, at
+        # the foot of page 1: the key lists it in that row's cell, so it labels no line
+        heading = line(40, (40, "Date"), (180, "Details"), (400, "Amount"))
+
+        def page(days, tail=None):
+            out = list(heading)
+            for n, d in enumerate(days):
+                top = 60 + 30 * n
+                out += line(top, (180, f"Shop {d}")) + line(top + 12, (40, f"{d:02d}/06/24"),
+                                                            (400, f"{d}.00"))
+            return out + (line(60 + 30 * len(days), (180, tail)) if tail else [])
+
+        pages = [page((1, 2, 3), "Cash deposit Mysore branch"), page((4, 5))]
+        key = frame([[f"{d:02d}/06/24", f"Shop {d}", float(d)] for d in (1, 2, 3)]
+                    + [["04/06/24", "Cash deposit Mysore branch Shop 4", 4.0],
+                       ["05/06/24", "Shop 5", 5.0]], ["Date", "Details", "Amount"])
+        settings = learning.learn(pages, key)
+        self.assertFalse(any("Mysore" in p for p in settings["skip_patterns"]))
+        self.assertTrue(dataframe.build_frame(pages, settings).equals(key))
 
     @staticmethod
     def two_sections(credits: tuple, debits: tuple) -> tuple:

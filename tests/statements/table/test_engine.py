@@ -186,6 +186,46 @@ class FurnitureTest(unittest.TestCase):
         rows = engine.extract([first, second], settings(skip_patterns=[]))[0]
         self.assertEqual(rows[1][0][1], "Loan instalment as agreed")
 
+    def test_a_first_rows_words_under_a_balance_brought_forward_are_the_rows_on_every_page(self):
+        # pages that print no heading open their rows at the balance carried over: a first
+        # row's description printed over its figures at the same height on two pages is
+        # that row's both times, no running header
+        def later(day, balance):
+            return (line(40, (100, "Balance brought forward"), (420, balance))
+                    + line(55, (100, "Transfer from H Schmidt"))
+                    + line(65, (40, f"{day}/02/24"), (320, "3.50"), (420, "90.00"))
+                    + line(80, (100, "Interest")) + line(90, (40, f"{day}/02/24"), (320, "1.00")))
+        first = HEADER + line(55, (100, "Rent")) + line(65, (40, "01/02/24"), (320, "3.50"))
+        s = settings(continuation="above", header_once=True,
+                     skip_patterns=[r"\bbalance\s+brought\s+forward\b"])
+        self.assertEqual(descriptions([first, later("02", "93.50"), later("03", "91.00")], s),
+                         ["Rent"] + ["Transfer from H Schmidt", "Interest"] * 2)
+
+    def test_the_first_pages_letterhead_opening_a_later_page_is_no_rows_words(self):
+        # the bank's and the holder's names over the rows a second page carries on, printed
+        # on that page alone: the page's own header, not the last row's description going on
+        first = (line(10, (40, "Banco Ribeira")) + line(22, (40, "Mx Sam Taylor")) + HEADER
+                 + row(65, "01/02/24", "Coffee", "3.50") + row(80, "02/02/24", "Tea", "1.50"))
+        second = (line(30, (100, "Banco Ribeira - Mx Sam Taylor"))
+                  + line(40, (100, "Cafe Lyon")) + row(50, "03/02/24", "Rent", "9.00"))
+        s = settings(header_once=True)
+        self.assertEqual(descriptions([first, second], s), ["Coffee", "Tea Cafe Lyon", "Rent"])
+        items = engine.extract([first, second], s)[1]
+        self.assertEqual(items[1][0][0], "furniture")
+
+    def test_a_headings_tier_whose_names_wrap_otherwise_is_the_heading_again(self):
+        # 'Transaction' over 'Details' on the first page, beside it on the next: the lower
+        # tier there is the heading printed again, no other table's heading ending the rows
+        upper = line(40, (100, "Transaction"), (410, "Running"))
+        s = settings(header=["date details amount balance", "transaction running"],
+                     header_once=False)
+        first = upper + line(50, (40, "Date"), (100, "Details"), (310, "Amount"),
+                             (410, "Balance")) + row(65, "01/02/24", "Coffee", "3.50")
+        second = (line(40, (410, "Running"))
+                  + line(50, (40, "Date"), (100, "Transaction Details"), (310, "Amount"),
+                         (410, "Balance")) + row(65, "02/02/24", "Tea", "1.50"))
+        self.assertEqual(descriptions([first, second], s), ["Coffee", "Tea"])
+
     def test_text_repeated_between_two_rows_on_every_page_stays_the_tables_own(self):
         items = engine.extract([self.page(1), self.page(2)], settings(skip_patterns=[]))[1]
         for page in items:

@@ -37,6 +37,19 @@ class GuessTest(unittest.TestCase):
         self.assertNotIn("bank of nowhere ms okoye", titles)
         self.assertIn("deposits", titles)
 
+    def test_the_first_pages_letterhead_over_one_later_pages_heading_is_no_section(self):
+        # the bank's and the holder's names printed again over page 2's heading only: the
+        # page's own header, signing nothing, where a section's title would
+        pages = [line(10, (100, "Bank of Nowhere")) + line(20, (100, "Ms Okoye"))
+                 + line(38, (100, "Deposits")) + HEADER + row(65, "01/02/24", "Fee", "3.00"),
+                 line(38, (100, "Bank of Nowhere - Ms Okoye")) + HEADER
+                 + row(65, "03/02/24", "Rent", "30.00"),
+                 line(44, (100, "Withdrawals")) + HEADER + row(71, "05/02/24", "Tea", "1.00")]
+        s = three_columns()
+        s["header"] = ["date description amount balance"]
+        titles = [t for _, _, t in sections.titles(pages, s)]
+        self.assertEqual(titles, ["deposits", "withdrawals"])
+
     def test_group_headings_inside_the_table_name_the_sections(self):
         page = (HEADER + line(62, (40, "DEPOSITS")) + row(74, "01/02/24", "Salary", "100.00")
                 + line(81, (100, "ACME Ltd"))  # a wrapped description, over a row too
