@@ -50,6 +50,18 @@ class StrayHeadingTest(unittest.TestCase):
         self.assertEqual(unaccounted(book), ["agreed"])
         self.assertIn("where the heading's names are not printed", book.unaccounted[0]["why"])
 
+    def test_the_heading_printed_again_in_other_tiers_is_the_heading(self):
+        # the first page prints '(GBP)' under 'Amount' and 'Balance'; the next (a scan whose
+        # tiers came back a point apart) prints 'Description' down beside them: its two
+        # tiers together print every name, the heading again, not a row's words taken in
+        s = settings(header=["date description amount balance", "gbp gbp"])
+        first = (HEADER + line(58, (310, "(GBP)"), (410, "(GBP)"))
+                 + row(70, "01/02/24", "Coffee", "3.50", "96.50"))
+        second = (line(44, (40, "Date"), (310, "Amount"), (410, "Balance"))
+                  + line(52, (100, "Description"), (310, "(GBP)"), (410, "(GBP)")) + TEA)
+        book = ledger.build([first, second], s)
+        self.assertEqual(unaccounted(book), [])
+
 
 class CellsTest(unittest.TestCase):
     def test_the_words_of_row_lines_are_in_cells(self):
