@@ -189,6 +189,37 @@ class SecondLookTest(unittest.TestCase):
         self.assertNotIn("24,792.7", texts)
         self.assertNotIn("48.48", texts)
 
+    def test_a_word_cut_into_unsure_pieces_is_read_again_whole(self):
+        # tesseract cut one printed word in two, a hair apart, unsure of both pieces (a dot
+        # leader's heading 'DATE..........AMOUNT.' came back 'DATE......0005' and 'AMOUNT.');
+        # a figure cut so is read whole too, but never traded for other digits
+        from dua.pdf import secondlook
+
+        def cut(w):
+            half = w["x0"] + (w["x1"] - w["x0"]) * 0.5
+            if w["text"] in ("Logistics", "22,374.70"):
+                return w["text"], w["x0"], half
+            return w["text"], w["x0"], w["x1"]
+
+        lines = self.page_as_read(cut)
+        scale = 300 / 72
+        for line in lines:
+            for k, word in enumerate(list(line.words)):
+                first = {"Logistics": ("Logi", "st1cs"), "22,374.70": ("22,3", "74.10")}.get(
+                    word.text)
+                if first:
+                    half = word.x1
+                    right = half + (half - word.x0)
+                    line.words[k] = ocr.OcrWord(first[0], word.x0, word.top, half, word.bottom, 20)
+                    line.words.insert(k + 1, ocr.OcrWord(first[1], half + 0.5 * scale, word.top,
+                                                         right, word.bottom, 10))
+        secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", lines, 60)
+        texts = [w.text for line in lines for w in line.words]
+        self.assertIn("Logistics", texts)
+        self.assertNotIn("st1cs", texts)
+        self.assertNotIn("22,374.70", texts)  # a digit for a digit ('74.10', '74.70') is
+        self.assertIn("74.10", texts)  # the arithmetic's to judge
+
     def test_a_glyph_between_two_words_is_the_nearer_ones(self):
         # a box that stops short of its own word's first letter ('asket' of 'Big Basket')
         # leaves that letter beside the word before too, a word space away: it is the nearer

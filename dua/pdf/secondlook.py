@@ -9,6 +9,9 @@ and each line read back is the word at its height. A reading replaces tesseract'
 where it is one word and surer; what the statement's arithmetic then checks is the same
 either way. Where tesseract merged two lines of print into one (a heading cell set on two
 lines), its unsure words there are read again together, as a block, and come back as lines;
+where it cut one printed word into unsure pieces a few pixels apart (a dot leader,
+'DATE..........AMOUNT.', came back 'DATE......0005' at 14% and 'AMOUNT.' at 0%), the pieces
+are read again as one, and the whole replaces them where it is surer than they were;
 where its box stopped short of a glyph beside the word (``unread.beside``), the word is read
 again with it, and keeps it only as an addition to what was read.
 """
@@ -27,9 +30,9 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
            lines: list, seconds: float) -> int:
     """Read the unsure words of ``lines`` (``ocr.OcrLine``, boxes in pixels of the ``width`` x
     ``height`` grey image ``pixels``) again, alone, the runs of them that hold two lines' print
-    (``_merged``) as a block, and the ink no word covers (``unread.regions``); each surer
-    reading replaces what it read again, and the words read surely in unread ink are added as
-    lines of their own. Returns how many words changed.
+    (``_merged``) or one word's pieces (``_pieces``) as a block, and the ink no word covers
+    (``unread.regions``); each surer reading replaces what it read again, and the words read
+    surely in unread ink are added as lines of their own. Returns how many words changed.
 
     Raises:
         OCRFailedError: tesseract failed, or took more than ``seconds``
@@ -41,10 +44,12 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
     usual = _usual_height(lines)
     runs = _merged(lines, usual) if usual else []
     in_runs = {(id(line), k) for line, start, end in runs for k in range(start, end)}
+    merged, runs = len(runs), runs + _pieces(lines, in_runs)
     unsure = [(line, k) for line in lines for k, word in enumerate(line.words)
               if word.confidence < ocr.SURE and word.x1 > word.x0 and word.bottom > word.top
               and len(word.text) > 1 and (id(line), k) not in in_runs]
-    taken = in_runs | {(id(line), k) for line, k in unsure}
+    taken = {(id(line), k) for line, start, end in runs for k in range(start, end)} | \
+        {(id(line), k) for line, k in unsure}
     short = [(line, k, x0, x1) for line, k, x0, x1 in unread.beside(image, lines)
              if (id(line), k) not in taken]
     ink = unread.regions(image, lines, dpi)
@@ -61,13 +66,18 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
     read = [([w for w in out if span[0] <= (w.top + w.bottom) / 2 <= span[1]],
              crop[1] - GAP, crop[2] - span[0]) for span, crop in zip(spans, crops)]
     changed = 0
+    accepted = [(line, start, end) + found for n, ((line, start, end), found)
+                in enumerate(zip(runs, read))
+                if _takes(line.words[start:end], found[0], usual, whole=n >= merged)]
+    whole = {(id(line), k) for line, start, end, *_ in accepted for k in range(start, end)}
     # words first, then runs from the right of a line leftwards: each keeps its indices
     for (line, k), (found, _, _) in zip(unsure, read[len(runs):]):
-        changed += _replace_word(line, k, found)
+        if (id(line), k) not in whole:  # a piece of a word read whole is that word's
+            changed += _replace_word(line, k, found)
     for (line, k, x0, x1), (found, _, _) in zip(short, read[len(runs) + len(unsure):]):
         changed += _widen(line, k, x0, x1, found)
-    for (line, start, end), (found, left, up) in reversed(list(zip(runs, read))):
-        changed += _replace_run(line, start, end, found, left, up, lines, usual)
+    for line, start, end, found, left, up in sorted(accepted, key=lambda t: -t[1]):
+        changed += _replace_run(line, start, end, found, left, up, lines)
     for found, left, up in read[len(runs) + len(unsure) + len(short):]:
         added = _line([w for w in found if w.confidence >= ocr.SURE], left, up, lines)
         if added is not None:
@@ -105,17 +115,26 @@ def _widen(line, k: int, x0: float, x1: float, found: list) -> int:
     return 1
 
 
-def _replace_run(line, start: int, end: int, found: list, left: float, up: float,
-                 lines: list, usual: float) -> int:
-    """The words of a run read again as a block replace it, as the lines they were printed
-    on, when tesseract is surer of them than of the run, sure of some, and merged no lines
-    again (an unsure word as tall as the run's)."""
-    run = line.words[start:end]
+def _takes(run: list, found: list, usual: float, whole: bool) -> bool:
+    """Whether a run's words read again as a block are to replace it: tesseract is surer of
+    them than of the run and merged no lines again (an unsure word as tall as the run's).
+    Lines it merged must come back sure of some word; a word it cut in pieces, naming no
+    other digits in their places (a digit for a digit is the arithmetic's to judge)."""
     found = [w for w in found if any(c.isalnum() for c in w.text)]
     if not found or _mean(found) <= _mean(run) or \
-            max(w.confidence for w in found) < ocr.SURE or \
             any(w.confidence < ocr.SURE and w.bottom - w.top > TALLER * usual for w in found):
-        return 0
+        return False
+    if whole:
+        return not _other_digits(" ".join(w.text for w in run), " ".join(w.text for w in found))
+    return max(w.confidence for w in found) >= ocr.SURE
+
+
+def _replace_run(line, start: int, end: int, found: list, left: float, up: float,
+                 lines: list) -> int:
+    """The words of a run read again as a block (``_takes``) replace it, as the lines they
+    were printed on."""
+    run = line.words[start:end]
+    found = [w for w in found if any(c.isalnum() for c in w.text)]
     del line.words[start:end]
     changed = 0
     for row in _rows(found):
@@ -173,6 +192,26 @@ def _merged(lines: list, usual: float) -> list:
             if any(w.bottom - w.top > TALLER * usual for w in line.words[k:end]):
                 runs.append((line, k, end))
             k = max(end, k + 1)
+    return runs
+
+
+def _pieces(lines: list, taken: set) -> list:
+    """``[(line, start, end)]``: runs of two or more unsure words of a line, not in ``taken``,
+    each less than half the line's x-height from the one before: closer than a word space,
+    the pieces of one printed word tesseract cut apart."""
+    runs = []
+    for line in lines:
+        k = 0
+        while k < len(line.words):
+            end = k + 1
+            while end < len(line.words) and all(
+                    line.words[j].confidence < ocr.SURE and (id(line), j) not in taken
+                    for j in (end - 1, end)) and \
+                    line.words[end].x0 - line.words[end - 1].x1 < line.x_size / 2:
+                end += 1
+            if end - k > 1:
+                runs.append((line, k, end))
+            k = end
     return runs
 
 
