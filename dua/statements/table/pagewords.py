@@ -13,7 +13,8 @@ import unicodedata
 
 _CID = re.compile(r"(?:\(cid:\d+\))+")
 _LEADER = re.compile(r"\.{3,}")  # a dot leader: 'DATE.......AMOUNT' is two names
-_DOTS = re.compile(r"(?<=[^\W\d_])\.+(?=[^\W\d_])")
+# the dots between two names; in a scan, a speck in a leader reads as other marks
+_DOTS = re.compile(r"(?<=[^\W\d_])(?:\.+|[^\w\s]*\.{3,}[^\w\s]*)(?=[^\W\d_])")
 # A word's glyphs a tenth of an em apart or more are two words: every statement measured
 # prints its words at least 0.15 em apart where its text layer has no space glyphs, and
 # the glyphs inside a word touch (the reader records no run for gaps under 0.5 pt).

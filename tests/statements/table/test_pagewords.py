@@ -75,6 +75,12 @@ class DotLeaderTest(unittest.TestCase):
                          [("DATE", 0.0, 40.0), ("AMOUNT", 140.0, 200.0),
                           ("TRANSACTION", 210.0, 320.0)])
 
+    def test_a_speck_read_in_a_scans_dot_leader_is_part_of_the_leader(self):
+        # OCR read a speck among the leader's dots as a dash: the dots still join two names
+        heading = reader_word("DATE.........-AMOUNT.", 0, 100, x1=210)
+        kept, _ = pagewords.page_words(BODY + [heading], {})
+        self.assertEqual(texts(kept)[len(BODY):], ["DATE", "AMOUNT"])
+
     def test_a_word_with_single_dots_between_letters_stays_whole(self):
         kept, _ = pagewords.page_words(BODY + [reader_word("AMZN.COM/BILLWA", 0, 100)], {})
         self.assertEqual(texts(kept)[-1], "AMZN.COM/BILLWA")
