@@ -24,8 +24,6 @@ EXAMPLES = """\
 """
 OCR_NOTE = "OCR, not checked letter by letter"
 MIN_DPI, MAX_DPI = 100, 600
-# a page printing this many dates of the rows' shape holds rows (a summary prints two or so)
-PAGE_DATES = 5
 
 
 def add_arguments(p) -> None:
@@ -276,10 +274,12 @@ def verdict(state, pdf: str, answer: dict | None, out: str | None = None,
         return state
     import dataclasses  # lazy: keeps import dua fast
 
+    from ..statements.verification.scanned import dates_check, pages_check
+
     state = dataclasses.replace(state, pdf_path=pdf)
     if state.final_status != "passed" or state.generated_df is None:
         return state
-    checks = [c for c in (dates_check(state.generated_df),
+    checks = [c for c in (dates_check(state.generated_df, state.comparison_result),
                           pages_check(state.generated_df, state.comparison_result, answer)) if c]
     if not checks:
         return state
@@ -299,8 +299,10 @@ def checked_scan(verdict, rows, answer: dict | None):
         return verdict
     import dataclasses  # lazy: keeps import dua fast
 
-    checks = [c for c in (dates_check(rows), pages_check(
-        rows, {"accounting": verdict.accounting}, answer)) if c]
+    from ..statements.verification.scanned import dates_check, pages_check
+
+    ledger = {"accounting": verdict.accounting}
+    checks = [c for c in (dates_check(rows, ledger), pages_check(rows, ledger, answer)) if c]
     failed = any(not c["passed"] for c in checks)
     return dataclasses.replace(verdict, checks=list(verdict.checks) + checks,
                                status="failed" if failed else verdict.status)
@@ -316,73 +318,3 @@ def _to_partial(state, out: str | None, parsers_dir: str) -> str | None:
     partial = result_path(out, parsers_dir, state.target_bank, partial=True)
     os.replace(written, partial)
     return partial
-
-
-def dates_check(frame) -> dict | None:
-    """``ocr_dates``: every date cell a calendar day, and a date column in order (either way):
-    the one the rows are listed by (a card's transaction dates beside its posting dates need
-    not be); None when the rows hold no date column."""
-    import datetime  # lazy: keeps import dua fast
-    import re
-
-    from ..statements.notation.dates import DATE_PATTERNS, order_keys
-
-    shape = re.compile("|".join(f"(?:{p})" for p in DATE_PATTERNS), re.IGNORECASE)
-    broken, ordered = [], None  # the cell that breaks each date column's order; one in order
-    for column in frame.columns:
-        cells = [(i, str(v).strip()) for i, v in enumerate(frame[column].tolist())
-                 if isinstance(v, str) and v.strip()]
-        if not cells or not all(shape.fullmatch(c) for _, c in cells):
-            continue
-        keys = order_keys([c for _, c in cells])
-        for (i, cell), key in zip(cells, keys or []):
-            try:
-                datetime.date(key[0] if key[0] > 0 else 2000, key[1], key[2])
-            except ValueError:
-                return _dates_failed(f"row {i}'s {column} {cell!r} is no calendar date")
-        if not keys:
-            continue
-        up = next((n for n in range(1, len(keys)) if keys[n] < keys[n - 1]), None)
-        down = next((n for n in range(1, len(keys)) if keys[n] > keys[n - 1]), None)
-        if up is None or down is None:
-            ordered = ordered or column
-        else:
-            broken.append((column, cells[max(up, down)]))
-    if ordered is not None:
-        return {"name": "ocr_dates", "passed": True,
-                "detail": f"every date is a calendar day; {ordered!r} in order"}
-    if not broken:
-        return None
-    column, (i, cell) = broken[0]
-    return _dates_failed(f"row {i}'s {column} {cell!r} breaks the order of the dates")
-
-
-def pages_check(frame, result: dict, answer: dict) -> dict | None:
-    """``ocr_pages``: each OCR'd page that prints PAGE_DATES or more dates shaped as the rows'
-    dates is a page rows were read from (the ledger's pages); None without such dates."""
-    import re  # lazy: keeps import dua fast
-
-    from ..statements.notation.dates import DATE_PATTERNS
-
-    shapes = set()
-    for column in frame.columns:
-        for value in frame[column].tolist():
-            if isinstance(value, str):
-                shapes.update(p for p in DATE_PATTERNS if re.fullmatch(p, value.strip(), re.I))
-    if not shapes:
-        return None
-    shape = re.compile("|".join(f"(?:{p})" for p in shapes), re.IGNORECASE)
-    covered = set((result.get("accounting") or {}).get("pages") or [])
-    for page in answer.get("pages", []):
-        dated = sum(1 for t in answer.get("texts", {}).get(str(page), []) if shape.fullmatch(t))
-        if dated >= PAGE_DATES and page not in covered:
-            return {"name": "ocr_pages", "passed": False,
-                    "detail": f"page {page} prints {dated} dates shaped as the rows' dates, "
-                              f"yet no row was read from it (read by OCR: its heading misread?)"}
-    return {"name": "ocr_pages", "passed": True,
-            "detail": "every OCR'd page printing the rows' dates is a page rows were read from"}
-
-
-def _dates_failed(detail: str) -> dict:
-    return {"name": "ocr_dates", "passed": False,
-            "detail": detail + " (read by OCR: a digit misread?)"}

@@ -83,7 +83,7 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
     import pandas as pd
 
     from dua import pdf as reader
-    from dua.commands.ocr import dates_check, pages_check
+    from dua.statements.verification.scanned import dates_check, pages_check
     from dua.statements.table import dataframe
     from dua.statements.learning import analysis
     from dua.statements.verification import verify
@@ -105,7 +105,8 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
         frame = dataframe.build_frame(pages, draft.settings)
         out["status"] = draft.in_process["status"]
         if out["status"] == "passed":  # as dua parse judges a scan (commands.ocr.verdict)
-            checks = (dates_check(frame), pages_check(frame, draft.in_process, answer))
+            checks = (dates_check(frame, draft.in_process),
+                      pages_check(frame, draft.in_process, answer))
             if any(c and not c["passed"] for c in checks):
                 out["status"] = "failed"
         out["right"], out["cer"] = judge(frame, key)
