@@ -18,11 +18,10 @@ TITLES = ("a section's title (it signs its rows)",
 
 
 def dates_check(frame, result: dict | None = None) -> dict | None:
-    """``ocr_dates``: every date cell a calendar day, and a date column in order (either way,
-    the same way under each title the ledger of ``result`` found over a group of rows, where
-    the order starts again): the column the rows
-    are listed by (a card's transaction dates beside its posting dates need not be); None
-    when the rows hold no date column."""
+    """``ocr_dates``: every date cell a calendar day, and a date column in order, either way
+    (the column the rows are listed by; a card's transaction dates beside its posting dates
+    need not be). Under each title the ledger of ``result`` found over a group of rows the
+    order starts again, the same way. None when the rows hold no date column."""
     import datetime  # lazy: keeps import dua fast
 
     shape = re.compile("|".join(f"(?:{p})" for p in DATE_PATTERNS), re.IGNORECASE)
