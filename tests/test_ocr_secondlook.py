@@ -3,10 +3,12 @@ what it merged and what it left unread is read again, and where it was printed. 
 the printed statement drawn at 300 dpi, so each word's truth and box are known."""
 from __future__ import annotations
 
+import os
 import unittest
 
 from dua.pdf import ocr
 
+from .support import SHARED_DATA
 from .test_ocr import ORIGINAL, needs_tesseract, plumber_words
 
 
@@ -245,3 +247,49 @@ class SecondLookTest(unittest.TestCase):
         self.assertIn("asket", widened)
         self.assertLess(abs(widened["asket"][0] / (300 / 72) - first["x0"]), 1)
         self.assertNotIn("Big", widened)
+
+
+CORPUS = os.path.join(os.path.dirname(SHARED_DATA), "corpus")
+
+
+def _page_read_again(path: str, index: int) -> list:
+    """The lines tesseract reads on page ``index`` of ``path`` scanned back (300 dpi, grey:
+    ``fixtures.make_scans``), after the second look."""
+    import tempfile
+
+    import pypdfium2
+
+    from dua.pdf import scans, secondlook
+    from fixtures.make_scans import scan
+
+    with tempfile.TemporaryDirectory() as tmp:
+        scan(path, os.path.join(tmp, "scan.pdf"), "clean")
+        doc = pypdfium2.PdfDocument(os.path.join(tmp, "scan.pdf"))
+        try:
+            bitmap = doc[index].render(scale=300 / 72, grayscale=True)
+            w, h = bitmap.width, bitmap.height
+            image = ocr.pgm(w, h, bytes(bitmap.buffer), bitmap.stride)
+        finally:
+            doc.close()
+    seen = scans._without_rules(image, w, h, 300)
+    lines = ocr.read_image(ocr.find(), ocr.pgm(w, h, seen, w), 300, "eng", 120)
+    secondlook.reread(ocr.find(), seen, w, h, 300, "eng", lines, 120)
+    return lines
+
+
+@unittest.skipUnless(os.path.isdir(CORPUS), "the shared corpus is not here")
+class MergedBlockTest(unittest.TestCase):
+    """c08's heading (Calc, xlsx): 'Deposit Amount' over '(INR)' beside cells of one line,
+    which tesseract read as 'OS BE anne a', boxes two lines tall."""
+
+    def test_a_merged_block_reads_the_same_whatever_else_the_page_holds(self):
+        # among the page's other crops (pieces of words read whole, words read alone),
+        # tesseract cut '(INR)' into two tall unsure words and the block was not taken
+        needs_tesseract()
+        lines = _page_read_again(os.path.join(
+            CORPUS, "statements", "c08_sno_credit_first_xlsx_calc", "statement_b.pdf"), 0)
+        texts = [[w.text for w in line.words] for line in lines]
+        heading = next(t for t in texts if "Remarks" in t)
+        self.assertEqual(heading[heading.index("Remarks") + 1:],
+                         ["Deposit", "Amount", "Withdrawal", "Amount", "Balance", "(INR)"])
+        self.assertIn(["(INR)", "(INR)"], texts)

@@ -60,11 +60,10 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
     crops += [_crop(image, line.words, k, x0, x1) for line, k, x0, x1 in short]
     crops += [_box(image, x0 - MARGIN, top - MARGIN, x1 + MARGIN, bottom + MARGIN)
               for x0, top, x1, bottom in ink]
-    sheet, spans = _sheet([c[0] for c in crops])
-    out = ocr.run_tsv(program, ocr.pgm(sheet.shape[1], sheet.shape[0], sheet.tobytes(),
-                                       sheet.shape[1]), dpi, lang, seconds)
-    read = [([w for w in out if span[0] <= (w.top + w.bottom) / 2 <= span[1]],
-             crop[1] - GAP, crop[2] - span[0]) for span, crop in zip(spans, crops)]
+    # a block of lines tesseract merged is read on a sheet of its own: among other crops,
+    # how it cuts the block's lines depends on what else the sheet holds
+    read = [_read(program, [crop], dpi, lang, seconds)[0] for crop in crops[:merged]]
+    read += _read(program, crops[merged:], dpi, lang, seconds) if crops[merged:] else []
     changed = 0
     accepted = [(line, start, end) + found for n, ((line, start, end), found)
                 in enumerate(zip(runs, read))
@@ -85,6 +84,16 @@ def reread(program: str, pixels: bytes, width: int, height: int, dpi: float, lan
             changed += len(added.words)
     lines[:] = [line for line in lines if line.words]  # a run may have been all its line
     return changed
+
+
+def _read(program: str, crops: list, dpi: float, lang: str, seconds: float) -> list:
+    """Each crop's words as tesseract reads them set one under another on a sheet:
+    ``[(words, left, up)]``, where ``left`` and ``up`` move a word back onto the page."""
+    sheet, spans = _sheet([c[0] for c in crops])
+    out = ocr.run_tsv(program, ocr.pgm(sheet.shape[1], sheet.shape[0], sheet.tobytes(),
+                                       sheet.shape[1]), dpi, lang, seconds)
+    return [([w for w in out if span[0] <= (w.top + w.bottom) / 2 <= span[1]],
+             crop[1] - GAP, crop[2] - span[0]) for span, crop in zip(spans, crops)]
 
 
 def _replace_word(line, k: int, found: list) -> int:
