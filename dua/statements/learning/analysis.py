@@ -247,7 +247,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
     # the table's ends are its rows', the undated ones of a day among them
-    settings["continuation"] = _wrap_side(pages, settings)
+    settings["continuation"] = wrapping.side_at_ends(pages, settings)
     settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
     _once_a_day(pages, settings)
@@ -352,34 +352,6 @@ def _wrap_leading(pages: list, settings: dict) -> float:
     if common is None or sum(1 for o in wide if abs(o - common) <= 0.5) < 3:
         return gap
     return round(common + 1.0, 2)
-
-
-def _wrap_side(pages: list, settings: dict) -> str:
-    """Where rows keep their wrapped lines. Between two rows a wrapped line could be
-    either's, but the table's ends tell: text just over its first row and none under its
-    last is printed above each row's anchor line."""
-    try:
-        pages_items = engine.extract(pages, dict(settings, continuation="nearest"))[1]
-    except (KeyError, ValueError, TypeError, IndexError):
-        return settings["continuation"]
-    anchors = [(items, i) for items in pages_items for i, item in enumerate(items)
-               if item[0] == "anchor"]
-    if not anchors:
-        return settings["continuation"]
-    gap = settings["continuation_gap"]
-    over = _wraps_to(*anchors[0], -1, gap, settings)
-    under = _wraps_to(*anchors[-1], 1, gap, settings)
-    # Text under the last row alone is no evidence: rows centred on their date line
-    # print the same when the first row fits on one line.
-    return "above" if over and not under else settings["continuation"]
-
-
-def _wraps_to(items: list, anchor: int, step: int, gap: float, settings: dict) -> bool:
-    """Whether the line next to ``anchor`` (``step``: -1 over it, 1 under it) is text
-    that may continue a row, within a wrapped line's reach (a sign code is an amount's)."""
-    j = anchor + step
-    return 0 <= j < len(items) and items[j][0] == "text" and abs(items[j][1] - items[anchor][1]) \
-        <= gap and engine.continues(items[j], settings) and not wordlines.codes_only(items[j][4], settings)
 
 
 def _dateless_rows(pages: list, settings: dict) -> int:

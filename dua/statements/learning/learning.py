@@ -236,13 +236,26 @@ def _balance(settings: dict, expected) -> None:
         settings["balance_rows"] = True  # the key lists lines that print only a balance
 
 
+def _wraps_a_name(header: list, names: list) -> bool:
+    """Whether a word of the heading's lowest line ends a column name the key spells with
+    the heading's words stacked over it ('Txn' over 'Date' for 'Txn Date'): a cell the
+    heading wraps, never a section's title, however flush it stands with one."""
+    wanted = {wordlines.normalize(n) for n in names}
+    for w in header[-1] if len(header) >= 2 else ():
+        above = [u for ln in header[:-1] for u in ln if u[1] < w[2] and w[1] < u[2]]
+        if above and wordlines.normalize(" ".join(u[0] for u in above + [w])) in wanted:
+            return True
+    return False
+
+
 def _heading(settings: dict, words_by_page: list, pages: list, rows: list, ranges: dict) -> None:
     first = rows[0]
     segments = sorted((a, b) for a, b, _ in ranges.values())
     top = min(first.lines | {first.line})  # a description printed above the date line
     header = find_header(words_by_page, (first.page, pages[first.page].lines[top]), segments)
     said = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header]
-    header = sections.in_heading(words_by_page, dict(settings, header=said), header) or header
+    if not _wraps_a_name(header, settings["output_order"]):
+        header = sections.in_heading(words_by_page, dict(settings, header=said), header) or header
     claimed = {wordlines.normalize(wordlines.join_words(pages[r.page].lines[k], GLUE_GAP))
                for r in rows[:3] for k in r.lines}  # a row's words stacked under the heading
     texts = sorted({wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header}

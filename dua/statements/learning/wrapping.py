@@ -1,13 +1,14 @@
 """Where a row's lines wrap, learned from where the answer key's words stand: the side each
 column wraps to, how far, dates a narrow cell wraps, and long lines that run on under a
-column of money. Settings only; ``learning`` calls these once the rows are found."""
+column of money; without a key, the side the table's ends show. Settings only; ``learning``
+calls these once the rows are found, ``analysis`` the last."""
 from __future__ import annotations
 
 import collections
 import re
 
 from ..notation import columndates, datenotation
-from ..table import wordlines
+from ..table import engine, wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
 
 _WRAP_SHARE = 0.9  # of a column's wrapped words on one side of the anchor line: its side
@@ -161,3 +162,42 @@ def dates_below(pages: list, settings: dict) -> None:
         settings["date_head_pattern"] = f"(?:{found})|(?:{settings['date_pattern']})"
         settings["date_pattern"] = found
         settings["wrapped_columns"] = [col]
+
+
+def side_at_ends(pages: list, settings: dict) -> str:
+    """Where rows keep their wrapped lines, without a key. Between two rows a wrapped line
+    could be either's, but the table's ends tell: text just over its first row and none
+    under its last is printed above each row's anchor line. Text under the last row in
+    other columns than the text over the first is a narrow cell wrapping below while the
+    rest is printed above: those columns go on under the anchor line (``wrapped_columns``).
+    """
+    try:
+        pages_items = engine.extract(pages, dict(settings, continuation="nearest"))[1]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return settings["continuation"]
+    anchors = [(items, i) for items in pages_items for i, item in enumerate(items)
+               if item[0] == "anchor"]
+    if not anchors:
+        return settings["continuation"]
+    gap = settings["continuation_gap"]
+    over = _wrapped_to(*anchors[0], -1, gap, settings)
+    under = _wrapped_to(*anchors[-1], 1, gap, settings)
+    # Text under the last row in the same columns is no evidence: rows centred on their
+    # date line print the same when the first row fits on one line.
+    if not over or over & under:
+        return settings["continuation"]
+    if under:
+        settings["wrapped_columns"] = sorted(set(settings.get("wrapped_columns", [])) | under)
+    return "above"
+
+
+def _wrapped_to(items: list, anchor: int, step: int, gap: float, settings: dict) -> set:
+    """The columns of the line next to ``anchor`` (``step``: -1 over it, 1 under it) when it
+    is text that may continue a row, within a wrapped line's reach (a sign code is an
+    amount's); else none."""
+    j = anchor + step
+    if not (0 <= j < len(items) and items[j][0] == "text"
+            and abs(items[j][1] - items[anchor][1]) <= gap and engine.continues(items[j], settings)
+            and not wordlines.codes_only(items[j][4], settings)):
+        return set()
+    return {wordlines.column_of(w, settings["columns"]) for w in items[j][4]}

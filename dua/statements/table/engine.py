@@ -228,7 +228,8 @@ def row_below(items: list, k: int, settings: dict) -> bool:
 
 def _page_parts(items: list, settings: dict) -> tuple:
     """``({anchor: [item indices]}, [text items before the first anchor, left unowned])``."""
-    gap = settings["continuation_gap"]
+    # a line a whole reach under its row stands there: its coordinates' last bits are noise
+    gap = settings["continuation_gap"] + 1e-6
     mode = settings.get("continuation", "below")  # where a row's wrapped lines stand
     parts: dict = {i: [i] for i, item in enumerate(items) if item[0] == "anchor"}
     first = min(parts) if parts else len(items)

@@ -312,6 +312,21 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         self.assertEqual(frame["Details"].tolist(), ["Coffee shop", "Rent", "Bus"])
         self.assertEqual(frame["Amount"].tolist(), [-3.5, -9.0, -1.5])
 
+    def test_a_narrow_cell_wrapping_under_each_row_keeps_the_descriptions_above(self):
+        # the reference wraps under every row, the last one's too, in its own column: the
+        # descriptions over the rows still say they are printed above
+        page = (line(50, (40, "Date"), (100, "Ref"), (200, "Details"), (320, "Amount"))
+                + rows([(200, "Coffee shop")], [(40, "01/08/2024"), (100, "Ref:"), (320, "3.50")],
+                       [(100, "AB123")], [(200, "Rent")],
+                       [(40, "02/08/2024"), (100, "Ref:"), (320, "9.00")],
+                       [(100, "CD456")], [(200, "Bus")],
+                       [(40, "03/08/2024"), (100, "Ref:"), (320, "1.50")], [(100, "EF789")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["continuation"], "above")
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Details"].tolist(), ["Coffee shop", "Rent", "Bus"])
+        self.assertEqual([v.split()[-1] for v in frame["Ref"]], ["AB123", "CD456", "EF789"])
+
 
 class StackedDatesTest(unittest.TestCase):
     DAYS = (3, 5, 9, 12, 17)
@@ -386,7 +401,6 @@ class StackedDatesTest(unittest.TestCase):
                        [(40, "03/08/2024"), (100, "Bus"), (300, "1.50")]))
         s = analysis.analyze_pages([page]).settings
         self.assertEqual(len(dataframe.build_frame([page], s)), 3)
-
 
 class DescriptionsOverRowsTest(unittest.TestCase):
     def test_the_first_rows_text_right_under_the_heading_is_no_second_line_of_its_name(self):

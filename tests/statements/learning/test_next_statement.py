@@ -130,5 +130,32 @@ class SectionTitlesTest(unittest.TestCase):
                          [-100.0, -5.0, 30.0])
 
 
+class WrappedHeadingCellTest(unittest.TestCase):
+    @staticmethod
+    def statement(in_top: float) -> list:
+        """'Txn' over 'Date' heads the dates; 'Money out' under the heading, 'Money in' at
+        ``in_top`` (a page's foot: its rows open page two, under the heading again)."""
+        heading = line(50, (40, "Txn"), (100, "Details"), (320, "Amount")) + line(58, (40, "Date"))
+        first = (heading + line(70, (40, "Money out"))
+                 + rows([(40, "01/02/25"), (100, "Rent"), (320, "30.00")],
+                        [(40, "02/02/25"), (100, "Coffee"), (320, "5.00")], top=83)
+                 + line(in_top, (40, "Money in")))
+        if in_top < 200:
+            first += rows([(40, "03/02/25"), (100, "Refund"), (320, "8.00")], top=in_top + 13)
+        second = heading + rows([(40, "04/02/25"), (100, "Salary"), (320, "100.00")],
+                                [(40, "05/02/25"), (100, "Interest"), (320, "2.00")], top=73)
+        return [first, second]
+
+    def test_a_heading_cell_wrapped_under_its_first_word_is_no_section_title(self):
+        # 'Date' stands where the titles do, but the key's 'Txn Date' names it: the heading
+        key = frame([["01/02/25", "Rent", -30.0], ["02/02/25", "Coffee", -5.0],
+                     ["04/02/25", "Salary", 100.0], ["05/02/25", "Interest", 2.0]],
+                    ["Txn Date", "Details", "Amount"])
+        settings = learning.learn(self.statement(700), key)
+        self.assertNotIn("date", dict(map(tuple, settings["sections"])))
+        self.assertEqual(dataframe.build_frame(self.statement(110), settings)["Amount"].tolist(),
+                         [-30.0, -5.0, 8.0, 100.0, 2.0])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -124,6 +124,13 @@ class PageRowsTest(unittest.TestCase):
         frame = dataframe.build_frame([self.page()], settings(continuation_gap=5.0))
         self.assertEqual(frame["Description"].tolist(), ["Coffee shop", "Refund"])
 
+    def test_a_line_a_whole_reach_under_its_row_continues_it_whatever_its_rounding(self):
+        # 290.8525 - 278.8525 is 12.00000000000004 in floating point: still the reach
+        page = HEADER + line(278.85249999999996, (40, "01/02/24"), (100, "Transfer"),
+                             (320, "3.50")) + line(290.8525, (100, "reference AB12"))
+        frame = dataframe.build_frame([page], settings(continuation_gap=12.0))
+        self.assertEqual(frame["Description"].tolist(), ["Transfer reference AB12"])
+
     def test_an_empty_statement_gives_an_empty_frame_with_the_columns(self):
         frame = dataframe.build_frame([HEADER], settings())
         self.assertEqual((len(frame), list(frame.columns)[0]), (0, "Date"))
