@@ -30,3 +30,28 @@ def stray(items: list, settings: dict) -> set:
                 out |= {(page, j) for j in run}
             run = []
     return out
+
+
+def over_first_row(items: list, settings: dict) -> set:
+    """``(page, line)`` of the heading's lines that may be the first row's wrapped lines:
+    where rows print theirs above the date line, a heading line under another whose words
+    all stand in the columns of text, and that runs on to the line under it at the rows'
+    own reach, is the first row's description as much as a tier of the heading. Nothing
+    on the page tells which, unless the heading prints that line again on a later page."""
+    if settings.get("continuation") != "above" or not settings.get("header_once"):
+        return set()
+    columns, reach = settings.get("columns") or [], settings.get("continuation_gap", 0.0)
+    texts = {c for c, col in enumerate(columns) if col.get("kind") == "text"}
+    out = set()
+    for page, lines in enumerate(items):
+        for k in range(1, len(lines) - 1):
+            line, over, under = lines[k], lines[k - 1], lines[k + 1]
+            if _heading(line) and _heading(over) and under[1] - line[1] <= reach and \
+                    under[0] in ("furniture", "text", "anchor") and \
+                    all(wordlines.column_of(w, columns) in texts for w in line[4]):
+                out.add((page, k))
+    return out
+
+
+def _heading(item: list) -> bool:
+    return item[0] == "furniture" and item[5] == wordlines.HEADING

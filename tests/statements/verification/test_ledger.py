@@ -63,6 +63,21 @@ class StrayHeadingTest(unittest.TestCase):
         self.assertEqual(unaccounted(book), [])
 
 
+    def test_a_heading_line_where_the_first_rows_text_would_stand_is_unaccounted(self):
+        # rows print their text over the date line and the heading once: the first row's
+        # first lines, read as the heading's lower tiers, lose that row's text unseen
+        s = settings(header=["date description amount balance", "transfer from d kowalski"],
+                     header_once=True, continuation="above", continuation_gap=13.0)
+        page = (HEADER + line(62, (100, "Transfer from D Kowalski")) + line(74, (100, "month"))
+                + row(86, "01/02/24", "", "3.50", "96.50") + line(98, (100, "Tea"))
+                + row(110, "02/02/24", "", "1.50", "95.00"))
+        book = ledger.build([page], s)
+        self.assertEqual(unaccounted(book), ["Transfer", "from", "D", "Kowalski"])
+        self.assertIn("may be the first row's wrapped lines", book.unaccounted[0]["why"])
+        # a heading that prints it on every page says it is the heading's
+        self.assertEqual(unaccounted(ledger.build([page], dict(s, header_once=False))), [])
+
+
 class CellsTest(unittest.TestCase):
     def test_the_words_of_row_lines_are_in_cells(self):
         book = ledger.build([HEADER + COFFEE + TEA], settings())
