@@ -24,8 +24,8 @@ from ..verification import verify
 # The engine's modules (the table stage's) in the order they are copied into a parser (each
 # needs the ones before).
 ENGINE_SOURCES = tuple(os.path.join(os.path.dirname(os.path.abspath(engine.__file__)), name)
-                       for name in ("amounts.py", "pagewords.py", "wordlines.py", "engine.py",
-                                    "dataframe.py"))
+                       for name in ("amounts.py", "pagewords.py", "wordlines.py", "datewraps.py",
+                                    "engine.py", "dataframe.py"))
 SEARCH_BUDGET = 80
 SEARCH_SECONDS = 30.0
 

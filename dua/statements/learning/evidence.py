@@ -305,7 +305,9 @@ def _read_cell(page: Page, anchor: int, lo: int, hi: int, tokens: list, taken: s
     """``(line, word)`` spelling the cell's tokens in reading order.
 
     Reading starts on the anchor line or on a line above it (a cell centred on its row);
-    the start that spells the most tokens wins, the anchor line on a tie.
+    the start that spells the most tokens wins, the anchor line on a tie. Less than half
+    the cell spelled is no cell: a value the page leaves blank (a date printed once a day)
+    would take a neighbour's words for its own, and stretch its column over theirs.
     """
     best, best_count = [], 0
     for start in range(anchor, lo - 1, -1):
@@ -313,7 +315,7 @@ def _read_cell(page: Page, anchor: int, lo: int, hi: int, tokens: list, taken: s
         found, count = _spell(stream, tokens)
         if count > best_count:
             best, best_count = found, count
-    return best
+    return best if 2 * best_count >= len(tokens) else []
 
 
 def _spell(stream: list, tokens: list) -> tuple:

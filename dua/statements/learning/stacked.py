@@ -6,7 +6,7 @@ does not print a date, with words set flush under it on the next lines, is a dat
 where head and tail read together as dates in one notation down the pages (the usual
 shapes, or one induced from the joined texts: a month in words or a year). The folded
 pages serve the layout's analysis only; the engine reads the real pages, where the
-settings' date pattern finds the same dates wrapped (``wordlines.wrapped_heads``).
+settings' date pattern finds the same dates wrapped (``datewraps.wrapped_heads``).
 """
 from __future__ import annotations
 

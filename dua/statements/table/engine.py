@@ -1,7 +1,7 @@
 """The statement engine: pure functions over words, driven by one SETTINGS dict.
 
-Copied verbatim, after ``amounts``, ``pagewords`` and ``wordlines`` and before ``dataframe``,
-into every generated parser, so it imports only the standard library, never dua. Words are
+Copied verbatim, after ``amounts``, ``pagewords``, ``wordlines`` and ``datewraps``, before
+``dataframe``, into every generated parser: it imports only the standard library. Words are
 ``(text, x0, x1, top, bottom, size)`` tuples, one list per page (``pagewords`` makes them from
 the reader's; ``wordlines`` groups them into lines and cells).
 
@@ -16,12 +16,12 @@ from __future__ import annotations
 import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
+from .datewraps import date_goes_on, wrapped_heads
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
-                        codes_only, column_of, figures_only, group_lines, in_columns, is_rule,
-                        join_words, label_goes_on, mark_running, normalize, reading_key,
-                        split_cells, wrapped_heads)
-
+                        codes_only, column_of, figures_only, foreign_heading, group_lines,
+                        in_columns, is_rule, join_words, label_goes_on, mark_running, normalize,
+                        reading_key, split_cells)
 
 
 def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
@@ -38,21 +38,6 @@ def _moves(cells: list, settings: dict, kinds: list) -> bool:
     nothing, and is no row (unless the answer key lists such lines as rows)."""
     balance = None if settings.get("balance_rows") else settings.get("balance_column")
     return any(i != balance for i in _amount_cells(cells, settings, kinds))
-
-
-def _foreign_heading(line: list, settings: dict) -> bool:
-    """A line of plain words under three columns or more that is not the table's heading:
-    another table's heading ('Date Amount Date Amount' over daily balances), where the
-    transactions' table has ended. A wrapped description or a group's title stands under
-    one or two columns."""
-    if len(line) < 3 or not all(re.search(r"[^\W\d_]", w[0]) and not re.search(r"\d", w[0])
-                                for w in line):
-        return False
-    date = [w for w in line if column_of(w, settings["columns"]) == settings["date_column"]]
-    if date and normalize(join_words(date, settings["glue_gap"])) in settings.get(
-            "date_tails", ()):
-        return False  # a wrapped date's month, with the words wrapped beside it
-    return len({column_of(w, settings["columns"]) for w in line}) >= 3
 
 
 def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
@@ -90,7 +75,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
         after_figures(line, settings["glue_gap"]), settings["skip_patterns"])
     if skipped:
         return ["furniture", top, None, text, line, skipped]
-    if _foreign_heading(line, settings):
+    if foreign_heading(line, settings):
         state["in_table"] = False
         state["outside"] = "under another table's column heading"
         return ["outside", top, None, text, line,
@@ -120,8 +105,9 @@ def _second_tier(item: list, settings: dict, state: dict) -> list:
         return ["second", item[1], first + cells, item[3], item[4], ""]
     if item[0] != "furniture":  # a balance line between a row's two lines waits with it
         state["awaiting"] = item[0] == "anchor"
-    if item[2] is not None:
-        item[2] = item[2] + [""] * len(second)
+    for cells_of in [item] + (item[6:7] if item[0] != "anchor" else []):
+        if cells_of[2] is not None:  # a line of figures keeps the row it may be, as wide
+            cells_of[2] = cells_of[2] + [""] * len(second)
     return item
 
 
@@ -142,8 +128,18 @@ def _cells_item(line: list, text: str, top: float, settings: dict, state: dict) 
     # a line of figures alone with some in a column of words is a summary's values, no row
     summary = figures_only(line, settings) and any(
         cell and kinds[c] != "amount" for c, cell in enumerate(cells))
-    if is_anchor(dated, settings, kinds) and not summary:
-        return ["anchor", top, dated, text, line, "", state["sign"]]
+    anchor = ["anchor", top, dated, text, line, "", state["sign"]]
+    if is_anchor(dated, settings, kinds):
+        if not summary:
+            return anchor
+        # or a row whose day a narrow cell prints alone: the lines under it say (_classify)
+        return _cells_kind(cells, top, text, line, settings, kinds) + [anchor]
+    return _cells_kind(cells, top, text, line, settings, kinds)
+
+
+def _cells_kind(cells: list, top: float, text: str, line: list, settings: dict,
+                kinds: list) -> list:
+    col = settings["date_column"]
     money = _amount_cells(cells, settings, kinds)
     balance_only = money and set(money) == {settings.get("balance_column")}
     if balance_only and not settings.get("balance_rows"):
@@ -167,6 +163,10 @@ def _opens_with_heading(lines: list, settings: dict, state: dict) -> bool:
 def _classify(lines: list, settings: dict, state: dict) -> list:
     """The items of one page's lines (``state`` carries the table, the day and the section)."""
     items = [_item(line, settings, state) for line in lines]
+    for k, item in enumerate(items):
+        if len(item) > 6 and item[0] != "anchor":  # figures alone, a day among them
+            wraps = date_goes_on(lines, k, settings["date_column"], settings, None)
+            items[k] = item[6] if wraps else item[:6]
     for above, item in zip(items, items[1:]):
         # 'Balance brought' over 'forward': the label goes on, and no row takes its words
         if above[0] == "furniture" and above[5].startswith(_LABELLED) and item[0] == "text" \

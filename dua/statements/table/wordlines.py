@@ -82,7 +82,32 @@ def split_cells(line: list, columns: list, glue_gap: float, settings: dict | Non
                 and _runs_on(line, i, settings):
             at = before
         buckets[at].append(word)
+    if settings is not None:
+        _date_run_on(line, buckets, settings)
     return [join_words(b, glue_gap) for b in buckets]
+
+
+def _date_run_on(line: list, buckets: list, settings: dict) -> None:
+    """Words a description runs on with, a word space apart, into a column of dates after
+    it ('for the month' over a narrow gutter, the date beyond) go back to the description
+    where the cell is a date without them: a longer line than the key's crosses the gutter.
+    A value date the key taught as text is such a column too."""
+    pattern = settings.get("date_head_pattern") or settings.get("date_pattern")
+    if not pattern or len(line) < 3:
+        return
+    columns, glue = settings["columns"], settings.get("glue_gap", 0.0)
+    for col, cell in enumerate(buckets[1:], 1):
+        if len(cell) < 2 or (col != settings.get("date_column") and
+                             columns[col].get("kind") != "text") \
+                or re.fullmatch(pattern, join_words(cell, glue), re.IGNORECASE):
+            continue
+        k = next((k for k in range(1, len(cell)) if re.fullmatch(
+            pattern, join_words(cell[k:], glue), re.IGNORECASE)), None)
+        n = next(i for i, w in enumerate(line) if w is cell[0])
+        if k and n and column_of(line[n - 1], columns) < col and all(
+                _runs_on(line, i, settings) for i in range(n, n + k)):
+            buckets[column_of(line[n - 1], columns)].extend(cell[:k])
+            del cell[:k]
 
 
 def takes_no_run_on(column: dict) -> bool:
@@ -120,6 +145,21 @@ def _runs_on(words: list, n: int, settings: dict) -> bool:
 def _is_header(line_text: str, settings: dict) -> bool:
     norm = normalize(line_text)
     return bool(norm) and (norm in settings["header"] or _retiered(norm, settings["header"]))
+
+
+def foreign_heading(line: list, settings: dict) -> bool:
+    """A line of plain words under three columns or more that is not the table's heading:
+    another table's heading ('Date Amount Date Amount' over daily balances), where the
+    transactions' table has ended. A wrapped description or a group's title stands under
+    one or two columns."""
+    if len(line) < 3 or not all(re.search(r"[^\W\d_]", w[0]) and not re.search(r"\d", w[0])
+                                for w in line):
+        return False
+    date = [w for w in line if column_of(w, settings["columns"]) == settings["date_column"]]
+    if date and normalize(join_words(date, settings["glue_gap"])) in settings.get(
+            "date_tails", ()):
+        return False  # a wrapped date's month, with the words wrapped beside it
+    return len({column_of(w, settings["columns"]) for w in line}) >= 3
 
 
 def _retiered(norm: str, header: list) -> bool:
@@ -239,45 +279,6 @@ def figures_only(words: list, settings: dict) -> bool:
     """Two amounts or more and nothing but figures: a summary's values, no row's words."""
     return sum(1 for w in words if looks_like_amount(w[0], settings)) >= 2 and all(
         looks_like_amount(w[0], settings) or w[0].isdigit() for w in words)
-
-
-_DATE_LINES = 3  # a date wraps onto three lines at most: day, month, year
-
-
-def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
-    """``settings`` reading dates a narrow cell wraps ('12 DECEMBER' over '2025'), wherever a
-    line's date cell is the head of a date that the next line's date cell completes: a
-    statement learned where every date fit its cell reads one where long months wrap."""
-    if settings.get("date_groups") or "date_tails" in settings:
-        return settings
-    col, pattern, heads = settings["date_column"], settings["date_pattern"], set()
-    gap, tails = settings.get("continuation_gap", 0.0), set()
-    for lines in lines_by_page:
-        for k, line in enumerate(lines):
-            tail, head = [], None  # the date cell's words on the next lines, as far as a date
-            for above, nxt in zip(lines[k:k + _DATE_LINES - 1], lines[k + 1:k + _DATE_LINES]):
-                if nxt[0][3] - above[0][3] > gap:
-                    break
-                words = [w for w in nxt if column_of(w, settings["columns"]) == col]
-                if not words:
-                    break  # most lines: no cells to cut, on every reading of the pages
-                tail.append(join_words(words, settings["glue_gap"]))
-                if head is None:
-                    head = split_cells(line, settings["columns"], settings["glue_gap"])[col]
-                if head and not re.fullmatch(pattern, head, re.IGNORECASE) and \
-                        re.fullmatch(pattern, " ".join([head] + tail), re.IGNORECASE):
-                    heads.add(re.escape(head))
-                    tails.update(normalize(t) for t in tail)
-                    break
-    if not heads:
-        return settings
-    # a line of a date's tail under a month in each date column is no other table's heading,
-    # where the key taught the heads as much as where this reading finds them
-    if settings.get("date_head_pattern"):
-        return dict(settings, date_tails=sorted(tails))
-    return dict(settings, date_head_pattern="(?:%s)|%s" % (pattern, "|".join(sorted(heads))),
-                wrapped_columns=sorted(set(settings.get("wrapped_columns", ())) | {col}),
-                date_tails=sorted(tails))
 
 
 def _carries_balance(item: list) -> bool:

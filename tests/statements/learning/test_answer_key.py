@@ -72,6 +72,24 @@ class LocateTest(unittest.TestCase):
         evidence.attach_text(pages, key, kinds, found)
         self.assertEqual([w[0] for w in found[1].cells[1]], ["Gehalt", "Januar"])
 
+    def test_a_value_the_page_leaves_blank_takes_no_neighbours_words(self):
+        # the value date printed once a day: the second row's is blank, and its year would
+        # spell a third of it from the row above, stretching the column over the dates
+        page = rows([(40, "02 June"), (100, "03 June"), (200, "Rent"), (330, "10.00")],
+                    [(40, "2025"), (100, "2025")],
+                    [(40, "04 June"), (200, "Coffee"), (330, "3.50")],
+                    [(40, "2025")])
+        key = frame([["02 June 2025", "03 June 2025", "Rent", 10.0],
+                     ["04 June 2025", "03 June 2025", "Coffee", 3.5]],
+                    ["Date", "Value date", "Details", "Amount"])
+        pages = [evidence.Page(page)]
+        kinds = ["date", "text", "text", "amount"]
+        found = evidence.locate(pages, key, kinds, {"decimal": "."})
+        evidence.attach_text(pages, key, kinds, found)
+        self.assertEqual([(w[0], w[1]) for w in found[0].cells[1]],
+                         [("03", 100.0), ("June", 113.0), ("2025", 100.0)])
+        self.assertNotIn(1, found[1].cells)
+
     def test_a_wrapped_cell_is_read_on_from_the_line_below(self):
         page = rows([(40, "02/01/25"), (120, "Transfer to"), (330, "10.00")],
                     [(120, "J Smith")],

@@ -476,6 +476,25 @@ class SecondLineTest(unittest.TestCase):
         self.assertEqual((frame["Date"].tolist(), frame["Reference"].tolist()),
                          (["Feb 1 2024"], ["REF001"]))
 
+    def test_a_value_date_that_wraps_on_the_second_line_stays_in_its_column_untold(self):
+        # learned where every date fit; here both dates wrap their year onto the line that
+        # prints the row's reference under the second tier
+        columns = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                   {"name": "Value date", "x0": 90.0, "kind": "text"},
+                   {"name": "Description", "x0": 150.0, "kind": "text"},
+                   {"name": "Amount", "x0": 300.0, "kind": "amount"}]
+        s = settings(columns=columns, date_pattern=r"[a-z]+ \d{1,2} \d{2}",
+                     header=["date value description amount"], second_line=[{"name": "Reference", "x0": 0.0, "kind": "text"}])
+        heading = line(50, (40, "Date"), (100, "Value"), (160, "Description"), (310, "Amount"))
+        page = (heading + line(65, (40, "marzo 3 23"), (100, "marzo 4 23"), (160, "Coffee"),
+                               (320, "3.50"))
+                + line(75, (160, "REF001"))
+                + line(90, (40, "marzo 12"), (100, "marzo 13"), (160, "Tea"), (320, "1.50"))
+                + line(100, (40, "23"), (100, "23"), (160, "REF002")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Value date"].tolist(), ["marzo 4 23", "marzo 13 23"])
+        self.assertEqual(frame["Reference"].tolist(), ["REF001", "REF002"])
+
     def test_a_date_that_wraps_where_others_fit_is_read_whole_without_being_told(self):
         # settings learned where every date fit its cell; here a long month wraps its year
         s = settings(date_pattern=r"\d{2} [A-Z]+ \d{4}")
@@ -486,6 +505,17 @@ class SecondLineTest(unittest.TestCase):
         frame = dataframe.build_frame([page], s)
         self.assertEqual(frame["Date"].tolist(), ["01 MAY 2024", "12 DECEMBER 2024",
                                                   "13 MAY 2024"])
+
+    def test_a_day_printed_alone_beside_figures_starts_a_row_where_its_date_goes_on(self):
+        # '13' over 'MAR.' over '2023' in a narrow cell, the line otherwise all figures, as a
+        # summary's values are; a line of figures no date completes stays no row
+        s = settings(date_pattern=r"\d{2} [A-Z]{3}\. \d{4}")
+        page = (HEADER + line(65, (40, "13"), (320, "3.45"), (420, "3 342.24"))
+                + line(75, (40, "MAR.")) + line(85, (40, "2023"))
+                + line(100, (40, "19"), (320, "229.50"), (420, "3 112.74")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["13 MAR. 2023"])
+        self.assertEqual(frame["Balance"].tolist(), [3342.24])
 
     def test_a_date_wrapped_over_three_lines_is_read_whole(self):
         # day, month and year each on its own line; the description wraps beside the month
@@ -548,6 +578,27 @@ class RunOnUnderMoneyTest(unittest.TestCase):
         self.assertEqual(wordlines.split_cells(line, self.COLUMNS, 0.8, {"decimal": "."}),
                          ["Fee", "12.50"])
 
+
+    def test_a_description_running_on_into_the_date_column_after_it_stays_in_its_cell(self):
+        # a longer line than the key's crosses the gutter: 'month' a word space after 'the',
+        # the date set apart beyond it
+        columns = [{"name": "Details", "x0": 0.0, "kind": "text"},
+                   {"name": "Date", "x0": 60.0, "kind": "date"}]
+        s = {"columns": columns, "date_column": 1, "date_pattern": r"\d{2}\.\d{2}\.\d{2}",
+             "glue_gap": 0.8, "decimal": "."}
+        line = [("for", 10.0, 25.0, 100.0, 108.0), ("the", 28.0, 48.0, 100.0, 108.0),
+                ("month", 51.0, 76.0, 100.0, 108.0), ("19.12.24", 90.0, 130.0, 100.0, 108.0)]
+        self.assertEqual(wordlines.split_cells(line, columns, 0.8, s),
+                         ["for the month", "19.12.24"])
+        # set apart from the description, the word is the date cell's, whatever it holds
+        apart = line[:2] + [("month", 60.0, 85.0, 100.0, 108.0)] + line[3:]
+        self.assertEqual(wordlines.split_cells(apart, columns, 0.8, s),
+                         ["for the", "month 19.12.24"])
+        # a value date the key taught as text crosses the same way
+        value = [columns[0], {"name": "Value date", "x0": 60.0, "kind": "text"}]
+        self.assertEqual(wordlines.split_cells(line, value, 0.8, dict(s, columns=value,
+                                                                      date_column=None)),
+                         ["for the month", "19.12.24"])
 
 class WrappedLineOwnerTest(unittest.TestCase):
     """A line as near the row above as the row below: the page does not say whose it is."""
