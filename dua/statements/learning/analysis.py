@@ -359,7 +359,7 @@ def _dateless_rows(pages: list, settings: dict) -> int:
     kinds = [c["kind"] for c in settings["columns"]]
     return sum(1 for items in engine.extract(pages, settings)[1] for item in items
                if item[0] == "money" and not item[2][settings["date_column"]]
-               and engine._has_amount(item[2], settings, kinds))
+               and engine._amount_cells(item[2], settings, kinds))
 
 
 def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:

@@ -29,10 +29,6 @@ def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
             if k == "amount" and cells[i] and parse_amount(cells[i], settings) is not None]
 
 
-def _has_amount(cells: list, settings: dict, kinds: list) -> bool:
-    return bool(_amount_cells(cells, settings, kinds))
-
-
 def _moves(cells: list, settings: dict, kinds: list) -> bool:
     """Money in a column other than the balance: a line that prints only a balance moves
     nothing, and is no row (unless the answer key lists such lines as rows)."""
@@ -52,8 +48,7 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     return not settings.get("anchor_needs_amount", True) or _moves(cells, settings, kinds)
 
 
-def _sections(settings: dict) -> dict:
-    return {h: sign for h, sign in settings.get("sections", [])}
+_TITLE = "a section's title (it signs its rows)"
 
 
 def _item(line: list, settings: dict, state: dict) -> list:
@@ -65,7 +60,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
     norm = normalize(text)
     if norm in state["sections"]:  # above its section's heading, or inside the table
         state["sign"] = state["sections"][norm]
-        return ["furniture", top, None, text, line, "a section's title (it signs its rows)"]
+        return ["furniture", top, None, text, line, _TITLE]
     if not state["in_table"]:
         where = state.get("outside", "above the table's heading")
         return ["outside", top, None, text, line, where]
@@ -342,7 +337,8 @@ def _extract(pages: list, settings: dict) -> tuple:
     lines_by_page = [group_lines(words, tolerance) for words in pages]
     settings = wrapped_heads(lines_by_page, settings)
     state = {"in_table": not settings.get("require_header", False), "date": None, "sign": 1,
-             "sections": _sections(settings), "kinds": [c["kind"] for c in settings["columns"]]}
+             "sections": dict(settings.get("sections", [])),
+             "kinds": [c["kind"] for c in settings["columns"]]}
     items_by_page = []
     for lines in lines_by_page:
         if settings.get("header_once") and items_by_page and _opens_with_heading(
@@ -358,6 +354,8 @@ def _extract(pages: list, settings: dict) -> tuple:
     rows, above, carried = [], settings.get("continuation") == "above", None
     for page, items in enumerate(items_by_page):
         parts, leading = _page_parts(items, settings)
+        if carried and any(item[5] == _TITLE for item in items[:min(parts, default=0)]):
+            carried = None  # a section starts over the page's first row: none goes on into it
         if leading and rows and settings.get("carry_rows", True) and not above:
             _extend(rows[-1], items, leading, page)
         for anchor in sorted(parts):

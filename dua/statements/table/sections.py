@@ -185,10 +185,30 @@ def unclaimed(pages: list, rows: list, settings: dict) -> list:
     """``(page, line, title)`` of the lines of words alone (no digit) that stand inside the
     table, under its heading or between rows, and that no row of the key claims. The
     heading's lowest line is one too where it starts where such a title does: the first
-    section's title set close under the heading ('Money out'), the next one between rows."""
+    section's title set close under the heading ('Money out'), the next one between rows.
+    Such a line leaves the heading, and is a title wherever it stands (under the heading
+    a later page prints again, over the next account's rows)."""
     claimed = {(r.page, k) for r in rows for k in r.lines}
-    header = set(settings.get("header") or [])
-    last, glue = max(claimed), settings["glue_gap"]
+    glue = settings["glue_gap"]
+    out, lowest = _inside(pages, claimed, set(settings.get("header") or []), glue)
+    edges = [pages[p].lines[k] for p, k, _ in out]
+    titles = set()
+    for p, k, line in lowest:
+        below = [ln for ln in pages[p].lines[k + 1:k + 3]
+                 if wordlines.normalize(wordlines.join_words(ln, glue)) in settings["header"]]
+        if below and any(_aligned(below[-1], t) for t in edges) and \
+                _phrase(below[-1]) and not re.search(r"\d", wordlines.join_words(below[-1], glue)):
+            titles.add(wordlines.normalize(wordlines.join_words(below[-1], glue)))
+    if not titles:
+        return out
+    settings["header"] = [h for h in settings["header"] if h not in titles]
+    return _inside(pages, claimed, set(settings["header"]), glue)[0]
+
+
+def _inside(pages: list, claimed: set, header: set, glue: float) -> tuple:
+    """``(titles, lowest)``: the unclaimed lines of words inside the table, and the first
+    line of each page's heading, ``(page, line, words)``."""
+    last = max(claimed)
     out, lowest = [], []
     for p, page in enumerate(pages):
         inside = False
@@ -203,13 +223,4 @@ def unclaimed(pages: list, rows: list, settings: dict) -> list:
             if inside and (p, k) not in claimed and not re.search(r"\d", text) \
                     and re.search(r"[^\W\d_]", text):
                 out.append((p, k, wordlines.normalize(text)))
-    edges = [pages[p].lines[k] for p, k, _ in out]
-    for p, k, line in lowest:
-        below = [ln for ln in pages[p].lines[k + 1:k + 3]
-                 if wordlines.normalize(wordlines.join_words(ln, glue)) in header]
-        if below and any(_aligned(below[-1], t) for t in edges) and \
-                _phrase(below[-1]) and not re.search(r"\d", wordlines.join_words(below[-1], glue)):
-            title = wordlines.normalize(wordlines.join_words(below[-1], glue))
-            settings["header"] = [h for h in settings["header"] if h != title]
-            out.append((p, pages[p].lines.index(below[-1]), title))
-    return sorted(out)
+    return sorted(out), lowest

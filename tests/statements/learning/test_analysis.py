@@ -215,6 +215,34 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         self.assertEqual(s["sections"], [["money in", 1], ["money out", -1]])
         self.assertTrue(dataframe.build_frame([first + second], s).equals(key))
 
+    def test_a_title_under_the_first_heading_is_a_title_under_the_heading_printed_again(self):
+        # 'Money out' set close under each account's heading, taken at first for the
+        # heading's lowest line; 'Money in' between rows says it is the first title, and so
+        # it is under the second account's heading, printed after the first's rows
+        def account(top, title, outs, ins):
+            page = line(top, (40, title)) + line(top + 14, (40, "Details"), (200, "Date"),
+                                                 (320, "Amount"))
+            y = top + 26
+            for head, items in (("Money out", outs), ("Money in", ins)):
+                page += line(y, (40, head))
+                y += 12
+                for text, day, amount in items:
+                    page += line(y, (40, text), (200, f"0{day}/08/2024"), (320, amount))
+                    y += 12
+            return page, y
+
+        first, y = account(40, "Current Account 1111", [("Rent", 3, "500.00"),
+                           ("Coffee", 4, "3.50")], [("Salary", 5, "900.00"), ("Refund", 6, "12.00")])
+        second, _ = account(y + 20, "Savings Account 2222", [("Fee", 1, "4.00"),
+                            ("Tax", 2, "1.00"), ("Bus", 3, "2.00")], [("Interest", 7, "1.25")])
+        key = pd.DataFrame({"Details": ["Rent", "Coffee", "Salary", "Refund", "Fee", "Tax", "Bus",
+                                        "Interest"],
+                            "Date": [f"0{d}/08/2024" for d in (3, 4, 5, 6, 1, 2, 3, 7)],
+                            "Amount": [-500.0, -3.5, 900.0, 12.0, -4.0, -1.0, -2.0, 1.25]})
+        s = analysis.analyze_pages([first + second], key).learned
+        self.assertEqual(s["sections"], [["money out", -1], ["money in", 1]])
+        self.assertTrue(dataframe.build_frame([first + second], s).equals(key))
+
     def test_section_titles_set_flush_right_under_the_heading_sign_their_rows(self):
         # 'Money out' set close under the heading and 'Money in' between rows, each flush
         # with the right edge of a date column that stands at the table's right

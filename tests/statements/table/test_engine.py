@@ -389,6 +389,15 @@ class DescriptionAboveTest(unittest.TestCase):
                          ["Coffee", "Tea room London"])
 
 
+    def test_words_at_a_pages_foot_open_no_row_under_a_section_title_on_the_next(self):
+        # the next account's title at the foot, its heading and 'Money out' over the page
+        first = HEADER + line(62, (100, "Coffee")) + row(72, "01/02/24", "", "3.50") \
+            + line(94, (100, "Savings Account 6171"))
+        second = (HEADER + line(62, (40, "Money out")) + line(72, (100, "Tea room"))
+                  + row(82, "02/02/24", "", "1.50"))
+        s = settings(continuation="above", sections=[["money out", -1]])
+        self.assertEqual(descriptions([first, second], s), ["Coffee", "Tea room"])
+
 class WrappedCellsTest(unittest.TestCase):
     def test_a_date_wrapped_in_its_cell_joins_its_first_line(self):
         s = settings(date_pattern=r"\d{2} [A-Z][a-z]+ \d{4}",
