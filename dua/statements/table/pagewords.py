@@ -107,12 +107,30 @@ def _wrapped_numbers(words: list) -> list:
                    and min(w[2], t[2], u[2]) - max(w[1], min(t[1], u[1])) > 0
                    for k, w in enumerate(words)):
                 continue  # something printed between them: two cells, not one
-            joined[i] = (f"{u[0]} {t[0]}", min(u[1], t[1]), max(u[2], t[2]), u[3], u[4], u[5])
+            lead = _groups_before(words, i)
+            gone.update(lead)
+            start = [words[k] for k in lead] + [u]
+            joined[i] = (" ".join(w[0] for w in start + [t]), min(start[0][1], t[1]),
+                         max(u[2], t[2]), u[3], u[4], u[5])
             gone.add(j)
             break
     if not joined:
         return words
     return [joined.get(i, w) for i, w in enumerate(words) if i not in gone]
+
+
+def _groups_before(words: list, i: int) -> list:
+    """The indices of the groups a figure's head prints before its last ('1' of '1 023'
+    over '742,77'), each 1-3 digits a narrow space before the next, in order."""
+    lead, u = [], words[i]
+    while re.fullmatch(r"\d{3}", u[0]):
+        k = next((k for k, w in enumerate(words) if abs(w[3] - u[3]) < 0.5 and
+                  re.fullmatch(r"\d{1,3}", w[0]) and 0 <= u[1] - w[2] <= (u[4] - u[3]) / 2), None)
+        if k is None or k in lead:
+            break
+        lead.insert(0, k)
+        u = words[k]
+    return lead
 
 
 def _cell_end(words: list, t: tuple) -> float:

@@ -126,6 +126,17 @@ class WrappedNumberTest(unittest.TestCase):
         joined = pagewords._wrapped_numbers(words)
         self.assertEqual([(w[0], w[3]) for w in joined], [("Rent", 50), ("181 081,39", 50)])
 
+    def test_a_head_of_several_groups_is_joined_whole(self):
+        # '1 023' over '742,77': the millions' group a narrow space before the thousands'
+        words = [self.engine_word("1", 293, 297, 50), self.engine_word("023", 300, 315, 50),
+                 self.engine_word("742,77", 290, 315, 60)]
+        self.assertEqual([(w[0], w[1]) for w in pagewords._wrapped_numbers(words)],
+                         [("1 023 742,77", 290)])
+        # a word space before it, the figure's head is the group alone
+        apart = [self.engine_word("Rent", 270, 290, 50)] + words[1:]
+        self.assertEqual([w[0] for w in pagewords._wrapped_numbers(apart)],
+                         ["Rent", "023 742,77"])
+
     def test_numbers_in_other_columns_or_lines_apart_stay_as_printed(self):
         for tail in (self.engine_word("081,39", 200, 225, 60),  # another column's edge
                      self.engine_word("081,39", 290, 315, 80),  # two lines down
