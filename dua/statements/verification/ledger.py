@@ -70,6 +70,16 @@ class Ledger:
                 f"for: {shown}" + (f" (and {more} more)" if more > 0 else ""))
 
 
+def _money_below(items: list, k: int, settings: dict) -> bool:
+    """Whether the table's money stands under line ``k`` on its page (a total line, a row):
+    there the table goes on, and a line over it is no page's foot, however far from the
+    last row (whose figure's wrapped tail the words joined onto its first line)."""
+    return any(item[0] in ("anchor", "money") or (
+        item[0] == "furniture" and item[5].startswith(wordlines._LABELLED)
+        and any(engine.looks_like_amount(w[0], settings) for w in item[4]))
+        for item in items[k + 1:])
+
+
 def _pages(pages: list) -> str:
     return ", ".join(str(p) for p in pages) if pages else "none"
 
@@ -165,7 +175,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
                     wordlines.letterhead(item[4], items[first], region[first][0]):
                 reason = _AGAIN
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
-            if not reason and wordy and item[1] > last_row + reach:
+            if not reason and wordy and item[1] > last_row + reach and \
+                    not _money_below(items[page], k, settings):
                 reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
             _own(ledger, page, item[4], item[3], reason)
         for word, reason in (apart[page] if apart and page < len(apart) else []):

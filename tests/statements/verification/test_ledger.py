@@ -293,6 +293,10 @@ class PageEdgesTest(unittest.TestCase):
         book = ledger.build([first, HEADER + TEA], settings())
         self.assertEqual(furniture(book)[0], (1, "Bank plc registered office", ledger._FOOT))
         self.assertEqual(unaccounted(book), ["See", "overleaf"])  # a continuation could be
+        # over the table's total line a line out of reach is no foot: the table goes on
+        total = line(120, (100, "reference CGQ98X6J")) + line(135, (100, "Total"), (320, "5.00"))
+        book = ledger.build([HEADER + COFFEE + TEA + total], settings())
+        self.assertEqual(unaccounted(book)[:2], ["reference", "CGQ98X6J"])
 
 
 class OutsideTheRowsTest(unittest.TestCase):
