@@ -110,15 +110,20 @@ _WIDTHS = {4: ((2, 2),), 6: ((2, 4), (4, 2), (2, 2, 2)), 8: ((2, 2, 4), (4, 2, 2
 def _cuts(kinds: tuple, shaped: list):
     """``{part index: widths}`` to try: none first, then each way to cut the glued runs. A
     run of four may be a year alone ('Nov 2025'): it is cut only where it touches a word
-    ('Nov1725')."""
+    ('Nov1725'). A run one digit shorter on some rows ('Okt.825' beside 'Aug.1425') holds an
+    unpadded day before a year of fixed width: the day is what the year leaves (None)."""
     yield {}
     parts = [s[1] for s in shaped]
-    glued = [i for i, k in enumerate(kinds) if k == "n" and len({len(p[i]) for p in parts}) == 1
-             and len(parts[0][i]) in _WIDTHS
-             and (len(parts[0][i]) > 4 or all(not s[2][i] and i for s in shaped))]
-    for i in glued:
-        for widths in _WIDTHS[len(parts[0][i])]:
-            yield {i: widths}
+    for i, k in enumerate(kinds):
+        widths = {len(p[i]) for p in parts}
+        touches = all(not s[2][i] and i for s in shaped)
+        if k != "n" or not (min(widths) > 4 or touches):
+            continue
+        if len(widths) == 1 and min(widths) in _WIDTHS:
+            for cut in _WIDTHS[min(widths)]:
+                yield {i: cut}
+        elif touches and len(widths) == 2 and min(widths) in (3, 5):
+            yield {i: (None, min(widths) - 1)}
 
 
 def _cut(shape: tuple, cuts: dict) -> tuple:
@@ -128,7 +133,9 @@ def _cut(shape: tuple, cuts: dict) -> tuple:
     kinds, parts, seps = [], [], [shape[2][0]]
     for i, (kind, part) in enumerate(zip(shape[0], shape[1])):
         pieces, at = [], 0
-        for width in cuts.get(i, (len(part),)):
+        widths = cuts.get(i, (len(part),))
+        for width in (len(part) - sum(w for w in widths if w) if w is None else w
+                      for w in widths):
             pieces.append(part[at:at + width])
             at += width
         kinds += [kind] * len(pieces)

@@ -366,15 +366,22 @@ class DateNotationTest(unittest.TestCase):
         self.assertRegex("22", re.compile("^(?:%s)$" % found, re.IGNORECASE))
         self.assertNotRegex("Coffee", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
-    def test_numbers_glued_into_one_run_of_one_width_are_cut_into_day_month_and_year(self):
+    def test_numbers_glued_into_one_run_are_cut_where_their_widths_say(self):
         found = datenotation.induce(["Ott102025", "Ott282025", "Nov032025"])
         self.assertEqual(found["roles"], ["m", "d", "y"])
         self.assertEqual(datenotation.order_keys(["Ott282025", "Nov032025"], found),
                          [(2025, 10, 28), (2025, 11, 3)])
         glued = datenotation.induce(["15122025", "30122025", "02012026"])
         self.assertEqual(datenotation.order_keys(["02012026"], glued), [(2026, 1, 2)])
-        # Runs of several widths are no glued date: nothing says where to cut them.
-        self.assertIsNone(datenotation.induce(["Ott92025", "Ott102025"]))
+        # A run a digit shorter on some rows holds an unpadded day before its year
+        found = datenotation.induce(["Ott92025", "Ott102025"])
+        self.assertEqual(datenotation.order_keys(["Ott92025", "Ott102025"], found),
+                         [(2025, 10, 9), (2025, 10, 10)])
+        found = datenotation.induce(["Aug.1425", "Okt.825", "Aug.1625"])
+        self.assertEqual(datenotation.order_keys(["Okt.825"], found), [(25, 10, 8)])
+        # runs of widths further apart, or touching no word, say nothing of where to cut
+        self.assertIsNone(datenotation.induce(["Ott92025", "Ott1020256"]))
+        self.assertIsNone(datenotation.induce(["1 92025", "1 102025"]))
         # Four digits touching the month are a day and a short year; set apart, a year alone.
         found = datenotation.induce(["Nov1725", "Dec0125"])
         self.assertEqual(datenotation.order_keys(["Dec0125"], found), [(25, 12, 1)])
