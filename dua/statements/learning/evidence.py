@@ -146,8 +146,8 @@ def _match_line(page: Page, k: int, want: list, date, settings: dict, xs: dict):
         # The fewest words (a marker beside the number may be a column of its own); for
         # equal values in two columns, the span nearest where this column stood before.
         centre = lambda s: (line[s[0]][1] + line[s[1] - 1][2]) / 2  # noqa: E731
-        span = min(free, key=lambda s: (s[1] - s[0], abs(centre(s) - _median(xs[col]))
-                                        if xs.get(col) else centre(s)))
+        span = min(free, key=lambda s: (s[1] - s[0], abs(centre(s) - _median(
+            [c for c, _ in xs[col]])) if xs.get(col) else centre(s)))
         spans[col] = span
         used.update(range(*span))
     return spans
@@ -181,9 +181,10 @@ def _tail(page: Page, k: int, edge: float, rest: list) -> list:
         start = next((i for i, w in enumerate(below) if abs(w[1] - edge) <= 2.0), None)
         if start is None:
             return []
-        for w in below[start:]:
-            if len(out) == len(rest) or w[0] != rest[len(out)]:
-                break
+        for n, w in enumerate(below[start:], start):
+            if len(out) == len(rest) or w[0] != rest[len(out)] or (
+                    n > start and w[1] - below[n - 1][2] > w[4] - w[3]):
+                break  # the cell's words stand a word space apart: further on, another cell
             out.append(w)
         if len(out) == len(rest):
             return out
@@ -192,12 +193,16 @@ def _tail(page: Page, k: int, edge: float, rest: list) -> list:
 
 def _elsewhere(line: list, span: tuple, xs: list | None) -> bool:
     """Whether the date found on the line stands a date's width or more away from where
-    the column's dates stood so far: another column printing the same day (a value date
-    on a line whose booking date is printed once, on the day's first row)."""
+    the column's dates stood so far (``xs``: their centres and left edges): another column
+    printing the same day (a value date on a line whose booking date is printed once, on
+    the day's first row). A date that starts where the column's start is the column's,
+    however much of it a narrow cell wraps ('03' over 'Noviembre' beside '30 Octubre')."""
     if not xs:
         return False
     left, right = line[span[0]][1], line[span[1] - 1][2]
-    return abs((left + right) / 2 - _median(xs)) > right - left
+    if abs(left - _median([x for _, x in xs])) <= 1.0:
+        return False
+    return abs((left + right) / 2 - _median([c for c, _ in xs])) > right - left
 
 
 def _median(values: list) -> float:
@@ -242,14 +247,16 @@ def locate(pages: list, expected, kinds: list, settings: dict) -> list:
         # where each column stood on the anchor line, as the next rows' spans are measured
         # there: a date's wrapped month would move its centre off the day's
         for c, words in cells.items():
-            xs[c].append((min(w[1] for w in words) + max(w[2] for w in words)) / 2)
+            xs[c].append(((min(w[1] for w in words) + max(w[2] for w in words)) / 2,
+                          min(w[1] for w in words)))
         if tail:  # the date's last words, wrapped onto the line below
             cells[date_col] = cells[date_col] + tail
         if date and not dated:  # the day's date printed once, as a heading over its rows
             heading = _heading_above(pages, flat, pos, date[1])
             if heading:
                 cells[date[0]] = heading
-                xs[date[0]].append((min(w[1] for w in heading) + max(w[2] for w in heading)) / 2)
+                xs[date[0]].append(((min(w[1] for w in heading) + max(w[2] for w in heading))
+                                    / 2, min(w[1] for w in heading)))
         lines = pages[p].lines
         wrapped = {j for j in range(k + 1, min(k + 4, len(lines)))
                    if any(x is w for w in tail for x in lines[j])}

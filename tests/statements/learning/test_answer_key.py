@@ -72,6 +72,22 @@ class LocateTest(unittest.TestCase):
         evidence.attach_text(pages, key, kinds, found)
         self.assertEqual([w[0] for w in found[1].cells[1]], ["Gehalt", "Januar"])
 
+    def test_a_date_a_narrow_cell_wraps_further_is_still_its_columns_and_its_own(self):
+        # '01' over 'Noviembre' over '2023' under '20 Octubre' over '2023': it starts where
+        # the column's dates start, and its year is the one under it, not the one beside
+        page = (line(80, (40, "9.00"), (100, "20 Octubre"), (200, "Rent"), (330, "20 Octubre"))
+                + line(90, (100, "2023"), (330, "2023"))
+                + line(105, (40, "3.50"), (100, "01"), (200, "Tea"), (330, "30 Octubre"))
+                + line(115, (100, "Noviembre"), (330, "2023")) + line(125, (100, "2023")))
+        key = frame([[9.0, "20 Octubre 2023", "Rent", "20 Octubre 2023"],
+                     [3.5, "01 Noviembre 2023", "Tea", "30 Octubre 2023"]],
+                    ["Amount", "Value date", "Details", "Booked"])
+        found = evidence.locate([evidence.Page(page)], key, ["amount", "date", "text", "text"],
+                                {"decimal": "."})
+        self.assertTrue(found[1].dated)
+        self.assertEqual([(w[0], w[1]) for w in found[1].cells[1]],
+                         [("01", 100), ("Noviembre", 100), ("2023", 100)])
+
     def test_a_value_the_page_leaves_blank_takes_no_neighbours_words(self):
         # the value date printed once a day: the second row's is blank, and its year would
         # spell a third of it from the row above, stretching the column over the dates
