@@ -273,12 +273,13 @@ def _leading_run(items: list, leading: list, first: int) -> list:
     """The text lines that open a page's table, before its first row and touching each
     other: a description that began on an earlier page continues here. A page with no row
     of its own continues one only under the table's heading printed again (the rest of a
-    row the page break cut); without it, it is some other text (terms, a notice)."""
+    row the page break cut) or over the balance the table closes with; without either, it
+    is some other text (terms, a notice)."""
     heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == HEADING]
     leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
-    if not leading:
-        return []
-    if first == len(items) and not heads:
+    after = next((items[i] for i in range(min(leading or [0]), first) if i not in leading), None)
+    if not leading or first == len(items) and not heads and not (after and after[5].startswith(
+            _LABELLED) and any(looks_like_amount(w[0]) for w in after[4])):
         return []
     # the first wrapped line, under nothing but the page's furniture and text no row
     # continues (a running header the page prints in its own place)

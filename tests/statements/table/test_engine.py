@@ -302,6 +302,13 @@ class PageBreakTest(unittest.TestCase):
         rest = HEADER + line(62, (100, "shop London")) + line(90, (100, "Total"), (320, "3.50"))
         self.assertEqual(descriptions([self.FIRST, rest], settings()), ["Coffee shop London"])
 
+    def test_over_the_closing_balance_a_page_with_no_row_continues_the_last(self):
+        # the heading printed once: the last row's words, then the balance the table ends on
+        s = settings(header_once=True,
+                     skip_patterns=[r"\b(opening|closing)\s+balance\b"])
+        rest = line(62, (100, "shop London")) + line(76, (100, "Closing balance"), (420, "96.50"))
+        self.assertEqual(descriptions([self.FIRST, rest], s), ["Coffee shop London"])
+
     def test_text_over_the_heading_printed_again_is_the_pages_header_and_continues_nothing(self):
         # header_once: a statement learned on one page reads the next pages as going on
         second = (line(20, (100, "Bank - Ms Okoye")) + line(40, (40, "Date"), (100, "Description"),
