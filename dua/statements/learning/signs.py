@@ -113,7 +113,7 @@ def _signed_by(found: list, starts, settings: dict, words_by_page: list, rows: l
         col.pop("sign", None)
         col["section_signed"] = True
         order = starts if starts is not None else sections.titles(words_by_page, settings)
-        quiet = _page_headers(negative, order) | _signing_nothing(negative, order)
+        quiet = _page_headers(negative, order) | _signing_nothing(negative, order, rows)
         settings["sections"] = [[t, -1 if negative.get(t) else 1] for t, _ in found
                                 if t not in quiet]
         signed = True
@@ -134,16 +134,22 @@ def _page_headers(negative: dict, starts: list) -> set:
     return {t for t, only in heads.items() if only}
 
 
-def _signing_nothing(negative: dict, starts: list) -> set:
-    """Titles that, wherever they stand, follow a section signing its amounts as they do
-    (a running header over the next page's heading, between two pages of money in): the
-    key shows no section starting there, and taken for one it would sign the next
-    statement's rows on that page by the page before's section, whatever theirs is."""
-    follows: dict = {}
-    for (_, _, before), (_, _, title) in zip(starts, starts[1:]):
-        same = before in negative and title in negative and negative[before] == negative[title]
-        follows[title] = follows.get(title, True) and same
-    return {t for t, same in follows.items() if same}
+def _signing_nothing(negative: dict, starts: list, rows: list) -> set:
+    """Titles that never decide a sign: wherever they stand they title no row, or rows
+    signed as the rows before them (a running header over the next page's heading, between
+    two pages of money in; a heading's lower tier over each page's rows). The key shows no
+    section starting there, and taken for one it would sign the next statement's rows on
+    that page by the page before's section, whatever theirs is. A title the key signs no
+    row under says nothing either way, and stays."""
+    at = sorted((r.page, r.line) for r in rows)
+    deciding, last = set(), None
+    for n, (p, k, title) in enumerate(starts):
+        end = starts[n + 1][:2] if n + 1 < len(starts) else (float("inf"),)
+        if title in negative and any((p, k) < pos < end for pos in at):
+            if negative[title] != last:
+                deciding.add(title)
+            last = negative[title]
+    return {t for _, _, t in starts if t in negative} - deciding
 
 
 def _marker(text: str, settings: dict) -> str:

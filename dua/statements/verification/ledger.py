@@ -9,6 +9,7 @@ Verification, the refine loop's diagnostics and the review page all read this le
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ..table import engine, wordlines
 from . import extent, gutters, headings
@@ -70,14 +71,20 @@ class Ledger:
                 f"for: {shown}" + (f" (and {more} more)" if more > 0 else ""))
 
 
-def _money_below(items: list, k: int, settings: dict) -> bool:
-    """Whether the table's money stands under line ``k`` on its page (a total line, a row):
-    there the table goes on, and a line over it is no page's foot, however far from the
-    last row (whose figure's wrapped tail the words joined onto its first line)."""
-    return any(item[0] in ("anchor", "money") or (
-        item[0] == "furniture" and item[5].startswith(wordlines._LABELLED)
-        and any(engine.looks_like_amount(w[0], settings) for w in item[4]))
-        for item in items[k + 1:])
+def _between_row_and_money(items: list, k: int, owned: set, page: int,
+                           settings: dict) -> bool:
+    """Whether line ``k`` stands right under a row's line and right over the table's money
+    (a row, or a total line: labelled, or figures with no date, where a summary of balances
+    prints its days): there the table goes on, and the line is no page's foot, however far
+    from the row (whose figure's wrapped tail the words joined onto its first line)."""
+    if (page, k - 1) not in owned or k + 1 >= len(items):
+        return False
+    item = items[k + 1]
+    return item[0] == "anchor" or (
+        item[0] in ("furniture", "money")
+        and any(engine.looks_like_amount(w[0], settings) for w in item[4])
+        and (item[5].startswith(wordlines._LABELLED) if item[0] == "furniture"
+             else not re.search(settings["date_pattern"], item[3], re.IGNORECASE)))
 
 
 def _pages(pages: list) -> str:
@@ -176,7 +183,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 reason = _AGAIN
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
             if not reason and wordy and item[1] > last_row + reach and \
-                    not _money_below(items[page], k, settings):
+                    not _between_row_and_money(items[page], k, owned, page, settings):
                 reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
             _own(ledger, page, item[4], item[3], reason)
         for word, reason in (apart[page] if apart and page < len(apart) else []):

@@ -243,6 +243,25 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         self.assertEqual(s["sections"], [["money out", -1], ["money in", 1]])
         self.assertTrue(dataframe.build_frame([first + second], s).equals(key))
 
+    def test_a_headings_lower_tier_over_each_pages_rows_decides_no_sign(self):
+        # 'Date' under 'Txn' on each page, 'Money out' under the first: page two goes on
+        # with money out under 'Date', then 'Money in'. The tier titles no row on page one
+        # and rows signed as before on page two: it is quiet, and 'Money out' is not
+        from collections import namedtuple
+
+        from dua.statements.learning import signs
+
+        at = namedtuple("Row", "page line")
+        starts = [(0, 6, "date"), (0, 7, "money out"), (1, 2, "date"), (1, 9, "money in")]
+        rows = [at(0, 8), at(0, 10), at(1, 3), at(1, 5), at(1, 10), at(1, 12)]
+        negative = {"date": True, "money out": True, "money in": False}
+        self.assertEqual(signs._signing_nothing(negative, starts, rows), {"date"})
+        # a running header over each page between two pages of money in, the same
+        starts = [(0, 1, "money in"), (1, 0, "bank plc"), (2, 0, "bank plc")]
+        rows = [at(0, 2), at(1, 1), at(2, 1)]
+        quiet = signs._signing_nothing({"money in": False, "bank plc": False}, starts, rows)
+        self.assertEqual(quiet, {"bank plc"})
+
     def test_section_titles_set_flush_right_under_the_heading_sign_their_rows(self):
         # 'Money out' set close under the heading and 'Money in' between rows, each flush
         # with the right edge of a date column that stands at the table's right

@@ -297,6 +297,10 @@ class PageEdgesTest(unittest.TestCase):
         total = line(120, (100, "reference CGQ98X6J")) + line(135, (100, "Total"), (320, "5.00"))
         book = ledger.build([HEADER + COFFEE + TEA + total], settings())
         self.assertEqual(unaccounted(book)[:2], ["reference", "CGQ98X6J"])
+        total = line(120, (100, "Total"), (320, "5.00"))  # under a total, not a row: the foot
+        book = ledger.build([HEADER + COFFEE + TEA + total + line(140, (100, "ACTIVITY"))
+                             + line(155, (100, "Total"), (320, "5.00"))], settings())
+        self.assertEqual(unaccounted(book), [])
 
 
 class OutsideTheRowsTest(unittest.TestCase):
