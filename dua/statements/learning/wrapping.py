@@ -71,7 +71,8 @@ def sides(settings: dict, pages: list, rows: list, second: set) -> None:
                 if c not in second and id(w) in own and abs(w[3] - anchor) > LINE_TOLERANCE:
                     sides[wordlines.column_of(w, columns)]["above" if w[3] < anchor else "below"] += 1
         steps += [b - a for a, b in zip(tops, tops[1:])]
-    if not steps:
+    if not steps:  # no row of the key wraps: text over the first row was no row's (a title)
+        settings["continuation"] = "below"
         return
     settings["continuation_gap"] = round(max(steps) * 1.25, 2)
     total = sum(sides.values(), collections.Counter())

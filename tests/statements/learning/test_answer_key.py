@@ -117,6 +117,16 @@ class LocateTest(unittest.TestCase):
         self.assertTrue(dataframe.build_frame([page], settings).equals(key))
 
 
+    def test_rows_of_one_line_under_a_title_wrap_below_on_the_next_statement(self):
+        # the key's rows never wrap; the title over the first row is no row's line
+        page = (line(40, (40, "Date"), (120, "Details"), (330, "Amount"))
+                + rows([(120, "Money out")], [(40, "02/01/25"), (120, "Rent"), (330, "10.00")],
+                       [(40, "03/01/25"), (120, "Coffee"), (330, "3.50")]))
+        key = frame([["02/01/25", "Rent", 10.0], ["03/01/25", "Coffee", 3.5]],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key, {"continuation": "above"})
+        self.assertEqual(settings["continuation"], "below")
+
     def test_a_description_printed_over_its_date_line_is_learned_as_above(self):
         page = (line(40, (40, "Date"), (120, "Details"), (330, "Amount"))
                 + rows([(120, "Transfer to")], [(120, "J Smith")],
