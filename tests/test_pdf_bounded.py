@@ -261,6 +261,20 @@ class BudgetTest(unittest.TestCase):
         self.assertEqual(pdf.ReadBudget(seconds=5).limit(1000), 5)
 
 
+class ChildCollectorTest(unittest.TestCase):
+    def test_a_reading_child_collects_cycles_seldom_and_leaves_what_it_started_with_out(self):
+        # in an interpreter of its own: the thresholds are the whole process's
+        code = ("import gc, json, os, sys; from dua.pdf import child; "
+                "child._begin(os.dup(1), {'parent': os.getppid()}); "
+                "print(json.dumps([gc.get_threshold(), gc.get_freeze_count()]))")
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             cwd=REPO, check=True).stdout
+        thresholds, frozen = json.loads(out.splitlines()[-1])
+        self.assertEqual(tuple(thresholds), child._COLLECT_AT)
+        self.assertGreater(thresholds[0], 700)  # pdfminer's objects outlive a default pass
+        self.assertGreater(frozen, 0)
+
+
 class ChildErrorTest(unittest.TestCase):
     def test_a_foreign_error_inside_a_pdf_library_is_a_damaged_file(self):
         exc = _raised_from(os.path.join("site-packages", "pdfminer", "layout.py"))

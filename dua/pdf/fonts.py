@@ -6,7 +6,12 @@ import, pdfminer inside the functions that use it.
 """
 from __future__ import annotations
 
+from .tounicode import _cmap_codes
 from .wordrule import _Refused
+
+# the font types whose ToUnicode stream pdfminer reads whatever the stream holds (a CID font
+# named at the top level reads a reference to one as a name instead)
+_MAPPED_TYPES = frozenset(("Type1", "MMType1", "TrueType", "Type3", "Type0"))
 
 
 class _PageFonts:
@@ -18,6 +23,7 @@ class _PageFonts:
 
     def __init__(self, manager):
         self.manager, self.by_miner, self.named, self.forms = manager, {}, {}, {}
+        self.made = {}  # font object number -> pdfminer's font
 
     def font(self, resources, name):
         """The font a Tf names in ``resources``; where it names none, pdfminer's default
@@ -36,9 +42,13 @@ class _PageFonts:
             font = self.manager.get_font(None, {})  # pdfminer's own, for a name it lacks
         else:
             ref = listed[name]
-            spec = resolve1(ref)
-            font = self.manager.get_font(ref.objid if isinstance(ref, PDFObjRef) else None,
-                                         spec if isinstance(spec, dict) else {})
+            objid = ref.objid if isinstance(ref, PDFObjRef) else None
+            font = self.made.get(objid) if objid else None  # pdfminer keeps its fonts so
+            if font is None:
+                spec = resolve1(ref)
+                font = _miner_font(self.manager, objid, spec if isinstance(spec, dict) else {})
+                if objid:
+                    self.made[objid] = font
         if id(font) not in self.by_miner:
             self.by_miner[id(font)] = (_Font(font), font)
         return self.by_miner[id(font)][0]
@@ -56,6 +66,32 @@ class _PageFonts:
         if id(stream) not in self.forms:
             self.forms[id(stream)] = (_drawn(stream, resolve1, literal_name), stream)
         return self.forms[id(stream)][0]
+
+
+def _miner_font(manager, objid, spec):
+    """pdfminer's font for ``spec``, its ToUnicode map read by ``tounicode`` where that can:
+    pdfminer reads an empty stream in its place, so that the font is made the same way."""
+    from pdfminer.cmapdb import FileUnicodeMap
+    from pdfminer.pdftypes import PDFStream, resolve1
+    from pdfminer.psparser import PSLiteral
+
+    stream = resolve1(spec.get("ToUnicode"))
+    kind = spec.get("Subtype")
+    kind = kind.name if isinstance(kind, PSLiteral) else "Type1" if kind is None else None
+    if not isinstance(stream, PDFStream) or kind not in _MAPPED_TYPES:
+        return manager.get_font(objid, spec)
+    try:
+        codes = _cmap_codes(stream.get_data())
+    except MemoryError:
+        raise
+    except Exception:  # pdfminer fails on it as it would have
+        codes = None
+    if codes is None:
+        return manager.get_font(objid, spec)
+    font = manager.get_font(objid, dict(spec, ToUnicode=PDFStream({}, b"")))
+    font.unicode_map = FileUnicodeMap()
+    font.unicode_map.cid2unichr = codes  # shared, never written again: pdfminer only reads it
+    return font
 
 
 def _drawn(stream, resolve1, literal_name):

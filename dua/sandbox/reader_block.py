@@ -11,7 +11,7 @@ import os
 
 _PDF = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "pdf")
 SOURCES = tuple(os.path.join(_PDF, name) for name in (
-    "words.py", "chars.py", "fonts.py", "content.py", "wordrule.py"))
+    "words.py", "chars.py", "fonts.py", "tounicode.py", "content.py", "wordrule.py"))
 PUBLIC = "read_pages"  # the one name of the block a parser's own code may use
 _cache: dict = {}
 
