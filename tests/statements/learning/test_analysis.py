@@ -21,6 +21,20 @@ def rows(*specs, top=80.0, pitch=12.0):
     return out
 
 
+def account(top, title, sections, gap=14):
+    """One account's title, its heading, and each ``(title, rows)`` section under it, ``gap``
+    under the heading: ``(words, the next line's top)``."""
+    out = line(top, (40, title)) + line(top + 14, (40, "Details"), (200, "Date"), (320, "Amount"))
+    y = top + 14 + gap
+    for head, items in sections:
+        out += line(y, (40, head))
+        y += 12
+        for text, day, amount in items:
+            out += line(y, (40, text), (200, f"0{day}/08/2024"), (320, amount))
+            y += 12
+    return out, y
+
+
 class CandidateLinesTest(unittest.TestCase):
     def test_lines_need_a_date_then_an_amount(self):
         page = rows([(40, "01/02/24"), (100, "Coffee"), (320, "3.50")],
@@ -191,22 +205,13 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
     def test_sections_sign_the_amounts_where_the_accounts_titles_do_not(self):
         # each account's title heads money in and money out alike; 'Money in' and
         # 'Money out' (where a wrapped description would start) sign them
-        def account(top, title, ins, outs):
-            out = line(top, (40, title)) + line(top + 14, (40, "Details"), (200, "Date"),
-                                                (320, "Amount"))
-            y = top + 28
-            for head, items in (("Money in", ins), ("Money out", outs)):
-                out += line(y, (40, head))
-                y += 12
-                for text, day, amount in items:
-                    out += line(y, (40, text), (200, f"0{day}/08/2024"), (320, amount))
-                    y += 12
-            return out, y
-
-        first, y = account(40, "Current Account 1111", [("Salary", 1, "900.00"), ("Refund", 2, "12.00")],
-                           [("Rent", 3, "500.00"), ("Coffee", 4, "3.50"), ("Bus", 5, "2.00")])
-        second, _ = account(y + 20, "Savings Account 2222", [("Interest", 1, "1.25"),
-                            ("Transfer", 6, "300.00"), ("Gift", 7, "50.00")], [("Fee", 8, "4.00")])
+        first, y = account(40, "Current Account 1111", [
+            ("Money in", [("Salary", 1, "900.00"), ("Refund", 2, "12.00")]),
+            ("Money out", [("Rent", 3, "500.00"), ("Coffee", 4, "3.50"), ("Bus", 5, "2.00")])])
+        second, _ = account(y + 20, "Savings Account 2222", [
+            ("Money in", [("Interest", 1, "1.25"), ("Transfer", 6, "300.00"),
+                          ("Gift", 7, "50.00")]),
+            ("Money out", [("Fee", 8, "4.00")])])
         key = pd.DataFrame({"Details": ["Salary", "Refund", "Rent", "Coffee", "Bus", "Interest",
                                         "Transfer", "Gift", "Fee"],
                             "Date": [f"0{d}/08/2024" for d in (1, 2, 3, 4, 5, 1, 6, 7, 8)],
@@ -219,22 +224,12 @@ class WhatTheColumnsPrintTest(unittest.TestCase):
         # 'Money out' set close under each account's heading, taken at first for the
         # heading's lowest line; 'Money in' between rows says it is the first title, and so
         # it is under the second account's heading, printed after the first's rows
-        def account(top, title, outs, ins):
-            page = line(top, (40, title)) + line(top + 14, (40, "Details"), (200, "Date"),
-                                                 (320, "Amount"))
-            y = top + 26
-            for head, items in (("Money out", outs), ("Money in", ins)):
-                page += line(y, (40, head))
-                y += 12
-                for text, day, amount in items:
-                    page += line(y, (40, text), (200, f"0{day}/08/2024"), (320, amount))
-                    y += 12
-            return page, y
-
-        first, y = account(40, "Current Account 1111", [("Rent", 3, "500.00"),
-                           ("Coffee", 4, "3.50")], [("Salary", 5, "900.00"), ("Refund", 6, "12.00")])
-        second, _ = account(y + 20, "Savings Account 2222", [("Fee", 1, "4.00"),
-                            ("Tax", 2, "1.00"), ("Bus", 3, "2.00")], [("Interest", 7, "1.25")])
+        first, y = account(40, "Current Account 1111", [
+            ("Money out", [("Rent", 3, "500.00"), ("Coffee", 4, "3.50")]),
+            ("Money in", [("Salary", 5, "900.00"), ("Refund", 6, "12.00")])], gap=12)
+        second, _ = account(y + 20, "Savings Account 2222", [
+            ("Money out", [("Fee", 1, "4.00"), ("Tax", 2, "1.00"), ("Bus", 3, "2.00")]),
+            ("Money in", [("Interest", 7, "1.25")])], gap=12)
         key = pd.DataFrame({"Details": ["Rent", "Coffee", "Salary", "Refund", "Fee", "Tax", "Bus",
                                         "Interest"],
                             "Date": [f"0{d}/08/2024" for d in (3, 4, 5, 6, 1, 2, 3, 7)],
