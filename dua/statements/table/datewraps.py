@@ -31,11 +31,13 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
             cells = None
             for c in watched:
                 found = date_goes_on(lines, k, c, settings, cells)
-                if found:
-                    cells, (head, tail) = found[0], found[1]
-                    wrapped.add(c)
-                    heads.update([re.escape(head)] if c == col else [])
-                    tails.update(normalize(t) for t in tail)
+                if not found:
+                    continue
+                cells, (head, tail) = found
+                wrapped.add(c)
+                tails.update(normalize(t) for t in tail)
+                if c == col:
+                    heads.add(re.escape(head))
     if not wrapped:
         return settings
     # a line of a date's tail under a month in each date column is no other table's heading,
