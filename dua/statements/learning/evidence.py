@@ -128,10 +128,13 @@ def _match_line(page: Page, k: int, want: list, date, settings: dict, xs: dict):
     if any(cents not in amounts and cents for _, cents in want):
         return None
     if date is not None:
-        span, tail = page.phrases(k).get(date[1]), []
+        found = page.phrases(k).get(date[1])
+        # printed whole, or wrapped (each way the first line may end: two columns may print
+        # the day's first words on one line, only one is this column's)
+        tries = [(found, [])] if found else _wrapped(page, k, date[1])
+        span, tail = next(((s, t) for s, t in tries
+                           if not _elsewhere(line, s, xs.get(date[0]))), (None, []))
         if span is None:
-            span, tail = _wrapped(page, k, date[1])
-        if span is None or _elsewhere(line, span, xs.get(date[0])):
             return None
         spans[date[0]] = span
         if tail:
@@ -153,22 +156,22 @@ def _match_line(page: Page, k: int, want: list, date, settings: dict, xs: dict):
     return spans
 
 
-def _wrapped(page: Page, k: int, text: str) -> tuple:
-    """``(span, tail words)``: ``text`` printed over line ``k`` and the lines below it,
-    wrapped in a narrow cell ('11 June' over '2023', 'MAR' over '07' over '2024'): its first
-    words on line ``k``, the rest on the next lines, each starting at the same edge.
-    ``(None, [])`` when it is not printed so."""
+def _wrapped(page: Page, k: int, text: str) -> list:
+    """``[(span, tail words)]``: the ways ``text`` is printed over line ``k`` and the lines
+    below it, wrapped in a narrow cell ('11 June' over '2023', 'MAR' over '07' over '2024'):
+    its first words on line ``k``, the rest on the next lines, each starting at the same
+    edge; the longest first line first."""
     tokens = text.split()
     if len(tokens) < 2 or k + 1 >= len(page.lines):
-        return None, []
-    line = page.lines[k]
+        return []
+    line, out = page.lines[k], []
     for cut in range(len(tokens) - 1, 0, -1):
         span = page.phrases(k).get(" ".join(tokens[:cut]))
         if span is not None:
             tail = _tail(page, k, line[span[0]][1], tokens[cut:])
             if tail:
-                return span, tail
-    return None, []
+                out.append((span, tail))
+    return out
 
 
 def _tail(page: Page, k: int, edge: float, rest: list) -> list:

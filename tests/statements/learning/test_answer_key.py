@@ -88,6 +88,21 @@ class LocateTest(unittest.TestCase):
         self.assertEqual([(w[0], w[1]) for w in found[1].cells[1]],
                          [("01", 100), ("Noviembre", 100), ("2023", 100)])
 
+    def test_a_date_wrapped_where_the_next_column_prints_its_first_words_whole_is_found(self):
+        # '10' over 'Feb.' over '2023' beside the value date '10 Feb.' over '2023': the day's
+        # first words on one line are the value date's, the date is the one cut sooner
+        page = (line(80, (10, "9.00"), (40, "07"), (100, "08 Feb."), (200, "Rent"))
+                + line(90, (40, "Feb."), (100, "2023")) + line(100, (40, "2023"))
+                + line(115, (10, "3.50"), (40, "10"), (100, "10 Feb."), (200, "Tea"))
+                + line(125, (40, "Feb."), (100, "2023")) + line(135, (40, "2023")))
+        key = frame([[9.0, "07 Feb. 2023", "08 Feb. 2023", "Rent"],
+                     [3.5, "10 Feb. 2023", "10 Feb. 2023", "Tea"]],
+                    ["Amount", "Date", "Value", "Details"])
+        found = evidence.locate([evidence.Page(page)], key, ["amount", "date", "text", "text"],
+                                {"decimal": "."})
+        self.assertTrue(found[1].dated)
+        self.assertEqual({w[1] for w in found[1].cells[1]}, {40})
+
     def test_a_value_the_page_leaves_blank_takes_no_neighbours_words(self):
         # the value date printed once a day: the second row's is blank, and its year would
         # spell a third of it from the row above, stretching the column over the dates
