@@ -113,7 +113,9 @@ def _signed_by(found: list, starts, settings: dict, words_by_page: list, rows: l
         col.pop("sign", None)
         col["section_signed"] = True
         order = starts if starts is not None else sections.titles(words_by_page, settings)
-        quiet = _page_headers(negative, order) | _signing_nothing(negative, order, rows)
+        heads = _page_headers(negative, order)  # their rows are the title's before them
+        quiet = heads | _signing_nothing(negative, [t for t in order if t[2] not in heads],
+                                         rows)
         settings["sections"] = [[t, -1 if negative.get(t) else 1] for t, _ in found
                                 if t not in quiet]
         signed = True
