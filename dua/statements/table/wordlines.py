@@ -98,14 +98,16 @@ def _date_run_on(line: list, buckets: list, settings: dict) -> None:
     columns, glue = settings["columns"], settings.get("glue_gap", 0.0)
     for col, cell in enumerate(buckets[1:], 1):
         if len(cell) < 2 or (col != settings.get("date_column") and
-                             columns[col].get("kind") != "text") \
+                             columns[col].get("kind") != "text"):
+            continue
+        n = next(i for i, w in enumerate(line) if w is cell[0])
+        # the geometry first: most cells run on from no earlier column, and need no pattern
+        if not n or column_of(line[n - 1], columns) >= col or not _runs_on(line, n, settings) \
                 or re.fullmatch(pattern, join_words(cell, glue), re.IGNORECASE):
             continue
         k = next((k for k in range(1, len(cell)) if re.fullmatch(
             pattern, join_words(cell[k:], glue), re.IGNORECASE)), None)
-        n = next(i for i, w in enumerate(line) if w is cell[0])
-        if k and n and column_of(line[n - 1], columns) < col and all(
-                _runs_on(line, i, settings) for i in range(n, n + k)):
+        if k and all(_runs_on(line, i, settings) for i in range(n, n + k)):
             buckets[column_of(line[n - 1], columns)].extend(cell[:k])
             del cell[:k]
 
