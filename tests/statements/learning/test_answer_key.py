@@ -59,6 +59,14 @@ def opening_balance_listed() -> tuple:
     return page, key
 
 
+def _second_row_located(page: list, key: pd.DataFrame):
+    """The key's second row (amount, date, two text columns) as found on ``page``, dated."""
+    found = evidence.locate([evidence.Page(page)], key, ["amount", "date", "text", "text"],
+                            {"decimal": "."})[1]
+    assert found.dated, "the second row was found without its date"
+    return found
+
+
 class LocateTest(unittest.TestCase):
     def test_each_row_is_found_by_its_date_and_amounts_under_any_notation(self):
         page = rows([(40, "02.01.2025"), (120, "Miete"), (330, "-1.200,00")],
@@ -82,10 +90,7 @@ class LocateTest(unittest.TestCase):
         key = frame([[9.0, "20 Octubre 2023", "Rent", "20 Octubre 2023"],
                      [3.5, "01 Noviembre 2023", "Tea", "30 Octubre 2023"]],
                     ["Amount", "Value date", "Details", "Booked"])
-        found = evidence.locate([evidence.Page(page)], key, ["amount", "date", "text", "text"],
-                                {"decimal": "."})
-        self.assertTrue(found[1].dated)
-        self.assertEqual([(w[0], w[1]) for w in found[1].cells[1]],
+        self.assertEqual([(w[0], w[1]) for w in _second_row_located(page, key).cells[1]],
                          [("01", 100), ("Noviembre", 100), ("2023", 100)])
 
     def test_a_date_wrapped_where_the_next_column_prints_its_first_words_whole_is_found(self):
@@ -98,18 +103,14 @@ class LocateTest(unittest.TestCase):
         key = frame([[9.0, "07 Feb. 2023", "08 Feb. 2023", "Rent"],
                      [3.5, "10 Feb. 2023", "10 Feb. 2023", "Tea"]],
                     ["Amount", "Date", "Value", "Details"])
-        found = evidence.locate([evidence.Page(page)], key, ["amount", "date", "text", "text"],
-                                {"decimal": "."})
-        self.assertTrue(found[1].dated)
-        self.assertEqual({w[1] for w in found[1].cells[1]}, {40})
+        self.assertEqual({w[1] for w in _second_row_located(page, key).cells[1]}, {40})
 
     def test_a_value_the_page_leaves_blank_takes_no_neighbours_words(self):
         # the value date printed once a day: the second row's is blank, and its year would
         # spell a third of it from the row above, stretching the column over the dates
         page = rows([(40, "02 June"), (100, "03 June"), (200, "Rent"), (330, "10.00")],
                     [(40, "2025"), (100, "2025")],
-                    [(40, "04 June"), (200, "Coffee"), (330, "3.50")],
-                    [(40, "2025")])
+                    [(40, "04 June"), (200, "Coffee"), (330, "3.50")], [(40, "2025")])
         key = frame([["02 June 2025", "03 June 2025", "Rent", 10.0],
                      ["04 June 2025", "03 June 2025", "Coffee", 3.5]],
                     ["Date", "Value date", "Details", "Amount"])
