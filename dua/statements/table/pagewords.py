@@ -74,7 +74,26 @@ def page_words(words: list, settings: dict, spaced: bool = False) -> tuple:
                 aside.append((piece, reason))
             else:
                 kept.append(piece)
-    return _wrapped_numbers(kept), aside
+    return _wrapped_numbers(_stacked_on_its_side(kept, aside)), aside
+
+
+_SIDE_EDGE = 0.1  # points: a line turned on its side sets every word at one left and right
+
+
+def _stacked_on_its_side(kept: list, aside: list) -> list:
+    """The words of a line turned on its side too short to show it ('09' reads as tall as it
+    is wide): each one right above or below a word turned on its side, across exactly its
+    left and right edges, is set aside with it (``aside`` grows); the rest are returned.
+    Upright words of other lengths never share both edges so."""
+    side = [w for w, why in aside if why == "text turned on its side"]
+    while side:
+        found = [w for w in kept if any(
+            abs(w[1] - s[1]) <= _SIDE_EDGE and abs(w[2] - s[2]) <= _SIDE_EDGE
+            and max(w[3], s[3]) - min(w[4], s[4]) <= w[2] - w[1] for s in side)]
+        kept = [w for w in kept if not any(w is f for f in found)]
+        aside += [(w, "text turned on its side") for w in found]
+        side = found
+    return kept
 
 
 # A number a narrow cell wraps where a space groups its thousands: '181' over '081,39'.

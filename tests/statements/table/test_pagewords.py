@@ -61,6 +61,18 @@ class SetApartTest(unittest.TestCase):
         self.assertEqual((texts(kept), [(w[0], r) for w, r in apart]),
                          (texts(BODY), [("Statement", "text turned on its side")]))
 
+    def test_a_short_word_of_a_line_on_its_side_goes_with_the_line(self):
+        # 'appelez le 09 69' down the margin: '09' reads as tall as it is wide, but stands
+        # across the very edges of the words on their side right above it
+        down = [reader_word("appelez", 564.6, 100, size=3.7, x1=571.2, bottom=124.2),
+                reader_word("le", 564.6, 126, size=1.8, x1=571.2, bottom=131.5),
+                reader_word("09", 564.6, 133.3, size=3.7, x1=571.2, bottom=140.6),
+                reader_word("69", 564.6, 142.5, size=3.7, x1=571.2, bottom=149.8)]
+        upright = reader_word("12.00", 551.2, 152, size=8, x1=571.2)  # an amount under it
+        kept, apart = pagewords.page_words(BODY + down + [upright], {})
+        self.assertEqual(texts(kept), texts(BODY) + ["12.00"])
+        self.assertEqual(sorted(w[0] for w, _ in apart), ["09", "69", "appelez", "le"])
+
     def test_a_word_of_unmapped_glyphs_is_set_apart(self):
         kept, apart = pagewords.page_words(BODY + [reader_word("(cid:12)(cid:7)", 80, 100)], {})
         self.assertEqual(texts(kept), texts(BODY))
