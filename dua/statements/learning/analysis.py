@@ -11,7 +11,7 @@ import re
 
 from ..notation import columndates
 from ..notation.dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
-from ..table import dataframe, engine, notation, sections, tiers, wordlines
+from ..table import dataframe, engine, margins, notation, sections, tiers, wordlines
 from ..table.columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
     GLUE_GAP, LINE_TOLERANCE, build_columns, find_segments, join_word_rivers, money_segments, widen)
 from ..table.heading import find_header  # noqa: F401  (re-exported: tests use it here)
@@ -201,16 +201,16 @@ def _dated_lines(pages: list) -> tuple:
 
 def _read_layout(pages: list, candidates: list, group_pattern: str | None,
                  header: list | None = None, patterns: tuple = DATE_PATTERNS) -> Analysis:
-    raw = find_segments([ln for _, ln in candidates])
-    segments = join_word_rivers(raw, [ln for _, ln in candidates])
+    rows = margins.aligned(candidates)  # rivers in one frame, where a page's margin moved
+    raw = find_segments(rows)
+    segments = join_word_rivers(raw, rows)
     if header is None:
         header = find_header(pages, candidates[0], segments)
     # a row's text longer than any other row's is too rare to cover a segment of its own:
     # it widens its column as a wrapped line's does
     wrapped = continuation_lines(pages, candidates, header)
-    segments = widen(segments, wrapped + [ln for _, ln in candidates], header)
-    columns = build_columns(segments, header,
-                            money_segments(segments, [ln for _, ln in candidates]), raw, wrapped)
+    segments = widen(segments, wrapped + rows, header)
+    columns = build_columns(segments, header, money_segments(segments, rows), raw, wrapped)
     if group_pattern:  # the day's heading fills a Date column of its own, first
         columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
     cells = [wordlines.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]
@@ -355,11 +355,26 @@ def _wrap_leading(pages: list, settings: dict) -> float:
 
 
 def _dateless_rows(pages: list, settings: dict) -> int:
-    """Table lines with money in an amount column but an empty date cell."""
+    """Table lines with money in an amount column but an empty date cell, between two dated
+    rows of one table: a day's later rows. A balance line stands at a table's end instead,
+    under its heading or over the next one."""
     kinds = [c["kind"] for c in settings["columns"]]
-    return sum(1 for items in engine.extract(pages, settings)[1] for item in items
+    flat = [item for items in engine.extract(pages, settings)[1] for item in items
+            if item[0] in ("anchor", "money") or item[5] == wordlines.HEADING]
+    undated = [i for i, item in enumerate(flat)
                if item[0] == "money" and not item[2][settings["date_column"]]
-               and engine._amount_cells(item[2], settings, kinds))
+               and engine._amount_cells(item[2], settings, kinds)]
+    return sum(1 for i in undated if _between_rows(flat, i))
+
+
+def _between_rows(flat: list, i: int) -> bool:
+    """Whether a dated row comes before line ``i`` and another after it, with no heading
+    between (money lines between them are the day's other rows)."""
+    def reaches(steps) -> bool:
+        kind = next((flat[j][0] if flat[j][0] == "anchor" else "heading" for j in steps
+                     if flat[j][0] != "money"), None)
+        return kind == "anchor"
+    return reaches(range(i - 1, -1, -1)) and reaches(range(i + 1, len(flat)))
 
 
 def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:

@@ -105,3 +105,29 @@ def between(extraction: tuple, i: int) -> list:
     return ([items[p0][k] for k in range(k0 + 1, len(items[p0]))]
             + [item for p in range(p0 + 1, p1) for item in items[p]]
             + [items[p1][k] for k in range(k1)])
+
+
+def table_ends(extraction: tuple | None, settings: dict) -> dict:
+    """Each table's first row (the first, and each of ``new_tables``) -> ``(above, below)``:
+    the amounts printed between its column heading and its first row, and between its last
+    row and the next heading. Where a line dated as the rows are stands there (a row left
+    out), or no heading stands over the table, it has none."""
+    if not extraction or not extraction[0]:
+        return {}
+    rows, items = extraction
+    starts = [0] + new_tables(extraction)
+    out = {}
+    for start, stop in zip(starts, starts[1:] + [len(rows)]):
+        p, k = rows[start][3][0]
+        above = between(extraction, start) if start else items[p][:k]
+        heads = [i for i, item in enumerate(above)
+                 if item[0] == "furniture" and item[5] == wordlines.HEADING]
+        after = between(extraction, stop)
+        below = after[:next((i for i, item in enumerate(after) if item[0] == "furniture"
+                             and item[5] == wordlines.HEADING), len(after))]
+        lines = above[heads[-1] + 1:] if heads else []
+        if heads and not any(_dated(item, settings) for item in lines + below):
+            out[start] = tuple([v for item in part for v in
+                                line_amounts(item[4], settings)]
+                               for part in (lines, below))
+    return out

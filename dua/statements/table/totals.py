@@ -138,16 +138,20 @@ def _explained(printed: list, total: float, pairs: bool = True) -> list:
     return sorted(out)
 
 
-def totals_by_table(frame, printed: list, starts: list, in_table: list | None = None) -> dict:
+def totals_by_table(frame, printed: list, starts: list, in_table: list | None = None,
+                    ends: dict | None = None) -> dict:
     """Rows of several accounts, each table under its own heading with its own totals: the
     rows cut where a heading stands over them, so that each run adds up to figures printed
     for it. Every run must, or nothing is proven (one run that sums to no printed figure
-    may be a run with a row lost)."""
+    may be a run with a row lost). ``ends``: each run's first row -> the amounts printed
+    right above it and right below its last row (``tablestarts.table_ends``)."""
     cuts, start = [], 0
     for stop in list(starts) + [len(frame)]:
         if stop <= start:
             continue
         found = reconcile_totals(frame.iloc[start:stop], printed, in_table, between=False)
+        if not found["passed"] and (ends or {}).get(start):
+            found = _led(frame.iloc[start:stop], *ends[start]) or found
         if found["passed"] or stop == len(frame):
             if not found["passed"]:
                 return {}
@@ -165,3 +169,20 @@ def totals_by_table(frame, printed: list, starts: list, in_table: list | None = 
             "restarts": [a for a, *_ in cuts if a],  # each account's rows, its title over them
             "detail": "table by table under their own headings: " + "; ".join(
                 f"rows {a + 1}-{b}: {detail}" for a, b, detail, _ in cuts)}
+
+
+def _led(frame, above: list, below: list) -> dict | None:
+    """The run's net movement leads from a balance printed right above its first row to one
+    printed right below its last: where they stand, no lost row's amount can pose as either
+    (a lost row prints its amount between two rows)."""
+    every = set(numeric_columns(frame))
+    for what, moves, columns in _movements(frame):
+        net = sum(moves)
+        if columns != every or abs(net) < 0.005:
+            continue
+        pair = next(((a, b) for a in above for b in below if abs(a + net - b) < 0.005), None)
+        if pair:
+            return {"name": "totals_reconcile", "passed": True, "explained": [abs(v) for v in pair],
+                    "detail": f"{what} ({_count(moves)}) lead from the printed {pair[0]} right "
+                              f"above its first row to the printed {pair[1]} right below its last"}
+    return None

@@ -11,7 +11,7 @@ import math
 from ...errors import DocumentNotFoundError, SchemaError
 from ..table import dataframe, engine, tablestarts, totals
 from ..table import reconcile as reconcile_mod
-from . import gutters, owners, pagecount, printed, shapes, textcheck
+from . import dated, gutters, owners, pagecount, printed, shapes, textcheck
 
 # the common schema ``normalize`` writes: a key or rows to check may come in it
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
@@ -19,7 +19,7 @@ _MAX_CELLS = 5
 
 
 # checks whose "could not tell" leaves the rows unverified: each says the rows may be wrong
-_UNDECIDED = ("wrapped_lines_owned", "pages_complete", "cells_in_shape")
+_UNDECIDED = ("wrapped_lines_owned", "pages_complete", "cells_in_shape", "rows_dated")
 
 
 def preload() -> None:
@@ -223,7 +223,7 @@ def _with_balance(settings: dict, arithmetic: dict) -> dict:
 
 def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = None,
                 in_table: list | None = None, starts: list = (), tables: tuple = (),
-                among: list = ()) -> dict:
+                among: list = (), ends: dict | None = None) -> dict:
     """Running balances, else the ``printed`` totals; the daily balances a summary prints,
     reached from its opening one; and where sections sign the amounts, whether the other
     way round adds up as well (then only the daily balances can say which is right)."""
@@ -239,7 +239,7 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
         if result["passed"] is None and columns and not result.get("roles"):
             result = totals.reconcile_totals(f, printed, in_table, among=among)
             if not result["passed"] and starts:
-                result = totals.totals_by_table(f, printed, starts, in_table) or result
+                result = totals.totals_by_table(f, printed, starts, in_table, ends) or result
         if result["passed"] is not False and not result.get("roles"):
             result["running"] = reconcile_mod.running_balances(f, printed, date)
         return result
@@ -328,7 +328,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                              tablestarts.under_headings(extraction) if same else (),
                              tuple(tablestarts.new_tables(extraction)) if same else (),
                              tablestarts.amounts_among_rows(extraction, settings)
-                             if same else ())
+                             if same else (),
+                             tablestarts.table_ends(extraction, settings) if same else None)
     reached = set((arithmetic.get("running") or {}).get("balances") or ()) | set(
         arithmetic.get("explained") or ())
     settings = _with_balance(settings, arithmetic)
@@ -346,7 +347,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                    gutters.apart(*extraction, settings),
                    gutters.one_column_each(*extraction, settings)]
         checks += [c for c in (owners.check(*extraction, settings),
-                               shapes.check(*extraction, settings)) if c]
+                               shapes.check(*extraction, settings),
+                               dated.check(*extraction, settings)) if c]
     signed = printed.balances_as_printed(settings, arithmetic)
     checks += [signed] if signed else []
     cut_short = pagecount.missing(pages)

@@ -1,0 +1,57 @@
+"""Two accounts' tables, each between its opening and its closing balance, and a balance
+line read as a row: where the verdict looks beyond the sums."""
+from __future__ import annotations
+
+import unittest
+
+from dua.statements.learning import analysis
+from dua.statements.table import dataframe
+from dua.statements.verification import verify
+
+from ..table.test_engine import line
+
+
+def _account(top: float, opening: str, moves: list, closing: str) -> tuple:
+    """An account's heading, its opening balance under it, its rows (date, text, debit,
+    credit) and its closing balance: ``(words, the next free top)``."""
+    out = line(top, (40, "Date"), (110, "Details"), (300, "Debit"), (380, "Credit"))
+    out += line(top + 16, (110, "BALANCE ON 31/08"), (380, opening))
+    y = top + 30
+    for day, text, debit, credit in moves:
+        out += line(y, (40, f"{day:02d}/09/2024"), (110, text),
+                    *([(300, debit)] if debit else []), *([(380, credit)] if credit else []))
+        y += 12
+    return out + line(y + 4, (40, "Ref: 009"), (110, "BALANCE ON 30/09"), (380, closing)), y + 40
+
+
+_FIRST = [(2, "Rent", "700.00", ""), (3, "Salary", "", "2,100.00"), (5, "Coffee", "3.50", ""),
+          (8, "Books", "12.00", ""), (9, "Refund", "", "12.00")]
+_SECOND = [(4, "Transfer in", "", "300.00"), (6, "Fee", "2.00", ""), (7, "Interest", "", "1.25")]
+
+
+def _verdict(settings_change: dict | None = None) -> dict:
+    first, y = _account(60, "1,000.00", _FIRST, "2,396.50")
+    second, _ = _account(y, "50.00", _SECOND, "349.25")
+    pages = [first + line(y - 12, (40, "Savings account 12345")) + second]
+    settings = dict(analysis.analyze_pages(pages).settings, **(settings_change or {}))
+    frame = dataframe.build_frame(pages, settings)
+    return verify.intrinsic(frame, pages, settings)
+
+
+class TableEndsTest(unittest.TestCase):
+    def test_each_table_leads_from_the_balance_above_it_to_the_one_below(self):
+        result = _verdict()
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("1000.0 right above its first row to the printed 2396.5", result["summary"])
+
+    def test_a_balance_line_read_as_its_tables_first_row_is_not_passed(self):
+        # read as a row (date printed once a day), the opening balance is money in from
+        # nothing, and every sum still holds: only its missing day tells
+        result = _verdict({"anchor": "amount"})
+        self.assertNotEqual(result["status"], "passed", result["summary"])
+        dated = next(c for c in result["checks"] if c["name"] == "rows_dated")
+        self.assertIn("row 1 prints no date", dated["detail"])
+
+
+if __name__ == "__main__":
+    unittest.main()
