@@ -36,18 +36,23 @@ class Row:
 
 def roles(expected) -> list:
     """'date', 'amount' or 'text' for each expected column, judged by its values."""
-    out = []
-    for name in expected.columns:
+    out, dates = [], []
+    for c, name in enumerate(expected.columns):
         series = expected[name]
         values = [str(v) for v in series.dropna()]
         if str(series.dtype) == "float64":
             out.append("amount")
-        elif values and "date" not in out and (
-                sum(1 for v in values if _is_date(v)) >= 0.8 * len(values)
-                or date_notation(values) is not None):
-            out.append("date")  # the first date column anchors rows; a value date is text
-        else:
-            out.append("text")
+            continue
+        if values and (sum(1 for v in values if _is_date(v)) >= 0.8 * len(values)
+                       or date_notation(values) is not None):
+            dates.append(c)
+        out.append("text")
+    # the first date column anchors rows, a value date is text; but a date printed once a
+    # day prints the first row's, and a column blank there is one a part of the table
+    # leaves out (a card's purchase date, beside the booking date every row prints)
+    filled = [c for c in dates if value(expected.iloc[0, c]) is not None]
+    if dates:
+        out[(filled or dates)[0]] = "date"
     return out
 
 

@@ -20,8 +20,8 @@ from .datewraps import date_goes_on, wrapped_heads
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
                         codes_only, column_of, figures_only, foreign_heading, group_lines,
-                        in_columns, is_rule, join_words, label_goes_on, mark_running, normalize,
-                        reading_key, split_cells)
+                        in_columns, is_rule, join_words, label_goes_on, names_the_columns,
+                        mark_running, normalize, reading_key, split_cells)
 
 
 def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
@@ -54,7 +54,7 @@ _TITLE = "a section's title (it signs its rows)"
 def _item(line: list, settings: dict, state: dict) -> list:
     """One line as ``[kind, top, cells, text, words, reason]`` (see the module docstring)."""
     text, top = join_words(line, settings["glue_gap"]), line[0][3]
-    if _is_header(text, settings):
+    if _is_header(text, settings) or names_the_columns(line, settings):
         state["in_table"] = True
         return ["furniture", top, None, text, line, HEADING]
     norm = normalize(text)

@@ -164,6 +164,26 @@ def foreign_heading(line: list, settings: dict) -> bool:
     return len({column_of(w, settings["columns"]) for w in line}) >= 3
 
 
+def names_the_columns(line: list, settings: dict) -> bool:
+    """The table's heading in full, where the heading learned is a part's that leaves some
+    columns out (the payments' heading learned, then the card's purchases under one that
+    adds 'Purchase date'): every column's name in order and nothing else, each over its own
+    column. A heading naming only some of them may be another table's (daily balances under
+    'Date Amount Balance'), and ends the table as before."""
+    columns = settings["columns"]
+    tokens = [(t, w) for w in line for t in normalize(w[0]).split()]
+    at, kept = 0, 0
+    for c, column in enumerate(columns):
+        name = normalize(column["name"]).split()
+        if not name or [t for t, _ in tokens[at:at + len(name)]] != name:
+            continue
+        if column_of(tokens[at][1], columns) != c:
+            return False
+        at, kept = at + len(name), kept + 1
+    named = sum(1 for c in columns if c.get("output", True))  # not a gap the key left unnamed
+    return at == len(tokens) and kept == named >= 3
+
+
 def _retiered(norm: str, header: list) -> bool:
     """A tier of a heading of several whose names wrap otherwise on this page ('Transaction'
     over 'Details' here, beside it there): three of its words or more, none but the
