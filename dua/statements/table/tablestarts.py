@@ -12,16 +12,40 @@ from .reconcile import line_amounts
 
 
 def amounts_among_rows(extraction: tuple | None, settings: dict) -> list:
-    """The amounts printed on lines between two rows that are no row: none of them is a
-    balance every row leads from or to (a row the reading lost prints its amount there)."""
-    if not extraction:
+    """The amounts printed on lines between two rows that are no row, and on lines after
+    the last row dated as the rows are: none of them is a balance every row leads from or
+    to (a row the reading lost prints its amount there, or under a heading that ended the
+    table too soon)."""
+    if not extraction or not extraction[0]:
         return []
-    found = []
-    for i in range(1, len(extraction[0])):
+    found, dates = [], _date_columns(extraction[0], settings)
+    for i in range(1, len(extraction[0]) + 1):
         for item in between(extraction, i):
-            if item[0] in ("money", "furniture", "text") and item[5] != wordlines.HEADING:
+            if item[5] == wordlines.HEADING:
+                continue
+            if (i < len(extraction[0]) and item[0] in ("money", "furniture", "text")) or \
+                    _row_shaped(item, settings, dates):
                 found += line_amounts(item[4], settings)
     return found
+
+
+def _row_shaped(item: list, settings: dict, dates: list) -> bool:
+    """A line after the table printing what a row prints: a date in a column of the rows'
+    dates, and words in a column of text (a day's balance under its date prints no words)."""
+    if item[0] == "anchor" or not item[4] or not _dated(item, settings, dates):
+        return False
+    cells = item[2] or wordlines.split_cells(item[4], settings["columns"], settings["glue_gap"])
+    return any(c < len(cells) and c not in dates and col["kind"] == "text"
+               and re.search(r"[^\W\d_]{2}", cells[c])
+               for c, col in enumerate(settings["columns"]))
+
+
+def _date_columns(rows: list, settings: dict) -> list:
+    """The columns whose cells are dates on nine rows in ten: the rows' date, a value date."""
+    pattern = settings.get("date_pattern") or r"(?!)"
+    return [c for c in range(len(settings["columns"])) if sum(
+        1 for row in rows if c < len(row[0]) and re.fullmatch(pattern, row[0][c], re.I))
+        >= 0.9 * len(rows)]
 
 
 def openings(extraction: tuple | None, settings: dict) -> dict:
@@ -58,11 +82,12 @@ def openings(extraction: tuple | None, settings: dict) -> dict:
     return out
 
 
-def _dated(item: list, settings: dict) -> bool:
-    """A line whose date cell reads as the rows' dates do."""
+def _dated(item: list, settings: dict, columns: list = ()) -> bool:
+    """A line whose date cell (or a cell of ``columns``) reads as the rows' dates do."""
     cells = item[2] or wordlines.split_cells(item[4], settings["columns"], settings["glue_gap"])
-    date = cells[settings["date_column"]] if settings["date_column"] < len(cells) else ""
-    return bool(date) and bool(re.fullmatch(settings["date_pattern"], date, re.IGNORECASE))
+    return any(c < len(cells) and cells[c] and re.fullmatch(
+        settings["date_pattern"], cells[c], re.IGNORECASE)
+        for c in {settings["date_column"], *columns})
 
 
 def new_tables(extraction: tuple | None) -> list:

@@ -8,7 +8,7 @@ from dua.statements.learning import analysis
 from dua.statements.table import dataframe
 from dua.statements.verification import verify
 
-from ..table.test_engine import line
+from ..table.test_engine import line, settings
 
 
 def _account(top: float, opening: str, moves: list, closing: str) -> tuple:
@@ -51,6 +51,25 @@ class TableEndsTest(unittest.TestCase):
         self.assertNotEqual(result["status"], "passed", result["summary"])
         dated = next(c for c in result["checks"] if c["name"] == "rows_dated")
         self.assertIn("row 1 prints no date", dated["detail"])
+
+
+class LostUnderAHeadingTest(unittest.TestCase):
+    def test_a_row_printed_after_a_heading_that_ended_the_table_is_no_opening_balance(self):
+        # the fees' part opens under its own heading, read as another table's: its row's
+        # 0.02 and the rows' sum would give the printed total as if 0.02 were a balance
+        page = (line(50, (40, "Date"), (100, "Description"), (310, "Amount"))
+                + line(62, (40, "01/10/25"), (100, "Coop"), (310, "30.30"))
+                + line(74, (40, "02/10/25"), (100, "Cinema"), (310, "19.90"))
+                + line(92, (40, "Booked"), (100, "Details"), (310, "Charge"))
+                + line(104, (40, "23/10/25"), (100, "Rounding"), (310, "0.02"))
+                + line(124, (100, "Balance due"), (310, "50.22")))
+        cols = settings(columns=[{"name": "Date", "x0": 0.0, "kind": "date"},
+                                 {"name": "Description", "x0": 90.0, "kind": "text"},
+                                 {"name": "Amount", "x0": 300.0, "kind": "amount"}],
+                        header=["date description amount"])
+        result = verify.intrinsic(dataframe.build_frame([page], cols), [page], cols)
+        self.assertNotEqual(result["checks"][0]["passed"], True, result["summary"])
+        self.assertNotEqual(result["status"], "passed")
 
 
 if __name__ == "__main__":
