@@ -370,11 +370,9 @@ def _dateless_rows(pages: list, settings: dict) -> int:
 def _between_rows(flat: list, i: int) -> bool:
     """Whether a dated row comes before line ``i`` and another after it, with no heading
     between (money lines between them are the day's other rows)."""
-    def reaches(steps) -> bool:
-        kind = next((flat[j][0] if flat[j][0] == "anchor" else "heading" for j in steps
-                     if flat[j][0] != "money"), None)
-        return kind == "anchor"
-    return reaches(range(i - 1, -1, -1)) and reaches(range(i + 1, len(flat)))
+    before = next((item[0] for item in reversed(flat[:i]) if item[0] != "money"), None)
+    after = next((item[0] for item in flat[i + 1:] if item[0] != "money"), None)
+    return before == after == "anchor"
 
 
 def _header_on_every_page(pages: list, candidates: list, header: list) -> bool:
