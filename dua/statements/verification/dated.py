@@ -1,4 +1,5 @@
-"""Whether every row has a day: its own date, or the one of a row above it in its table.
+"""Whether every row has a day: its own date, or the one of a row above it in its table;
+and whether each date it prints reads as one.
 
 A date printed once a day leaves the day's later rows blank, and they share the day above
 them. A table's first row has no row above it: where it prints no date, it is no day's
@@ -7,6 +8,8 @@ read as a row. Its amount still adds up, from nothing to the balance it brings, 
 arithmetic cannot tell; only the missing day does.
 """
 from __future__ import annotations
+
+import re
 
 from ..table import tablestarts
 
@@ -28,5 +31,15 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
         return {"name": "rows_dated", "passed": None,
                 "detail": f"row {undated[0] + 1} prints no date and is its table's first: no "
                           "row above it gives it a day (a balance line read as a row?)"}
+    # a date wrapped in its cell whose tail went to the next row: one cell lacks its year,
+    # the other holds it twice, and both still anchor their rows
+    pattern = settings.get("date_pattern") or ""
+    odd = [i for i, c in enumerate(cells) if c and not re.fullmatch(pattern, c, re.IGNORECASE)]
+    if odd:
+        return {"name": "rows_dated", "passed": None,
+                "detail": f"row {odd[0] + 1}'s date {cells[odd[0]]!r} is no date of the rows' "
+                          f"notation ({len(odd)} such): a wrapped date's lines given to the "
+                          "wrong rows?"}
     return {"name": "rows_dated", "passed": True,
-            "detail": "every table's first row prints its date"}
+            "detail": "every table's first row prints its date, and every date reads as the "
+                      "rows' dates do"}

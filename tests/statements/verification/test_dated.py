@@ -5,10 +5,10 @@ from __future__ import annotations
 import unittest
 
 from dua.statements.learning import analysis
-from dua.statements.table import dataframe
-from dua.statements.verification import verify
+from dua.statements.table import dataframe, engine
+from dua.statements.verification import dated, verify
 
-from ..table.test_engine import line, settings
+from ..table.test_engine import HEADER, line, row, settings
 
 
 def _account(top: float, opening: str, moves: list, closing: str) -> tuple:
@@ -51,6 +51,18 @@ class TableEndsTest(unittest.TestCase):
         self.assertNotEqual(result["status"], "passed", result["summary"])
         dated = next(c for c in result["checks"] if c["name"] == "rows_dated")
         self.assertIn("row 1 prints no date", dated["detail"])
+
+    def test_a_date_cell_holding_more_than_a_date_is_no_date_of_the_rows(self):
+        # a wrapped date's year carried to the wrong row: '15 jan.' there, '2024 16 jan.
+        # 2024' here, and both rows still anchored by the dates in them
+        page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + \
+            row(90, "02/02/24", "Tea", "1.50", "95.00")
+        rows, items = engine.extract([page], settings())
+        self.assertTrue(dated.check(rows, items, settings())["passed"])
+        rows[1][0][0] = "24 02/02/24"
+        found = dated.check(rows, items, settings())
+        self.assertIsNone(found["passed"])
+        self.assertIn("row 2's date '24 02/02/24' is no date", found["detail"])
 
 
 class LostUnderAHeadingTest(unittest.TestCase):
