@@ -52,8 +52,13 @@ def reconcile_totals(frame, printed: list, in_table: list | None = None,
         f"{what} adds up to the printed {t} ({_count(moves)})" if other is None
         else f"the printed {other} and {what} ({_count(moves)}) give the printed {t}"
         for what, moves, (t, other), _ in found)
-    explained = sorted({v for _, m, _, net in found for v in _explained(printed, sum(m), net)}
-                       | set(halves[4] if halves else ()))
+    explained = {v for _, m, _, net in found for v in _explained(printed, sum(m), net)}
+    if len(found) > 1 and covered == every and not any(net for *_, net in found):
+        # each column summed by a total of its own: their net is proven too, and two printed
+        # balances it leads from one to the other are the summary's opening and closing
+        explained |= {v for _, moves, columns in options if columns == every
+                      for v in _explained(printed, sum(moves))}
+    explained = sorted(explained | set(halves[4] if halves else ()))
     left = [c for c in numeric_columns(frame) if c not in covered]
     if left:
         return {"name": "totals_reconcile", "passed": None, "explained": explained,
