@@ -61,7 +61,7 @@ def from_lines(lines: list, has_money) -> str | None:
         starts = [w[1] for w in line for _ in range(len(w[0]) + 1)]
         for m in _search().finditer(text):
             x = starts[m.start() + len(m.group(0)) - len(m.group(0).lstrip())]
-            for run in _runs(m.group(0).strip()):
+            for run in _runs(m.group(0).strip(), text[m.end():]):
                 kinds, _, seps = shape_of(run)
                 shape = (kinds, tuple(s.strip() for s in seps))
                 column = next((c for c in groups.setdefault(shape, []) if abs(c[0] - x) < 15),
@@ -89,13 +89,15 @@ def _turns(values: list) -> int:
     return sum(1 for a, b in zip(keys, keys[1:]) if b < a)
 
 
-def _runs(run: str) -> list:
+def _runs(run: str, after: str = "") -> list:
     """A date-like run, and the run without its last number (a day's width) where a word of
-    letters stands before it: two dates side by side ('04 Février 06 Février') read as day, month and a
-    year that is the next date's day; which is meant, the column's order says."""
+    letters stands before it and another right after it: two dates side by side ('04 Février
+    06 Février') read as day, month and a year that is the next date's day; which is meant,
+    the column's order says. Where a date follows whole ('06 février 25 06 février 25'),
+    the number is the run's own year."""
     words = run.split()
     if len(words) > 2 and words[-1].isdigit() and len(words[-1]) <= 2 \
-            and re.search(r"[^\W\d_]", words[-2]):
+            and re.search(r"[^\W\d_]", words[-2]) and re.match(r"\s*[^\W\d_]", after):
         return [run, " ".join(words[:-1])]
     return [run]
 

@@ -319,6 +319,15 @@ class DateNotationTest(unittest.TestCase):
                                    ("12 Février", "12 Février"), ("15 Février", "17 Février")],
                                   "20 Mars")
 
+    def test_without_a_key_a_short_year_followed_by_a_whole_date_stays_the_dates_year(self):
+        # value dates a day or two off the booking order, then the booking date printed once
+        # a day: '06 février 25 06 février 25' is two whole dates, no day taken from the next
+        value = (6, 8, 9, 10, 12, 13, 11, 12, 13, 15, 16, 17, 20, 18, 19, 18, 23)
+        booked = {0: 6, 1: 7, 2: 9, 4: 10, 5: 11, 8: 12, 9: 14, 10: 16, 12: 18, 16: 21}
+        self.assert_read_as_dates([(f"{d:02d} février 25",) + ((f"{booked[i]:02d} février 25",)
+                                                               if i in booked else ())
+                                   for i, d in enumerate(value)], "20 mars 25")
+
     def test_without_a_key_no_date_starts_in_an_amounts_decimals(self):
         # money first: '4.317,51 июл. 18 2025' reads '51 июл. 18' as well as the date
         self.assert_read_as_dates([("4.317,51", "июл. 18 2025"), ("31.627,66", "июл. 19 2025"),
