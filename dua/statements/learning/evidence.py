@@ -50,7 +50,7 @@ def roles(expected) -> list:
     # the first date column anchors rows, a value date is text; but a date printed once a
     # day prints the first row's, and a column blank there is one a part of the table
     # leaves out (a card's purchase date, beside the booking date every row prints)
-    filled = [c for c in dates if value(expected.iloc[0, c]) is not None]
+    filled = [c for c in dates if len(expected) and value(expected.iloc[0, c]) is not None]
     if dates:
         out[(filled or dates)[0]] = "date"
     return out
