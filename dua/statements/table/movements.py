@@ -64,6 +64,12 @@ def movement_options(frame, exclude=()) -> list:
     return [(what, moves) for what, moves, _ in _movements(frame, exclude)]
 
 
+def _signed_out(values: list) -> bool:
+    """A column whose every amount prints a minus: money out, signed as printed."""
+    moved = [v for v in values if v]
+    return bool(moved) and all(v < 0 for v in moved)
+
+
 def _movements(frame, exclude=()) -> list:
     """(description, movements, the columns they sum) for every way the numeric columns
     can be the movements."""
@@ -81,6 +87,11 @@ def _movements(frame, exclude=()) -> list:
         out.append((f"{c!r}", vals[c], {c}))
     for d, c in itertools.permutations(nums, 2):
         out.append((f"{c!r} in, {d!r} out", [b - a for a, b in zip(vals[d], vals[c])], {c, d}))
+    # a column of money out that prints its own minus ('-$4,961.00') moves money as signed
+    for c, d in itertools.combinations(nums, 2):
+        if _signed_out(vals[c]) or _signed_out(vals[d]):
+            out.append((f"{c!r} and {d!r} as signed", [a + b for a, b in zip(vals[c], vals[d])],
+                        {c, d}))
     # Three or four columns move it: a charge column beside debit and credit columns.
     for size in range(3, min(4, len(nums)) + 1):
         for cols in itertools.combinations(nums, size):
