@@ -48,7 +48,7 @@ class CliParseTest(unittest.TestCase):
         self.assertEqual([c["name"] for c in report["checks"]],
                          ["balance_reconciles", "words_accounted", "columns_in_gutters",
                           "lines_in_columns", "cells_apart", "one_column_each",
-                          "cells_in_shape", "summary_agrees"])
+                          "cells_in_shape", "rows_dated", "summary_agrees"])
         self.assertTrue(all(c["passed"] is not False for c in report["checks"]))
         accounting = report["accounting"]  # the passed verdict carries its accounting
         self.assertGreater(accounting["words_in_cells"], 500)
