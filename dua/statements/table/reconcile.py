@@ -134,14 +134,26 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
     restarts = sorted(t for t in starts.values() if t is not None)
     bad = [i for i in bad if starts.get(i) is None]
     if bad and not newest and all(_opens_before(i, bal, tables) for i in bad):
-        unchecked = sorted({r for i in bad for r in range(_opened_at(i, bal, tables), i + 1)})
+        firsts = [_opened_at(i, bal, tables) for i in bad]
+        unchecked = ", ".join(map(str, sorted(
+            {r for i, t in zip(bad, firsts) for r in range(t, i + 1)})))
+        where = f"a table of its own starts under its heading at row(s) " \
+            f"{', '.join(map(str, firsts))}, from no balance printed before it"
+        # Where no figure stands around such a table (no opening, no summary, no line a
+        # row the reading lost would print), it opens as the statement's first row does:
+        # its first amounts lead to its first balance from nothing a check could read.
+        if not any((openings or {}).get(t) for t in firsts):
+            return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
+                    "restarts": sorted(restarts + bad),
+                    "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed "
+                              f"in {bal_col!r} follow one from another by {what} (in printed "
+                              f"order); {where} and no figure around it: as the first row's, "
+                              f"the amounts of row(s) {unchecked} lead to no balance printed"}
         return {"name": "balance_reconciles", "passed": None, "roles": [bal_col, what],
                 "restarts": sorted(restarts + bad),
                 "detail": f"the balances printed in {bal_col!r} follow one from another by "
-                          f"{what}, but a table of its own starts under its heading at row(s) "
-                          f"{', '.join(str(_opened_at(i, bal, tables)) for i in bad)}, from "
-                          "no balance printed before it: the amounts of row(s) "
-                          f"{', '.join(map(str, unchecked))} are not checked"}
+                          f"{what}, but {where}: the amounts of row(s) {unchecked} are not "
+                          "checked"}
     if not bad:
         order = "newest first" if newest else "in printed order"
         again = f"; they start again at row(s) {', '.join(map(str, restarts))} from the " \

@@ -369,15 +369,21 @@ class SecondTableTest(unittest.TestCase):
         for detail in details:
             self.assertIn(detail, result["checks"][0]["detail"])
 
-    def test_its_first_row_is_unchecked_not_wrong(self):
-        self.expect("unverified", "starts under its heading at row(s) 2",
-                    "the amounts of row(s) 2 are not checked")
+    def test_its_first_row_opens_on_nothing_as_the_statements_first_row_does(self):
+        self.expect("passed", "starts under its heading at row(s) 2",
+                    "the amounts of row(s) 2 lead to no balance printed")
 
-    def test_its_rows_up_to_its_first_balance_printed_are_unchecked_not_wrong(self):
+    def test_its_rows_up_to_its_first_balance_printed_open_on_nothing(self):
         # a balance printed at each day's end: the second table's first row, the day's
         # first, prints none
-        self.expect("unverified", "the amounts of row(s) 2, 3 are not checked",
+        self.expect("passed", "the amounts of row(s) 2, 3 lead to no balance printed",
                     first_balance=None)
+
+    def test_a_figure_around_it_that_leads_nowhere_leaves_its_first_row_unchecked(self):
+        # the first account's figures between the tables, and none the second one's
+        # opening: what stands there could be a row the reading lost
+        self.expect("unverified", "the amounts of row(s) 2 are not checked",
+                    summary_between=True)
 
     def test_its_opening_balance_reaches_the_first_balance_it_prints(self):
         # the opening printed over its first row, which prints no balance of its own
