@@ -57,7 +57,10 @@ class Arithmetic:
         if not found:
             return ""
         above = bisect.bisect_left(self.starts, (page, k))
-        if all(self._is_balance(v, above) for v in found):
+        # a row whose lines run on past the line (its description above it, its amount on
+        # the next page): the line carries the balance that row moves from
+        within = above if above and self._rows[above - 1][3][-1] > (page, k) else None
+        if all(self._is_balance(v, above, within) for v in found):
             return "a balance line (it prints the running balance the rows reach)"
         if all(self._is_total(v, above) for v in found):
             return "a total or subtotal (it sums the rows above it)"
@@ -150,16 +153,17 @@ class Arithmetic:
                     self._code_columns.append(cells)
         return self._code_columns
 
-    def _is_balance(self, value: float, above: int) -> bool:
+    def _is_balance(self, value: float, above: int, within: int | None = None) -> bool:
         """The chain's value where the line stands: the balance of the row above or below
-        it, the opening one before the first row, or one the rows reach day by day."""
+        it, the opening one before the first row, or one the rows reach day by day; inside
+        row ``within - 1``, the balance that row moves from."""
         if round(abs(value), 2) in {round(abs(b), 2) for b in self.reached}:
             return True
         if self.balance is None:
             return False
         near = [self.values[i].get(self.balance) for i in (above - 1, above)
                 if 0 <= i < len(self.values)]
-        near += list(self._before(above))
+        near += list(self._before(above)) + list(self._before(within - 1) if within else ())
         return any(b is not None and abs(abs(b) - abs(value)) < _CENT for b in near)
 
     def _before(self, row: int) -> set:
@@ -168,13 +172,24 @@ class Arithmetic:
         movements down to it, under each way the columns of money move it."""
         printed = next((i for i in range(row, len(self.values))
                         if self.values[i].get(self.balance) is not None), None)
-        moving = [c for c in self.columns if c != self.balance][:3]
         if printed is None:
             return set()
-        return {round(self.values[printed][self.balance]
-                      - sum(s * (v.get(c) or 0.0) for v in self.values[row:printed + 1]
-                            for c, s in zip(moving, signs)), 2)
-                for signs in itertools.product((1, -1), repeat=len(moving))}
+        return {round(self.values[printed][self.balance] - sum(moves[row:printed + 1]), 2)
+                for moves in self._movements()}
+
+    def _movements(self) -> list:
+        """Each way the columns of money may move the balance, a signed figure a row: each
+        column added or taken away, or one column signed row by row by a column of two
+        codes ('Dr' and 'Cr' beside an amount printed without its sign)."""
+        moving = [c for c in self.columns if c != self.balance][:3]
+        ways = [[sum(s * (v.get(c) or 0.0) for c, s in zip(moving, signs))
+                 for v in self.values] for signs in itertools.product((1, -1), repeat=len(moving))]
+        if len(moving) == 1:
+            for codes in self._codes():
+                first = sorted(set(codes) - {""})[0]
+                ways += [[s * (1 if code == first else -1) * (v.get(moving[0]) or 0.0)
+                          for v, code in zip(self.values, codes)] for s in (1, -1)]
+        return ways
 
     def _is_total(self, value: float, above: int) -> bool:
         """The amount sums two rows or more just above the line (one row's amount printed

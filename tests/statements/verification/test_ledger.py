@@ -77,6 +77,20 @@ class StrayHeadingTest(unittest.TestCase):
         # a heading that prints it on every page says it is the heading's
         self.assertEqual(unaccounted(ledger.build([page], dict(s, header_once=False))), [])
 
+    def test_a_heading_line_where_no_rows_wrapped_line_stands_is_the_headings(self):
+        # 'No.' under 'Ref': the rows wrap their text in 'Description' only
+        columns = settings()["columns"][:2] + [{"name": "Ref No.", "x0": 200.0, "kind": "text"}] \
+            + settings()["columns"][2:]
+        s = settings(columns=columns, header=["date description ref amount balance", "no"],
+                     header_once=True, continuation="above", continuation_gap=13.0)
+        head = line(50, (40, "Date"), (100, "Description"), (205, "Ref"), (310, "Amount"),
+                    (410, "Balance"))
+        page = (head + line(62, (205, "No.")) + line(74, (100, "Coffee"))
+                + line(86, (40, "01/02/24"), (205, "A1"), (320, "3.50"), (420, "96.50"))
+                + line(98, (100, "Tea"))
+                + line(110, (40, "02/02/24"), (205, "A2"), (320, "1.50"), (420, "95.00")))
+        self.assertEqual(unaccounted(ledger.build([page], s)), [])
+
 
 class CellsTest(unittest.TestCase):
     def test_the_words_of_row_lines_are_in_cells(self):
@@ -252,6 +266,20 @@ class PageEdgesTest(unittest.TestCase):
         self.assertEqual(unaccounted(book), ["Harbour", "Bank"])
         self.assertIn("read as the row's words", book.unaccounted[0]["why"])
 
+    def test_under_the_heading_a_later_page_prints_again_a_carried_rows_words_are_its_own(self):
+        # 'Harbour' opens the first page's header, and the row carried over prints it too,
+        # under the heading page 2 prints again: the table's line, not the page's header
+        from dua.statements.table import engine
+
+        s = settings(header_once=True)
+        pages = [line(10, (100, "Harbour")) + HEADER + COFFEE + TEA,
+                 HEADER + line(62, (100, "Harbour")) + row(80, "03/02/24", "Milk", "2.00", "93.00")]
+        rows, items = engine.extract(pages, s)
+        k = next(k for k, item in enumerate(items[1]) if item[4][0][0] == "Harbour")
+        rows[1][3].append((1, k))
+        rows[1][0][1] += " Harbour"
+        self.assertEqual(unaccounted(ledger.build(pages, s, extraction=(rows, items))), [])
+
     def test_a_later_page_of_rows_without_their_dates_or_the_heading_is_the_tables_too(self):
         # the day's date printed once, on page 1; page 2 prints the day's last row under
         # no heading: its amounts end where the rows' amounts and balances end
@@ -394,6 +422,47 @@ class SpacedFiguresTest(unittest.TestCase):
         money = Arithmetic(engine.extract([page], s)[0], dict(s, balance_column=3), set(), ())
         self.assertTrue(money.explain_anywhere(["1", "096,50", "1", "091,00"]))
         self.assertFalse(money.explain_anywhere(["1", "096,50", "1", "091,01"]))
+
+
+class BalanceLinesTest(unittest.TestCase):
+    def test_the_opening_balance_is_reached_through_amounts_signed_by_their_code_column(self):
+        # 'Cr' adds, 'Dr' takes away, and the balance is printed at the day's end only:
+        # 100.00 + 20.00 - 5.00 = 115.00, which no column added or taken away as a whole gives
+        from dua.statements.table import engine
+        from dua.statements.verification.arithmetic import Arithmetic
+
+        columns = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                   {"name": "Description", "x0": 90.0, "kind": "text"},
+                   {"name": "Amount", "x0": 300.0, "kind": "amount"},
+                   {"name": "DrCr", "x0": 360.0, "kind": "text"},
+                   {"name": "Balance", "x0": 400.0, "kind": "amount"}]
+        s = settings(columns=columns, header=["date description amount drcr balance"])
+        head = line(50, (40, "Date"), (100, "Description"), (310, "Amount"), (362, "DrCr"),
+                    (410, "Balance"))
+        page = head + line(65, (40, "01/02/24"), (100, "Salary"), (320, "20.00"), (362, "Cr")) \
+            + line(77, (40, "01/02/24"), (100, "Rent"), (320, "5.00"), (362, "Dr"),
+                   (420, "115.00")) \
+            + line(89, (40, "02/02/24"), (100, "Tea"), (320, "1.50"), (362, "Dr"), (420, "113.50"))
+        money = Arithmetic(engine.extract([page], s)[0], dict(s, balance_column=4), set(), ())
+        self.assertEqual(money.explain_anywhere(["Opening", "100.00"]),
+                         "a balance the rows reach (a summary of balances)")
+        self.assertFalse(money.explain_anywhere(["Opening", "110.00"]))
+
+    def test_a_line_inside_a_row_broken_by_the_page_carries_the_balance_that_row_moves_from(self):
+        # 'Rent' prints its description above the page's end and its amount on the next
+        # page, under the balance carried forward: 85.00 + 10.00
+        from dua.statements.verification.arithmetic import Arithmetic
+
+        rows = [[["01/02/24", "Coffee", "-3.50", "96.50"], None, None, [(0, 1)]],
+                [["02/02/24", "Tea", "-1.50", ""], None, None, [(0, 2)]],
+                [["02/02/24", "Rent", "-10.00", "85.00"], None, None, [(0, 3), (1, 1)]]]
+        carried = ["furniture", None, ["", "Balance carried forward", "", "95.00"]]
+        money = Arithmetic(rows, settings(balance_column=3), set(), ())
+        self.assertEqual(money.explain(carried, 0, 4),
+                         "a balance line (it prints the running balance the rows reach)")
+        rows[2][3] = [(0, 3)]  # the row ends above the line: 95.00 is no balance there
+        self.assertEqual(Arithmetic(rows, settings(balance_column=3), set(), ()).explain(
+            carried, 0, 4), "")
 
 
 if __name__ == "__main__":
