@@ -32,7 +32,7 @@ def stray(items: list, settings: dict) -> set:
     return out
 
 
-def over_first_row(items: list, settings: dict) -> set:
+def over_first_row(items: list, settings: dict, rows: list = ()) -> set:
     """``(page, line)`` of the heading's lines that may be the first row's wrapped lines:
     where rows print theirs above the date line, a heading line under another whose words
     all stand in the columns of text, and that runs on to the line under it at the rows'
@@ -42,13 +42,17 @@ def over_first_row(items: list, settings: dict) -> set:
         return set()
     columns, reach = settings.get("columns") or [], settings.get("continuation_gap", 0.0)
     texts = {c for c, col in enumerate(columns) if col.get("kind") == "text"}
+    # a row's wrapped line stands where the rows' wrapped lines stand: a word in a column
+    # none of them prints in ('No.' under 'Chq', 'Date' under 'Effective') is the heading's
+    wrapping = texts & {wordlines.column_of(w, columns) for row in rows for p, k in row[3]
+                        if items[p][k][0] == "text" for w in items[p][k][4]}
     out = set()
     for page, lines in enumerate(items):
         for k in range(1, len(lines) - 1):
             line, over, under = lines[k], lines[k - 1], lines[k + 1]
             if _heading(line) and _heading(over) and under[1] - line[1] <= reach and \
                     under[0] in ("furniture", "text", "anchor") and \
-                    all(wordlines.column_of(w, columns) in texts for w in line[4]):
+                    all(wordlines.column_of(w, columns) in wrapping for w in line[4]):
                 out.add((page, k))
     return out
 

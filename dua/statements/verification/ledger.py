@@ -9,6 +9,7 @@ Verification, the refine loop's diagnostics and the review page all read this le
 from __future__ import annotations
 
 import dataclasses
+import math
 import re
 
 from ..table import engine, wordlines
@@ -114,7 +115,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
     stray = {at: _ELSEWHERE for at in headings.stray(items, settings)}
-    stray.update({at: _FIRST_ROW for at in headings.over_first_row(items, settings)})
+    stray.update({at: _FIRST_ROW for at in headings.over_first_row(items, settings, rows)})
     first = min(region) if region else 0
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
@@ -131,9 +132,11 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if (page, k) in owned:
                 row = rows[owned[(page, k)]]
                 if item[0] in ("text", "furniture") and page != first and \
-                        row[3][0][0] < page and \
+                        row[3][0][0] < page and item[1] < (heading if heading > -math.inf
+                                                           else math.inf) and \
                         wordlines.letterhead(item[4], items[first], region[first][0]):
-                    # a row carried over the page, given the page's own header
+                    # a row carried over the page, given the page's own header (above the
+                    # heading the page prints again: under it, the table's lines go on)
                     ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
                                             "why": "the first page's header printed again, "
                                                    "read as the row's words"} for w in item[4]]
