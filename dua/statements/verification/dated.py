@@ -35,11 +35,25 @@ def check(rows: list, items: list, settings: dict) -> dict | None:
     # the other holds it twice, and both still anchor their rows
     pattern = settings.get("date_pattern") or ""
     odd = [i for i, c in enumerate(cells) if c and not re.fullmatch(pattern, c, re.IGNORECASE)]
-    if odd:
+    if odd and not _wrapped_alike(cells, pattern):
         return {"name": "rows_dated", "passed": None,
                 "detail": f"row {odd[0] + 1}'s date {cells[odd[0]]!r} is no date of the rows' "
                           f"notation ({len(odd)} such): a wrapped date's lines given to the "
                           "wrong rows?"}
     return {"name": "rows_dated", "passed": True,
             "detail": "every table's first row prints its date, and every date reads as the "
-                      "rows' dates do"}
+                      "rows' dates do" + (", each with a tail of one shape wrapped onto a line "
+                                          "of its own" if odd else "")}
+
+
+def _wrapped_alike(cells: list, pattern: str) -> bool:
+    """Whether every date printed wraps the same part onto a line of its own: the rows'
+    notation, then a tail of one shape on every row ('17 Agosto' over '2024', where the
+    notation was learned from the date lines alone)."""
+    shapes = set()
+    for cell in filter(None, cells):
+        head = re.match(f"(?:{pattern})(?=\\s)", cell, re.IGNORECASE)
+        if not head:
+            return False
+        shapes.add(re.sub(r"[^\W\d_]", "a", re.sub(r"\d", "9", cell[head.end():].strip())))
+    return len(shapes) == 1 and "" not in shapes

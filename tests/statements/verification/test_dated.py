@@ -64,6 +64,22 @@ class TableEndsTest(unittest.TestCase):
         self.assertIsNone(found["passed"])
         self.assertIn("row 2's date '24 02/02/24' is no date", found["detail"])
 
+    def test_dates_that_each_wrap_a_tail_of_one_shape_read_as_the_rows_dates(self):
+        # the notation learned from the date lines ('01/02'), the year on a line of its own
+        # under each: read with it, but one row without it is no date of the rows
+        page = HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50") + \
+            row(90, "02/02/24", "Tea", "1.50", "95.00")
+        s = settings(date_pattern=r"\d{2}/\d{2}")
+        rows, items = engine.extract([page], settings())
+        rows[0][0][0], rows[1][0][0] = "01/02 2024", "02/02 2024"
+        found = dated.check(rows, items, s)
+        self.assertTrue(found["passed"], found["detail"])
+        self.assertIn("a tail of one shape", found["detail"])
+        rows[1][0][0] = "02/02"
+        self.assertIsNone(dated.check(rows, items, s)["passed"])
+        rows[1][0][0] = "2024 02/02 2024"
+        self.assertIsNone(dated.check(rows, items, s)["passed"])
+
 
 class LostUnderAHeadingTest(unittest.TestCase):
     def test_a_row_printed_after_a_heading_that_ended_the_table_is_no_opening_balance(self):
