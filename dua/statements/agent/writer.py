@@ -289,8 +289,13 @@ def _more_rows(settings: dict) -> list:
 def _sign_variants(settings: dict) -> list:
     out = [_with(settings, parens_negative=not settings.get("parens_negative", True)),
            _with(settings, trailing_minus_negative=not settings.get("trailing_minus_negative", True))]
+    now = settings.get("drcr_signs", {})
+    learned = {m: now.get(m, 1) for m in settings.get("sign_marks") or ()}
+    if learned:  # the two codes printed after the amounts ('S', 'H'), each the other way
+        out.append(_with(settings, drcr_signs=dict(now, **{m: -v for m, v in learned.items()})))
     for signs in ({"dr": 1, "cr": 1}, {"dr": -1, "cr": 1}, {"dr": 1, "cr": -1}):
-        if signs != settings.get("drcr_signs"):
+        signs = dict(signs, **learned)
+        if signs != now:
             out.append(_with(settings, drcr_signs=signs))
     return out
 

@@ -287,6 +287,11 @@ def _signs(columns: list, by_col: list, settings: dict) -> None:
         if signs and signs != settings["drcr_signs"]:
             col["drcr_signs"] = signs
     c, codes = notation.code_signs(by_col, columns, settings)
+    if not codes:  # no balance says which code is money out: a guess the search flips,
+        # and the verdict says so unless the statement's own figures tell the two ways apart
+        c, pair = notation.coded_column(by_col, columns, settings)
+        codes = dict(zip(pair, (1, -1)))
+        settings["sign_marks_guessed"] = bool(codes)
     if codes:  # 'S' and 'H' after the amounts, signed as the balance moves by them
         columns[c]["kind"] = "amount"
         settings.update(sign_marks=sorted(codes), drcr_signs=dict(settings["drcr_signs"], **codes),

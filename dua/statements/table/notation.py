@@ -95,14 +95,7 @@ def code_signs(by_col: list, columns: list, settings: dict) -> tuple:
     amounts ('S' and 'H'), each giving the sign another column of money, read as the
     running balance, moves by line to line (in printed order or the reverse). ``(None,
     {})`` where no column prints two such words, or no balance says which is which."""
-    for c, col in enumerate(columns):
-        if c == settings.get("date_column"):
-            continue
-        split = [_coded(cell, settings) for cell in by_col[c]]
-        codes = {code for _, code in split if code}
-        if len(codes) != 2 or sum(1 for cell, (v, code) in zip(by_col[c], split)
-                                  if cell and not code) > 0.5 * len(split):
-            continue
+    for c, split, codes in _two_codes(by_col, columns, settings):
         for b, other in enumerate(columns):
             if b == c or other["kind"] != "amount":
                 continue
@@ -111,6 +104,27 @@ def code_signs(by_col: list, columns: list, settings: dict) -> tuple:
             if signs and set(signs) == codes and len(set(signs.values())) == 2:
                 return c, signs
     return None, {}
+
+
+def coded_column(by_col: list, columns: list, settings: dict) -> tuple:
+    """``(column, (code, code))`` of the first column whose amounts print one of two short
+    words after them on most rows, whether or not a balance says which is money out;
+    ``(None, ())`` where none does."""
+    return next(((c, tuple(sorted(codes))) for c, _, codes in
+                 _two_codes(by_col, columns, settings)), (None, ()))
+
+
+def _two_codes(by_col: list, columns: list, settings: dict):
+    """``(column, its cells split into amount and code, the two codes)`` of each column
+    whose cells print one of two short words after an amount on half of them or more."""
+    for c, col in enumerate(columns):
+        if c == settings.get("date_column"):
+            continue
+        split = [_coded(cell, settings) for cell in by_col[c]]
+        codes = {code for _, code in split if code}
+        if len(codes) == 2 and sum(1 for cell, (v, code) in zip(by_col[c], split)
+                                   if cell and not code) <= 0.5 * len(split):
+            yield c, split, codes
 
 
 def _coded(cell: str, settings: dict) -> tuple:

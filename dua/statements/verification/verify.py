@@ -11,7 +11,7 @@ import math
 from ...errors import DocumentNotFoundError, SchemaError
 from ..table import dataframe, engine, tablestarts, totals
 from ..table import reconcile as reconcile_mod
-from . import dated, gutters, owners, pagecount, printed, shapes, textcheck
+from . import dated, direction, gutters, owners, pagecount, printed, shapes, textcheck
 
 # the common schema ``normalize`` writes: a key or rows to check may come in it
 SCHEMA = ("date", "description", "amount", "balance", "currency", "account", "page", "row")
@@ -250,39 +250,13 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
         return {"name": "rows_move_money", "passed": False, "bad_rows": len(idle),
                 "detail": f"{len(idle)} row(s) print no amount, as row {idle[0]} does: "
                           "every transaction moves money"}
-    signed = [c["name"] for c in columns if c.get("section_signed")
-              and c.get("output", True) and c["name"] in frame.columns]
-    if result["passed"] and signed and settings.get("sections"):
+    signed, what = direction.signed_by_guess(frame, settings)
+    if result["passed"] and signed:
         mirrored = frame.copy()
         for name in signed:
             mirrored[name] = -mirrored[name]
-        return _direction(result, check(mirrored))
-    return _with_running(result)
-
-
-def _direction(result: dict, mirrored: dict) -> dict:
-    """Sections sign the amounts and both ways add up: the daily balances decide, if any."""
-    if not mirrored["passed"]:
-        return _with_running(result)
-    mine = len((result.get("running") or {}).get("reached", []))
-    theirs = len((mirrored.get("running") or {}).get("reached", []))
-    if mine > theirs:
-        return _with_running(result)
-    if theirs > mine:
-        return dict(result, passed=False, bad_rows=theirs - mine,
-                    detail=result["detail"] + f"; but signed the other way round the rows "
-                    f"reach {theirs} of the daily balances printed, and {mine} as they stand")
-    return dict(result, passed=None, detail=result["detail"] + "; but signed the other way "
-                "round the sections add up as well, so the arithmetic cannot tell which way "
-                "they move the balance")
-
-
-def _with_running(result: dict) -> dict:
-    run = result.get("running")
-    if run:
-        result = dict(result, detail=result["detail"] + f"; from the printed {run['opening']} "
-                      f"the rows reach {len(run['reached'])} of the balances printed by day")
-    return result
+        return direction.decide(result, check(mirrored), what)
+    return direction.with_running(result)
 
 
 def _rows_without_money(frame, settings: dict) -> list:

@@ -17,6 +17,7 @@ from dua.sandbox.policy import check_source
 from dua.schemas import StatementState
 from dua.statements.learning import analysis
 from dua.statements.agent import agent, writer
+from dua.statements.table import dataframe
 
 from ...support import FIXTURES
 from ..learning.test_analysis import rows
@@ -138,6 +139,48 @@ class BuiltinWriterTest(unittest.TestCase):
         with self.assertRaises(LookupError):
             w.write()
 
+
+
+class CodedAmountsTest(unittest.TestCase):
+    def page(self, opening: str, closing: str) -> list:
+        # 'K' and 'D' after each amount, no balance column
+        return (line(10, (40, "Opening balance"), (260, opening))
+                + line(22, (40, "Closing balance"), (260, closing))
+                + line(50, (40, "Date"), (120, "Details"), (260, "Amount"))
+                + rows([(40, "01/08/2024"), (120, "Salary"), (260, "20.00 K")],
+                       [(40, "02/08/2024"), (120, "Rent"), (260, "5.00 D")],
+                       [(40, "03/08/2024"), (120, "Bus"), (260, "2.50 D")],
+                       [(40, "04/08/2024"), (120, "Refund"), (260, "1.00 K")]))
+
+    def test_two_codes_sign_the_amounts_but_which_is_money_out_no_total_proves(self):
+        # opening + net = closing, and closing - net = opening: either code may be money
+        # out, so the codes sign the amounts (nothing they say is lost) and the verdict
+        # says the way is not proven, whichever way the figures go
+        for closing in ("113.50", "86.50"):
+            with self.subTest(closing=closing):
+                page = self.page("100.00", closing)
+                draft = writer.BuiltinWriter([page], analysis.analyze_pages([page])).write()
+                result = draft.in_process
+                self.assertEqual(result["status"], "unverified", result["summary"])
+                self.assertIn("their codes 'd' and 'k' read the other way, add up as well",
+                              result["summary"])
+                frame = dataframe.build_frame([page], draft.settings)
+                self.assertEqual([v > 0 for v in frame["Amount"]], [True, False, False, True]
+                                 if draft.settings["drcr_signs"]["k"] > 0
+                                 else [False, True, True, False])
+
+
+    def test_the_balances_printed_day_by_day_tell_the_search_which_code_is_money_out(self):
+        for out, daily in (("d", ("120.00", "112.50", "113.50")),
+                           ("k", ("80.00", "87.50", "86.50"))):
+            with self.subTest(money_out=out):
+                page = self.page("100.00", daily[-1]) + line(
+                    140, (40, "Date"), (120, "Daily"), (260, "Balance")) + rows(
+                    [(40, "01/08/2024"), (260, daily[0])], [(40, "03/08/2024"), (260, daily[1])],
+                    [(40, "04/08/2024"), (260, daily[2])], top=152)
+                draft = writer.BuiltinWriter([page], analysis.analyze_pages([page])).write()
+                self.assertEqual(draft.in_process["status"], "passed", draft.in_process["summary"])
+                self.assertEqual(draft.settings["drcr_signs"][out], -1)
 
 
 class RefineTest(unittest.TestCase):
