@@ -91,15 +91,21 @@ def _turns(values: list) -> int:
 
 def _runs(run: str, after: str = "") -> list:
     """A date-like run, and the run without its last number (a day's width) where a word of
-    letters stands before it and another right after it: two dates side by side ('04 Février
-    06 Février') read as day, month and a year that is the next date's day; which is meant,
-    the column's order says. Where a date follows whole ('06 février 25 06 février 25'),
-    the number is the run's own year."""
+    letters stands before it and a month word right after it: two dates side by side ('04
+    Février 06 Février') read as day, month and a year that is the next date's day; which
+    is meant, the column's order says. Where a date follows whole ('06 février 25 06 février
+    25') or a description does ('02 FEV. 25 Transfer'), the number is the run's own year."""
     words = run.split()
     if len(words) > 2 and words[-1].isdigit() and len(words[-1]) <= 2 \
-            and re.search(r"[^\W\d_]", words[-2]) and re.match(r"\s*[^\W\d_]", after):
+            and re.search(r"[^\W\d_]", words[-2]) and _month_next().match(after):
         return [run, " ".join(words[:-1])]
     return [run]
+
+
+@functools.lru_cache(maxsize=1)
+def _month_next():
+    """A month word of any language opening the text, a whole word."""
+    return re.compile(r"\s*(?:%s)\.?(?![^\W\d_])" % month_pattern(months.MONTHS), re.IGNORECASE)
 
 
 def in_order_pattern(values: list) -> str | None:

@@ -328,6 +328,13 @@ class DateNotationTest(unittest.TestCase):
                                                                if i in booked else ())
                                    for i, d in enumerate(value)], "20 mars 25")
 
+    def test_without_a_key_a_short_year_before_a_description_stays_the_dates_year(self):
+        # two accounts, the second's dates two years earlier: read without its year the
+        # column would run on in order, but 'Transfer' is no month, so '25' is no day
+        self.assert_read_as_dates([(f"{d:02d} FEV. 25", "Transfer") for d in (2, 3, 4, 7, 9)]
+                                  + [(f"{d:02d} MAI. 23", "Salary") for d in (14, 15, 16, 19)],
+                                  "20 MAI. 23")
+
     def test_without_a_key_no_date_starts_in_an_amounts_decimals(self):
         # money first: '4.317,51 июл. 18 2025' reads '51 июл. 18' as well as the date
         self.assert_read_as_dates([("4.317,51", "июл. 18 2025"), ("31.627,66", "июл. 19 2025"),
