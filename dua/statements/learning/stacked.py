@@ -28,31 +28,35 @@ def folded(pages: list) -> list | None:
     stacks = [s for p, words in enumerate(pages) for s in _stacks(p, words)]
     dates = _dates([text for _, _, text in stacks])
     chosen, used = {}, set()
-    for head, tail, text in sorted(stacks, key=lambda s: -len(s[1])):  # the longest first
-        if text in dates and id(head) not in chosen and id(head) not in used \
-                and not any(id(t) in used for t in tail):
-            chosen[id(head)] = (text, head[1], max(w[2] for w in [head] + tail),
-                                head[3], head[4], *head[5:])
-            used |= {id(t) for t in tail}
+    for heads, tail, text in sorted(stacks, key=lambda s: -len(s[1])):  # the longest first
+        mine = {id(w) for w in heads[1:] + tail}
+        if text in dates and id(heads[0]) not in chosen and not ({id(heads[0])} | mine) & used:
+            first = heads[0]
+            chosen[id(first)] = (text, first[1], max(w[2] for w in heads + tail),
+                                 first[3], first[4], *first[5:])
+            used |= mine
     if len(chosen) < _ENOUGH:
         return None
     return [[chosen.get(id(w), w) for w in words if id(w) not in used] for words in pages]
 
 
 def _stacks(page: int, words: list) -> list:
-    """``(head, tail, joined text)`` for each word with words set flush under it on the
-    next one or two lines, each line within two of its heights of the one above."""
+    """``(head, tail, joined text)`` for each run of one or two words on a line (a day, or
+    a day and its month) with words set flush under its first on the next one or two
+    lines, each line within two of its heights of the one above."""
     lines = wordlines.group_lines(words, LINE_TOLERANCE)
     out = []
     for k, line in enumerate(lines):
-        for head in line:
+        for i, head in enumerate(line):
+            runs = [line[i:i + 1]] + ([line[i:i + 2]] if i + 1 < len(line) and line[i + 1][1]
+                                      - head[2] < 0.6 * (head[4] - head[3]) else [])
             tail, above = [], head
             for nxt in lines[k + 1:k + _LINES]:
                 below = next((w for w in nxt if abs(w[1] - head[1]) <= _FLUSH), None)
                 if below is None or below[3] - above[3] > 2.0 * (head[4] - head[3]):
                     break
                 tail, above = tail + [below], below
-                out.append((head, list(tail), " ".join(w[0] for w in [head] + tail)))
+                out += [(run, list(tail), " ".join(w[0] for w in run + tail)) for run in runs]
     return out
 
 

@@ -248,7 +248,8 @@ def _page_parts(items: list, settings: dict) -> tuple:
         tail = mode == "above" and in_columns(item[4], settings.get("wrapped_columns"), settings)
         up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail \
             else (None, float("inf"))
-        down, d_down = _owner(items, i, 1, gap) if mode != "below" else (None, float("inf"))
+        down, d_down = _owner(items, i, 1, gap) if mode != "below" and not (tail and up) \
+            else (None, float("inf"))
         owner = up if d_up <= d_down else down
         if owner is not None:
             parts[owner].append(i)

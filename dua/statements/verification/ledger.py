@@ -134,7 +134,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 if item[0] in ("text", "furniture") and page != first and \
                         row[3][0][0] < page and item[1] < (heading if heading > -math.inf
                                                            else math.inf) and \
-                        wordlines.letterhead(item[4], items[first], region[first][0]):
+                        wordlines.letterhead(item[4], items[first], region[first][0]) \
+                        and not _dates_tail(item[4], row, settings):
                     # a row carried over the page, given the page's own header (above the
                     # heading the page prints again: under it, the table's lines go on)
                     ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
@@ -197,6 +198,17 @@ def build(pages: list, settings: dict, apart: list | None = None,
     _groups_of_one(ledger, len(rows))
     return ledger
 
+
+def _dates_tail(words: list, row: list, settings: dict) -> bool:
+    """Whether ``words`` stand in the row's date cell and make it a date it is not without
+    them ('FÉVR.' over '2023' under a day the page break left on the page before)."""
+    date = settings.get("date_column")
+    cell = row[0][date] if date is not None and date < len(row[0]) else ""
+    tail = " ".join(w[0] for w in words)
+    pattern = settings.get("date_pattern") or r"(?!)"
+    rest = " ".join(cell.replace(tail, "", 1).split())
+    return bool(tail) and tail in cell and bool(re.fullmatch(pattern, cell, re.I)) \
+        and not re.fullmatch(pattern, rest, re.I)
 
 def _before(rows: list, items: list, restarts, settings: dict) -> set:
     """``(page, line)`` of the lines between each row in ``restarts`` and the row before it:

@@ -435,6 +435,23 @@ class StackedDatesTest(unittest.TestCase):
         # a date's first two lines and one date's year over the next one's day
         self.assertEqual(self.dates("Mei", 10, 31), [f"{d} Mei 2023" for d in self.DAYS])
 
+    def test_a_day_and_month_over_their_year_and_a_day_over_both_read_whole(self):
+        # '5 FÉVR.' fits the narrow cell, its year under it; '10' over 'FÉVR.' over '2023'
+        # does not; each row's description stands over its date line
+        page = line(50, (40, "Date"), (100, "Details"), (300, "Amount"))
+        top, days = 64, (5, 6, 7, 10, 13, 15)
+        for n, day in enumerate(days):
+            page += line(top, (100, f"Shop {n}"))
+            parts = [f"{day} FÉVR.", "2023"] if day < 10 else [str(day), "FÉVR.", "2023"]
+            page += line(top + 10, (40, parts[0]), (300, f"{n + 1}.00"))
+            for k, part in enumerate(parts[1:]):
+                page += line(top + 10 * (k + 2), (40, part))
+            top += 10 * (len(parts) + 1)
+        s = analysis.analyze_pages([page]).settings
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), [f"{d} FÉVR. 2023" for d in days])
+        self.assertEqual(frame["Details"].tolist(), [f"Shop {n}" for n in range(len(days))])
+
     def test_a_heading_word_over_a_column_no_row_fills_stays_in_the_heading(self):
         # 'Memo' at the page's edge, far from every row's words, set as the heading is
         page = (line(50, (40, "Date"), (100, "Details"), (300, "Amount"), (560, "Memo"))

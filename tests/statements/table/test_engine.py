@@ -545,6 +545,20 @@ class SecondLineTest(unittest.TestCase):
         self.assertEqual(frame["Date"].tolist(), ["9 may 24", "10 september 24", "13 may 24"])
         self.assertEqual(frame["Description"].tolist()[1], "Rent for the month")
 
+    def test_a_wrapped_dates_last_line_is_its_rows_though_the_next_rows_text_is_nearer(self):
+        # descriptions over their date lines; '2024' under '10 SEPTEMBER' stands nearer to
+        # the next row (its text set close under it) than to its own row's date line
+        s = settings(date_pattern=r"\d{1,2} [A-Z]+ \d{4}", continuation="above",
+                     continuation_gap=12.0)
+        page = (HEADER + line(60, (100, "Coffee")) + line(70, (40, "9 MAY 2024"), (320, "3.50"))
+                + line(80, (100, "Rent")) + line(90, (40, "10"), (320, "1.50"))
+                + line(100, (40, "SEPTEMBER")) + line(110, (40, "2024"))
+                + line(118, (100, "Cake")) + line(127, (40, "13 MAY 2024"), (320, "2.00")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["9 MAY 2024", "10 SEPTEMBER 2024",
+                                                  "13 MAY 2024"])
+        self.assertEqual(frame["Description"].tolist(), ["Coffee", "Rent", "Cake"])
+
     def test_a_months_line_in_two_date_columns_is_no_other_tables_heading(self):
         # 'september september for the month': plain words under three columns, as a
         # heading prints, but each date column's word completes the date wrapped above it

@@ -19,6 +19,12 @@ def furniture(book):
     return [f for n, f in enumerate(lines) if n or f[2] != "the table's column heading"]
 
 
+def engine_extract(pages, s):
+    from dua.statements.table import engine
+
+    return engine.extract(pages, s)
+
+
 def unaccounted(book):
     return [u["text"] for u in book.unaccounted]
 
@@ -279,6 +285,26 @@ class PageEdgesTest(unittest.TestCase):
         rows[1][3].append((1, k))
         rows[1][0][1] += " Harbour"
         self.assertEqual(unaccounted(ledger.build(pages, s, extraction=(rows, items))), [])
+
+    def test_a_carried_rows_date_tail_in_the_first_pages_header_words_is_the_dates(self):
+        # '13' on page 1, 'MAR.' over '2023' opening page 2: the period in the first page's
+        # header prints both words, but without them the row's date is no date
+        s = settings(header_once=True, date_pattern=r"\d{2} [A-Z]{3}\. \d{4}",
+                     date_head_pattern=r"\d{2} [A-Z]{3}\. \d{4}|13")
+        pages = [line(10, (100, "Period 01 MAR. 2023")) + HEADER
+                 + line(65, (40, "01 MAR. 2023"), (100, "Coffee"), (320, "3.50"), (420, "96.50"))
+                 + line(77, (40, "13"), (100, "Tea"), (320, "1.50"), (420, "95.00")),
+                 line(20, (40, "MAR.")) + line(30, (40, "2023"))
+                 + line(45, (40, "14 MAR. 2023"), (100, "Milk"), (320, "2.00"), (420, "93.00"))]
+        rows, items = engine_extract(pages, s)
+        for k in (0, 1):  # the reading carried Tea's row on into them
+            items[1][k][0], items[1][k][5] = "text", ""
+            rows[1][3].append((1, k))
+        rows[1][0][0] = "13 MAR. 2023"
+        self.assertEqual(unaccounted(ledger.build(pages, s, extraction=(rows, items))), [])
+        rows[1][0][0] = "13 MAR. 2023 2023"  # a date without them too: the header's words
+        self.assertEqual(unaccounted(ledger.build(pages, s, extraction=(rows, items))),
+                         ["MAR.", "2023"])
 
     def test_a_later_page_of_rows_without_their_dates_or_the_heading_is_the_tables_too(self):
         # the day's date printed once, on page 1; page 2 prints the day's last row under
