@@ -118,16 +118,14 @@ def layout_of(pages: list) -> Analysis:
     return _from_layout(pages)
 
 
-_FEW = 10  # dated lines: under this many, dates stacked over lines may be the table's
-
-
 def _from_layout(pages: list) -> Analysis:
     """The layout's reading, read again from the rows it read when they are fewer than the
     lines that looked like rows: a strip of daily balances under a heading of its own,
     which the table's reading leaves out, no longer shapes the table's columns."""
     candidates, group_pattern, patterns = _dated_lines(pages)
-    # dates stacked over lines ('10' over 'nov.'): more rows than short months on one line
-    folded = stacked.folded(pages) if len(candidates) < _FEW else None
+    # dates stacked over lines ('10' over 'nov.'): more rows than the dates that fit on one
+    # line, however many of those there are (a long month stacks where a short one fits)
+    folded = stacked.folded(pages)
     again = _dated_lines(folded) if folded else None
     if again and len(again[0]) > len(candidates):
         pages, (candidates, group_pattern, patterns) = folded, again

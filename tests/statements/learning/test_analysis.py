@@ -391,16 +391,21 @@ class StackedDatesTest(unittest.TestCase):
         # no line prints a whole date, and the search for dated lines finds them folded
         self.assertEqual(self.dates("nov.", 8, 30), [f"{d} nov. 2023" for d in self.DAYS])
 
-    def test_stacked_dates_outnumber_the_few_short_months_that_fit_on_one_line(self):
+    def test_stacked_dates_outnumber_the_short_months_that_fit_on_one_line(self):
         # two narrow date columns: 'DEZEMBER' stacks under its day, 'OKTOBER' fits beside
-        # it, so October's few rows alone read as dated lines; the stacks must still win
+        # it, so October's rows alone read as dated lines (few or many); the stacks must
+        # still win
+        for october in (2, 12):
+            with self.subTest(october=october):
+                self.assert_all_read(["OKTOBER"] * october + ["DEZEMBER"] * (october + 6))
+
+    def assert_all_read(self, months: list) -> None:
         page = line(50, (40, "Posted"), (110, "Value"), (180, "Details"), (400, "Amount"))
-        top, months = 64, ["OKTOBER", "OKTOBER", "DEZEMBER", "DEZEMBER", "DEZEMBER", "DEZEMBER",
-                           "DEZEMBER", "DEZEMBER"]
+        top = 64
         for n, month in enumerate(months):
-            short = month == "OKTOBER"
-            page += line(top, (40, f"{n + 10} {month}" if short else str(n + 10)),
-                         (110, f"{n + 11} {month}" if short else str(n + 11)),
+            short, day = month == "OKTOBER", months[:n + 1].count(month) + 9
+            page += line(top, (40, f"{day} {month}" if short else str(day)),
+                         (110, f"{day + 1} {month}" if short else str(day + 1)),
                          (180, f"Shop {n}"), (400, f"{n + 1}.00"))
             if not short:
                 page += line(top + 8, (40, month), (110, month))
