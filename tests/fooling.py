@@ -52,6 +52,18 @@ def lost_middle(key):
     return _drop(key, [len(key) // 2]) if len(key) > 2 else None
 
 
+def lost_first_of_a_later_account(key):
+    """The first row of a table whose balances start again (another account's), lost: its
+    amount leads from no balance printed, as the statement's first row's does."""
+    bal, signs = _roles_of_money(key, _kinds(key))
+    if bal is None:
+        return None
+    b = key[bal].tolist()
+    starts = [i for i in range(1, len(b)) if abs(b[i] - b[i - 1] - _movement(key, i, signs))
+              >= 0.005]
+    return _drop(key, [starts[0]]) if starts else None
+
+
 def _roles_of_money(key, roles: dict) -> tuple:
     """(balance column or None, {column: sign}) found from the values: a column that is set
     on every row and whose steps are the other columns' amounts under one choice of signs."""
@@ -279,7 +291,7 @@ def sign_flipped(key):
 
 
 KINDS = {f.__name__: f for f in (
-    lost_first, lost_last, lost_middle, lost_cancelling_pair, lost_adjacent_pair, doubled,
+    lost_first, lost_last, lost_middle, lost_first_of_a_later_account, lost_cancelling_pair, lost_adjacent_pair, doubled,
     word_moved_down, word_into_next_column, amounts_swapped, digit_changed, word_split,
     words_glued, dates_swapped, date_tail_in_description, descriptions_swapped,
     descriptions_a_row_off, amount_in_other_column, sign_flipped)}

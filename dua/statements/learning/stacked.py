@@ -22,10 +22,13 @@ _FLUSH = 1.0  # points: a tail's left edge under its head's
 _ENOUGH = 3  # stacked dates down the pages before they say anything
 
 
-def folded(pages: list) -> list | None:
+def folded(pages: list, dated: list = ()) -> list | None:
     """The pages with each stacked date folded onto its first line, as one word; None
-    where fewer than a few stacks read as dates."""
+    where fewer than a few stacks read as dates. No tail stands on a line of ``dated``
+    (lines already read as dated rows): a row's date over the next row's is no stack."""
     stacks = [s for p, words in enumerate(pages) for s in _stacks(p, words)]
+    rows = {id(w) for line in dated for w in line}
+    stacks = [s for s in stacks if not any(id(w) in rows for w in s[1])]
     dates = _dates([text for _, _, text in stacks])
     chosen, used = {}, set()
     for heads, tail, text in sorted(stacks, key=lambda s: -len(s[1])):  # the longest first
