@@ -125,7 +125,7 @@ def _from_layout(pages: list) -> Analysis:
     candidates, group_pattern, patterns = _dated_lines(pages)
     # dates stacked over lines ('10' over 'nov.'): more rows than the dates that fit on one
     # line, however many of those there are (a long month stacks where a short one fits)
-    folded = stacked.folded(pages, [line for _, line in candidates])
+    folded = stacked.folded(pages)
     again = _dated_lines(folded) if folded else None
     if again and len(again[0]) > len(candidates):
         pages, (candidates, group_pattern, patterns) = folded, again

@@ -14,7 +14,7 @@ import re
 
 from ..notation import datenotation
 from ..notation.dates import DATE_PATTERNS
-from ..table import wordlines
+from ..table import engine, wordlines
 from ..table.columns import LINE_TOLERANCE
 
 _LINES = 3  # a date stacks over three lines at most: day, month, year
@@ -22,13 +22,10 @@ _FLUSH = 1.0  # points: a tail's left edge under its head's
 _ENOUGH = 3  # stacked dates down the pages before they say anything
 
 
-def folded(pages: list, dated: list = ()) -> list | None:
+def folded(pages: list) -> list | None:
     """The pages with each stacked date folded onto its first line, as one word; None
-    where fewer than a few stacks read as dates. No tail stands on a line of ``dated``
-    (lines already read as dated rows): a row's date over the next row's is no stack."""
+    where fewer than a few stacks read as dates."""
     stacks = [s for p, words in enumerate(pages) for s in _stacks(p, words)]
-    rows = {id(w) for line in dated for w in line}
-    stacks = [s for s in stacks if not any(id(w) in rows for w in s[1])]
     dates = _dates([text for _, _, text in stacks])
     chosen, used = {}, set()
     for heads, tail, text in sorted(stacks, key=lambda s: -len(s[1])):  # the longest first
@@ -46,7 +43,9 @@ def folded(pages: list, dated: list = ()) -> list | None:
 def _stacks(page: int, words: list) -> list:
     """``(head, tail, joined text)`` for each run of one or two words on a line (a day, or
     a day and its month) with words set flush under its first on the next one or two
-    lines, each line within two of its heights of the one above."""
+    lines, each line within two of its heights of the one above and printing no money:
+    a line with an amount is a row's (the next row's day under this one's month, a line
+    apart, is no year)."""
     lines = wordlines.group_lines(words, LINE_TOLERANCE)
     out = []
     for k, line in enumerate(lines):
@@ -56,7 +55,8 @@ def _stacks(page: int, words: list) -> list:
             tail, above = [], head
             for nxt in lines[k + 1:k + _LINES]:
                 below = next((w for w in nxt if abs(w[1] - head[1]) <= _FLUSH), None)
-                if below is None or below[3] - above[3] > 2.0 * (head[4] - head[3]):
+                if below is None or below[3] - above[3] > 2.0 * (head[4] - head[3]) \
+                        or any(engine.looks_like_amount(w[0]) for w in nxt):
                     break
                 tail, above = tail + [below], below
                 out += [(run, list(tail), " ".join(w[0] for w in run + tail)) for run in runs]
