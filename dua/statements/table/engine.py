@@ -19,9 +19,9 @@ from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amo
 from .datewraps import date_goes_on, wrapped_heads
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
-                        codes_only, column_of, figures_only, foreign_heading, group_lines,
-                        in_columns, is_rule, join_words, label_goes_on, names_the_columns,
-                        mark_running, normalize, reading_key, split_cells)
+                        codes_only, column_of, date_tail, figures_only, foreign_heading,
+                        group_lines, in_columns, is_rule, join_words, label_goes_on,
+                        mark_running, names_the_columns, normalize, reading_key, split_cells)
 
 
 def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
@@ -244,19 +244,18 @@ def _page_parts(items: list, settings: dict) -> tuple:
             parts[over].append(i)  # the sign a narrow cell wraps under its amount
             continue
         # a narrow cell's wrapped date goes on under its row's first line, whatever side
-        # the row's description wraps to
+        # the row's description wraps to; other words there are no row's (a section's title)
         tail = mode == "above" and in_columns(item[4], settings.get("wrapped_columns"), settings)
-        up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail \
-            else (None, float("inf"))
-        down, d_down = _owner(items, i, 1, gap) if mode != "below" and not (tail and up) \
-            else (None, float("inf"))
+        if tail and not date_tail(item[4], settings):
+            continue
+        none = (None, float("inf"))
+        up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail else none
+        down, d_down = _owner(items, i, 1, gap) if mode != "below" and not tail else none
         owner = up if d_up <= d_down else down
         if owner is not None:
             parts[owner].append(i)
-        elif i < first and mode == "below":
-            leading.append(i)
-        elif i > first and mode == "above":
-            leading.append(i)  # over a row that the page break carries to the next page
+        elif (i < first and mode == "below") or (i > first and mode == "above"):
+            leading.append(i)  # above: over a row that the page break carries to the next page
     if mode == "above":
         return parts, _trailing_run(items, leading)
     run = _leading_run(items, leading, first)

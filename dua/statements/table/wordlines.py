@@ -149,6 +149,15 @@ def _is_header(line_text: str, settings: dict) -> bool:
     return bool(norm) and (norm in settings["header"] or _retiered(norm, settings["header"]))
 
 
+def date_tail(words: list, settings: dict) -> bool:
+    """Whether every word is a part a date was read to wrap onto a line of its own (its
+    month, its year: ``date_tails``); True where no tails were learned."""
+    if "date_tails" not in settings:
+        return True
+    parts = {t for tail in settings["date_tails"] for t in tail.split()}
+    return all(normalize(w[0]) in parts for w in words)
+
+
 def foreign_heading(line: list, settings: dict) -> bool:
     """A line of plain words under three columns or more that is not the table's heading:
     another table's heading ('Date Amount Date Amount' over daily balances), where the

@@ -559,6 +559,19 @@ class SecondLineTest(unittest.TestCase):
                                                   "13 MAY 2024"])
         self.assertEqual(frame["Description"].tolist(), ["Coffee", "Rent", "Cake"])
 
+    def test_a_title_in_a_wrapped_date_column_is_no_rows_date(self):
+        # 'Money in' opens a section at the date column's edge: no date was read to wrap
+        # onto it, so it goes neither up into one row's date nor down into the next's
+        s = settings(date_pattern=r"\d{1,2} [A-Z]+ \d{4}", continuation="above",
+                     continuation_gap=12.0)
+        page = (HEADER + line(60, (100, "Coffee")) + line(70, (40, "10"), (320, "3.50"))
+                + line(80, (40, "SEPTEMBER")) + line(90, (40, "2024"))
+                + line(100, (40, "Money in")) + line(110, (100, "Salary"))
+                + line(120, (40, "13 MAY 2024"), (320, "2.00")))
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(frame["Date"].tolist(), ["10 SEPTEMBER 2024", "13 MAY 2024"])
+        self.assertEqual(frame["Description"].tolist(), ["Coffee", "Salary"])
+
     def test_a_months_line_in_two_date_columns_is_no_other_tables_heading(self):
         # 'september september for the month': plain words under three columns, as a
         # heading prints, but each date column's word completes the date wrapped above it
