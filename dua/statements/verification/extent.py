@@ -97,3 +97,19 @@ def own_lines_starts(rows: list, items: list, settings: dict) -> set:
             if xs:
                 out.add(round(min(xs), 1))
     return out
+
+
+def wrap_starts(rows: list, items: list) -> set:
+    """Where the rows' wrapped lines start: the left edge of each line of text a row owns."""
+    return {round(items[p][k][4][0][1], 1) for row in rows for p, k in row[3]
+            if items[p][k][0] == "text" and items[p][k][4]}
+
+
+def may_go_on(item: list, last_row: float, reach: float, starts: set) -> bool:
+    """Whether a line a little beyond the last row's reach (two reaches at most) starts
+    where the rows' wrapped lines start: the last row's text the reading left there, as
+    much as the page's foot (a row whose cell wraps a figure stands a line taller than
+    its top says)."""
+    return item[1] <= last_row + 2 * reach and bool(item[4]) and any(
+        abs(item[4][0][1] - x) <= _SAME_X for x in starts)
+

@@ -110,6 +110,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     owned = {ref: n for n, row in enumerate(rows) for ref in row[3]}
     left, edges = extent.rows_left(rows), gutters.row_edges(rows, items, settings)
     own_starts = extent.own_lines_starts(rows, items, settings)
+    wrapped = extent.wrap_starts(rows, items)
     region = extent.region_of(rows, items, lambda words: gutters.printed_as_row(words, edges, settings))
     money = Arithmetic(rows, settings, balances, restarts)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
@@ -187,7 +188,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 reason = _AGAIN
             wordy = item[0] == "text" or (item[0] == "money" and not money.amounts(item))
             if not reason and wordy and item[1] > last_row + reach and \
-                    not _between_row_and_money(items[page], k, owned, page, settings):
+                    not _between_row_and_money(items[page], k, owned, page, settings) and \
+                    not extent.may_go_on(item, last_row, reach, wrapped):
                 reason = _FOOT  # beyond any continuation's reach, on a page the table leaves
             _own(ledger, page, item[4], item[3], reason)
         for word, reason in (apart[page] if apart and page < len(apart) else []):

@@ -357,6 +357,18 @@ class PageEdgesTest(unittest.TestCase):
         self.assertEqual(unaccounted(book), [])
 
 
+class BeyondTheReachTest(unittest.TestCase):
+    def test_a_line_just_beyond_the_reach_where_rows_wrap_their_text_is_unaccounted(self):
+        # a row a line taller than its top says (a figure wrapped in its cell) leaves its
+        # description's last line just beyond the reach: where wrapped lines start, it may
+        # be that row's, and no foot of the page
+        wrapped = row(65, "01/02/24", "Coffee", "3.50", "96.50") + line(77, (100, "shop"))
+        for x, left in ((100, ["invoice", "ABC"]), (250, [])):
+            with self.subTest(x=x):
+                page = HEADER + wrapped + TEA + line(114, (x, "invoice"), (x + 40, "ABC"))
+                self.assertEqual(unaccounted(ledger.build([page], settings())), left)
+
+
 class OutsideTheRowsTest(unittest.TestCase):
     def build(self, *above, balances=None):
         words = [w for ln in above for w in ln]
