@@ -217,6 +217,31 @@ class InterruptTest(unittest.TestCase):
             same_csv(self, os.path.join(out, f"s{i}.csv"), "a")
 
 
+def activity_printout(path: str, first_day: int) -> str:
+    """A printout of an account's activity (``path``, its key beside it as .csv): dated
+    signed rows, and no balance or total printed to check them by."""
+    from fixtures.pdfwriter import PDF
+
+    rows = [(f"{first_day + k:02d}/03/2025", text, amount) for k, (text, amount) in enumerate(
+        (("Salary Acme", "1,250.00"), ("Rent March", "-800.00"), ("Grocer", "-54.20"),
+         ("Refund Shop", "12.99"), ("Bus pass", "-30.00")))]
+    pdf = PDF()
+    page = pdf.add_page()
+    page.text(40, 60, "Account activity")
+    for x, name in ((40, "Date"), (140, "Description"), (420, "Amount")):
+        page.text(x, 100, name)
+    for k, (day, text, amount) in enumerate(rows):
+        page.text(40, 120 + 16 * k, day)
+        page.text(140, 120 + 16 * k, text)
+        page.text(470, 120 + 16 * k, amount, align="right")
+    with open(path, "wb") as fh:
+        fh.write(pdf.to_bytes())
+    with open(path[:-4] + ".csv", "w", encoding="utf-8") as fh:
+        fh.write("Date,Description,Amount\n" + "".join(
+            f"{d},{t},{float(a.replace(',', ''))}\n" for d, t, a in rows))
+    return path
+
+
 class VerdictTest(unittest.TestCase):
     """Issue 31, item 6: exit 0 only when every file's rows passed; rows that did not pass are
     written apart from the verified ones, with one line a file saying why, --quiet or not."""
@@ -226,13 +251,13 @@ class VerdictTest(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp, True)
 
     def test_unverified_rows_go_apart_exit_1_and_a_rerun_keeps_their_verdict(self):
-        # a real case: this layout's sections add up whichever way they are signed
-        folder = os.path.join(FIXTURES, "wave3", "latex_usd_sections")
-        made = run_dua("parse", os.path.join(folder, "a.pdf"), "--bank", "sections", "--expected",
-                       os.path.join(folder, "a.csv"), "--parsers-dir", self.tmp, "--quiet")
+        # an activity printout: rows and nothing printed to check them by
+        a, b = (activity_printout(os.path.join(self.tmp, f"{n}.pdf"), day) for n, day in
+                (("a", 1), ("b", 11)))
+        made = run_dua("parse", a, "--bank", "activity", "--expected", a[:-4] + ".csv",
+                       "--parsers-dir", self.tmp, "--quiet")
         self.assertEqual(made.returncode, 0, made.stderr)
-        parser, b = os.path.join(self.tmp, "sections_parser.py"), os.path.join(folder, "b.pdf")
-        out = os.path.join(self.tmp, "out")
+        parser, out = os.path.join(self.tmp, "activity_parser.py"), os.path.join(self.tmp, "out")
         for run in ("first", "rerun"):
             with self.subTest(run=run):
                 proc = run_dua("run", parser, b, "--out-dir", out, "--quiet", "--json")
@@ -250,7 +275,7 @@ class VerdictTest(unittest.TestCase):
         import pandas as pd  # lazy: keeps test discovery fast
 
         self.assertTrue(pd.read_csv(os.path.join(out, "b.unverified.csv"))
-                        .equals(pd.read_csv(os.path.join(folder, "b.csv"))))
+                        .equals(pd.read_csv(b[:-4] + ".csv")))
 
     def test_rows_that_could_not_be_checked_go_apart_until_a_checked_run_replaces_them(self):
         out = os.path.join(self.tmp, "out")

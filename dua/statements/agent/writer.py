@@ -129,6 +129,12 @@ def _match_by_name(cols: list, names: list) -> list:
     return sorted(pairs, key=lambda p: cols.index(p[0]))
 
 
+def _rank(entry: tuple) -> tuple:
+    """Nearest first; of two at one distance, the one that passed (an unverified reading
+    with every word accounted for stands at 0 too)."""
+    return entry[0], entry[2]["status"] != "passed"
+
+
 def _key(settings: dict) -> str:
     return json.dumps(settings, sort_keys=True)
 
@@ -174,10 +180,11 @@ class BuiltinWriter(Writer):
             starts = [s if s is self.found.learned else align(s, self.expected) for s in starts]
         for start in starts:
             self.evaluate(start)
-        best = min((self.tried[_key(s)] for s in starts), key=lambda t: t[0])[1]
+        best = min((self.tried[_key(s)] for s in starts), key=_rank)[1]
         self.origin = ("the answer key's evidence" if best is self.found.learned
                        else "the page layout")
         self._search(best)
+        self._signs_both_ways()
         return self._emit(self._best(), state)
 
     def refine(self, state=None) -> Draft | None:
@@ -185,14 +192,26 @@ class BuiltinWriter(Writer):
         when it has none: the same rows again would fail again, word for word."""
         self._search(self._best()[1], extra=self.budget // 2)
         floor = min(self.tried[k][0] for k in self.emitted) if self.emitted else 10 ** 9
-        ranked = sorted(self.tried.values(), key=lambda t: t[0])
+        ranked = sorted(self.tried.values(), key=_rank)
         for entry in ranked:
             if _key(entry[1]) not in self.emitted and entry[0] < floor:
                 return self._emit(entry, state)
         return None
 
     def _best(self) -> tuple:
-        return min(self.tried.values(), key=lambda t: t[0])
+        return min(self.tried.values(), key=_rank)
+
+    def _signs_both_ways(self) -> None:
+        """Without a key, rows whose every word is accounted for but whose arithmetic
+        proves nothing may be signed by a guess the statement's figures decide (a
+        section's sign, two codes'): each other way is tried, the first that passes kept."""
+        distance, settings, result = self._best()
+        if self.expected is not None or result["status"] != "unverified" or distance:
+            return
+        for candidate in _sign_variants(settings) + sections.flipped(settings,
+                                                                      self.found.sections):
+            if self.evaluate(candidate)["status"] == "passed":
+                return
 
     def _emit(self, entry: tuple, state) -> Draft:
         distance, settings, result = entry

@@ -12,7 +12,7 @@ import math
 import re
 
 from . import engine, wordlines
-from .movements import _floats, movement_options, numeric_columns
+from .movements import _floats, _zero, movement_options, numeric_columns
 
 _PROBE = 8  # rows checked first: most wrong assignments fail at once
 
@@ -54,9 +54,10 @@ def _best_convention(bal: list, moves: list) -> tuple:
 
 def _holes(bal: list, days: list | None = None) -> list:
     """Rows with no balance, but those a day's later row closes (``days``: each row's
-    date where the rows print one): a balance printed on a day's last row only."""
+    date in each column of dates the rows print, a booking and a value date): a balance
+    printed on a day's last row only. The next balance printed still checks their amounts."""
     return [i for i, b in enumerate(bal) if math.isnan(b) and not (
-        days and i + 1 < len(bal) and days[i] is not None and days[i] == days[i + 1])]
+        i + 1 < len(bal) and any(col[i] == col[i + 1] for col in days or ()))]
 
 
 def _could_be_balance(bal: list, days: list | None = None) -> bool:
@@ -68,23 +69,20 @@ def _could_be_balance(bal: list, days: list | None = None) -> bool:
     return printed >= 2 and (not holes or (holes <= 0.1 * len(bal) and printed >= 3))
 
 
-def _days(frame) -> list | None:
-    """Each row's day, from the text column that repeats a value on neighbouring rows
-    most often and is set on every row (the date), of more than two values (no sign
-    code); None when no column does."""
-    best, most = None, 0
+def _days(frame) -> list:
+    """Each row's day in every text column that repeats a value on neighbouring rows and is
+    set on every row (a date: a booking date, a value date), of more than two values (no
+    sign code)."""
+    out = []
     for c in frame.columns:
         if str(frame[c].dtype) in ("float64", "int64"):
             continue
         values = frame[c].tolist()
         if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in values):
             continue
-        if len(set(values)) <= 2:  # a code column ('DR', 'CR') repeats more than days do
-            continue
-        repeats = sum(a == b for a, b in zip(values, values[1:]))
-        if repeats > most:
-            best, most = values, repeats
-    return best
+        if len(set(values)) > 2 and any(a == b for a, b in zip(values, values[1:])):
+            out.append(values)
+    return out
 
 
 def _fit(frame, openings: dict | None = None, tables: tuple = ()) -> tuple | None:
@@ -140,15 +138,19 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
         where = f"a table of its own starts under its heading at row(s) " \
             f"{', '.join(map(str, firsts))}, from no balance printed before it"
         # Where no figure stands around such a table (no opening, no summary, no line a
-        # row the reading lost would print), it opens as the statement's first row does:
-        # its first amounts lead to its first balance from nothing a check could read.
-        if not any((openings or {}).get(t) for t in firsts):
+        # row the reading lost would print; the tables' own totals aside), it opens as the
+        # statement's first row does: its first amounts lead to its first balance from
+        # nothing a check could read.
+        if not any(_unexplained(frame, t, (openings or {}).get(t), tables) for t in firsts):
+            totals = " but the tables' own totals" if any(
+                (openings or {}).get(t) for t in firsts) else ""
             return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
                     "restarts": sorted(restarts + bad),
                     "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed "
                               f"in {bal_col!r} follow one from another by {what} (in printed "
-                              f"order); {where} and no figure around it: as the first row's, "
-                              f"the amounts of row(s) {unchecked} lead to no balance printed"}
+                              f"order); {where} and no figure around it{totals}: as the first "
+                              f"row's, the amounts of row(s) {unchecked} lead to no balance "
+                              "printed"}
         return {"name": "balance_reconciles", "passed": None, "roles": [bal_col, what],
                 "restarts": sorted(restarts + bad),
                 "detail": f"the balances printed in {bal_col!r} follow one from another by "
@@ -171,6 +173,18 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
                   f"in {bal_col!r}")
     return {"name": "balance_reconciles", "passed": False, "bad_rows": len(bad),
             "detail": f"{detail} ({len(bad)} rows do not reconcile)"}
+
+
+def _unexplained(frame, t: int, figures: list | None, tables: tuple) -> list:
+    """The figures printed around the table starting at row ``t`` that are neither its
+    own totals nor the table above's (each column of money summed over its rows): those
+    are about rows the reading has, where a lost row's amount would be about none."""
+    cuts = sorted({0, len(frame), *tables})
+    start = max(s for s in cuts if s < t)
+    end = min(s for s in cuts if s > t)
+    totals = {round(abs(sum(_zero(_floats(frame, c))[a:b])), 2)
+              for c in numeric_columns(frame) for a, b in ((start, t), (t, end))}
+    return [v for v in figures or () if round(abs(v), 2) not in totals]
 
 
 def _opens_before(i: int, bal: list, tables: tuple) -> bool:
@@ -304,7 +318,8 @@ _GROUP = re.compile(r"\d{3}(?:[.,]\d+)?")  # a group of thousands, the last with
 
 
 def line_amounts(words: list, settings: dict) -> list:
-    """Every amount a line prints, in runs of one to three words."""
+    """Every amount a line prints, in runs of one to three words, left to right (which of
+    two balances a statement prints first may tell its opening from its closing)."""
     texts, found = [w[0] for w in words], []
     for size in (1, 2, 3):
         for i in range(len(texts) - size + 1):
@@ -312,8 +327,8 @@ def line_amounts(words: list, settings: dict) -> list:
             if engine.looks_like_amount(token, settings):
                 value = engine.parse_amount(token, settings)
                 if value is not None:
-                    found.append(value)
-    return found
+                    found.append((i, size, value))
+    return [value for *_, value in sorted(found)]
 
 
 def amounts_in_table(extraction: tuple, settings: dict) -> list:

@@ -168,12 +168,16 @@ def flipped(settings: dict, found: list) -> list:
     ``found`` are the titles the layout shows, used when the settings sign no section yet.
     The amount columns other than the balance are signed by their section from then on.
     The last section is flipped first: where the arithmetic cannot tell the two ways apart,
-    the section printed first keeps its amounts as printed (and the verdict says so)."""
+    the section printed first keeps its amounts as printed (and the verdict says so). Then
+    every section at once: the rows the other way round, where the arithmetic says they
+    lead back from the balance printed later."""
     current = settings.get("sections") or [[t, 1] for t in found]
     out = []
-    for i in reversed(range(len(current))):
-        flips = [list(s) for s in current]
-        flips[i][1] = -flips[i][1]
+    ways = [[i] for i in reversed(range(len(current)))]
+    if len(current) > 1:
+        ways.append(list(range(len(current))))
+    for flip in ways:
+        flips = [[t, -sign if i in flip else sign] for i, (t, sign) in enumerate(current)]
         columns = [dict(c, section_signed=True) if c["kind"] == "amount"
                    and n != settings.get("balance_column") else c
                    for n, c in enumerate(settings["columns"])]

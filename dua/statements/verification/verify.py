@@ -255,7 +255,11 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
         mirrored = frame.copy()
         for name in signed:
             mirrored[name] = -mirrored[name]
-        return direction.decide(result, check(mirrored), what)
+        pairs = ((), ())
+        if direction.oldest_first(frame, date):  # the page's order is then time's
+            pairs = tuple(direction.pairs_of(f, printed, result.get("restarts", ()))
+                          for f in (frame, mirrored))
+        return direction.decide(result, check(mirrored), what, pairs)
     return direction.with_running(result)
 
 

@@ -141,6 +141,26 @@ class BuiltinWriterTest(unittest.TestCase):
 
 
 
+class SectionsTest(unittest.TestCase):
+    def test_an_unsigned_reading_no_figure_sums_is_tried_with_its_sections_signed(self):
+        # the rows unsigned add up to nothing printed (unverified, every word accounted
+        # for); signed by their sections they lead from the opening balance to the closing
+        def head(top):
+            return line(top, (40, "Date"), (100, "Description"), (310, "Amount"))
+
+        page = (line(8, (100, "Opening balance"), (320, "1,000.00"))
+                + line(18, (100, "Closing balance"), (320, "1,050.00")) + head(50)
+                + line(62, (40, "Deposits"))
+                + rows([(40, "01/02/24"), (100, "Salary"), (320, "100.00")],
+                       [(40, "02/02/24"), (100, "Refund"), (320, "10.00")], top=74)
+                + line(98, (40, "Withdrawals"))
+                + rows([(40, "02/02/24"), (100, "Rent"), (320, "40.00")],
+                       [(40, "03/02/24"), (100, "Coffee"), (320, "20.00")], top=110))
+        draft = writer.BuiltinWriter([page], analysis.analyze_pages([page])).write()
+        self.assertEqual(draft.in_process["status"], "passed", draft.in_process["summary"])
+        self.assertEqual(draft.settings["sections"], [["deposits", 1], ["withdrawals", -1]])
+
+
 class CodedAmountsTest(unittest.TestCase):
     def page(self, opening: str, closing: str) -> list:
         # 'K' and 'D' after each amount, no balance column
@@ -152,23 +172,26 @@ class CodedAmountsTest(unittest.TestCase):
                        [(40, "03/08/2024"), (120, "Bus"), (260, "2.50 D")],
                        [(40, "04/08/2024"), (120, "Refund"), (260, "1.00 K")]))
 
-    def test_two_codes_sign_the_amounts_but_which_is_money_out_no_total_proves(self):
-        # opening + net = closing, and closing - net = opening: either code may be money
-        # out, so the codes sign the amounts (nothing they say is lost) and the verdict
-        # says the way is not proven, whichever way the figures go
-        for closing in ("113.50", "86.50"):
+    def test_two_codes_sign_the_amounts_the_way_they_lead_from_the_balance_printed_first(self):
+        # opening + net = closing, and closing - net = opening: the codes sign the amounts
+        # (nothing they say is lost), and the balance printed first is the one they lead from
+        for closing, k in (("113.50", 1), ("86.50", -1)):
             with self.subTest(closing=closing):
                 page = self.page("100.00", closing)
                 draft = writer.BuiltinWriter([page], analysis.analyze_pages([page])).write()
                 result = draft.in_process
-                self.assertEqual(result["status"], "unverified", result["summary"])
-                self.assertIn("their codes 'd' and 'k' read the other way, add up as well",
-                              result["summary"])
+                self.assertEqual(result["status"], "passed", result["summary"])
+                self.assertIn(f"they lead from the printed 100.0 to the {float(closing)} "
+                              "printed after it", result["summary"])
                 frame = dataframe.build_frame([page], draft.settings)
-                self.assertEqual([v > 0 for v in frame["Amount"]], [True, False, False, True]
-                                 if draft.settings["drcr_signs"]["k"] > 0
-                                 else [False, True, True, False])
+                self.assertEqual([v > 0 for v in frame["Amount"]], [k > 0, k < 0, k < 0, k > 0])
 
+    def test_two_codes_whose_balances_print_in_either_order_leave_the_way_unproven(self):
+        page = self.page("100.00", "113.50") + line(34, (40, "Balance"), (260, "100.00"))
+        draft = writer.BuiltinWriter([page], analysis.analyze_pages([page])).write()
+        self.assertEqual(draft.in_process["status"], "unverified", draft.in_process["summary"])
+        self.assertIn("their codes 'd' and 'k' read the other way, add up as well",
+                      draft.in_process["summary"])
 
     def test_the_balances_printed_day_by_day_tell_the_search_which_code_is_money_out(self):
         for out, daily in (("d", ("120.00", "112.50", "113.50")),

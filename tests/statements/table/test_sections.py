@@ -111,3 +111,16 @@ class TitleUnderHeadingTest(unittest.TestCase):
                 + row(88, "02/02/24", "Tea", "1.50") + line(98, (40, "2024"))
                 + row(111, "03/02/24", "Cake", "2.00"))
         self.assertEqual(sections.titles([page], three_columns()), [])
+
+
+class FlippedTest(unittest.TestCase):
+    def test_the_search_may_flip_each_section_or_all_of_them_at_once(self):
+        # signed one way wrong, the other way right: from 'out +1, in -1' one flip leaves
+        # both the same sign; only both at once reach 'out -1, in +1'
+        s = dict(three_columns(), sections=[["money out", 1], ["money in", -1]])
+        ways = [c["sections"] for c in sections.flipped(s, [])]
+        self.assertEqual(ways, [[["money out", 1], ["money in", 1]],
+                                [["money out", -1], ["money in", -1]],
+                                [["money out", -1], ["money in", 1]]])
+        self.assertTrue(all(c["columns"][2]["section_signed"]
+                            for c in sections.flipped(s, [])))
