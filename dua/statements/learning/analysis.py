@@ -244,11 +244,12 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     _signs(columns, by_col, settings)
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
+    # a column printing a day once wraps no words (a title in it over the first row)
+    _once_a_day(pages, settings)
     # the table's ends are its rows', the undated ones of a day among them
     settings["continuation"] = wrapping.side_at_ends(pages, settings)
     settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
-    _once_a_day(pages, settings)
     wrapping.dates_below(pages, settings)
     _labels(settings, cells)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
@@ -321,7 +322,8 @@ def _once_a_day(pages: list, settings: dict) -> None:
         return
     date, pattern, out = settings["date_column"], settings["date_pattern"], []
     for c, col in enumerate(settings["columns"]):
-        cells = [row[0][c] for row in rows]
+        # the line with the row's date (a title under a day's last row may be read onto it)
+        cells = [_first_line(row, c, settings) for row in rows]
         printed = [(i, v) for i, v in enumerate(cells) if v]
         if c == date or col["kind"] != "text" or len(printed) < 2 or len(printed) == len(rows) \
                 or not cells[0] or not all(re.fullmatch(pattern, v, re.I) for _, v in printed):
@@ -331,6 +333,15 @@ def _once_a_day(pages: list, settings: dict) -> None:
             out.append(c)
     if out:
         settings["carry_columns"] = out
+
+
+def _first_line(row: list, c: int, settings: dict) -> str:
+    """The text in column ``c`` on a row's line that prints its date."""
+    columns = settings["columns"]
+    line = next((ln for ln in row[1] if any(wordlines.column_of(w, columns) ==
+                                            settings["date_column"] for w in ln)), row[1][0])
+    return wordlines.join_words([w for w in line if wordlines.column_of(w, columns) == c],
+                                settings["glue_gap"])
 
 
 def _wrap_leading(pages: list, settings: dict) -> float:

@@ -199,7 +199,8 @@ def continues(item: list, settings: dict) -> bool:
     if allowed is None:
         date = settings["date_column"]
         money = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
-        barred = set() if settings.get("date_groups") else {date}
+        dated = {date, *settings.get("carry_columns", ())}  # no date column wraps other words
+        barred = set() if settings.get("date_groups") else dated
         barred -= set(settings.get("wrapped_columns", ()))  # a cell wrapped in a narrow column
         return not any(column_of(w, columns) in barred or (
             column_of(w, columns) in money and not _runs_on(words, n, settings)

@@ -165,7 +165,9 @@ def _stack(lines: list, best: list, segments: list | None, reach: tuple | None =
             # A wrapped heading word may reach past a narrow right-aligned column.
             left, right = reach or ((segments[0][0] - 60, segments[-1][1] + 60)
                                     if segments else (float("-inf"), float("inf")))
-            inside = ln[0][1] >= left and ln[-1][2] <= right
+            # a column no row fills ('Chq No.' over blanks) lies past the rows' reach,
+            # within the heading's own
+            inside = ln[0][1] >= min(left, best[0][1]) and ln[-1][2] <= max(right, best[-1][2])
             # within the cells of the heading's lines it touches, not only the names': a
             # title over the upper tier runs across two of its cells
             cells = all(_within_cells(ln, b, segments) for b in near + [best])

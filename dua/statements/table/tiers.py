@@ -117,9 +117,11 @@ def text_over_rows(pages: list, settings: dict, header: list) -> list | None:
     them or by nearness, the lines stand in a column the rows print on lines of their own."""
     if len(header) < 2 or not settings.get("columns"):
         return None
-    names = max(range(len(header)), key=lambda i: len(header[i]))
-    lower = [w for line in header[names + 1:] for w in line]
     columns = settings["columns"]
+    # the line naming the most columns, not the one with most words (a description's)
+    names = max(range(len(header)), key=lambda i: len({wordlines.column_of(w, columns)
+                                                        for w in header[i]}))
+    lower = [w for line in header[names + 1:] for w in line]
     if not lower or any(columns[wordlines.column_of(w, columns)]["kind"] != "text"
                         for w in lower):
         return None

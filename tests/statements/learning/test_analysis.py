@@ -478,6 +478,18 @@ class StackedDatesTest(unittest.TestCase):
         s = analysis.analyze_pages([page]).settings
         self.assertEqual(len(dataframe.build_frame([page], s)), 3)
 
+    def test_a_lower_tier_under_a_column_no_row_fills_is_the_headings(self):
+        # 'Chq' over 'No.', blank on every row: 'No.' ends past the rows' reach
+        page = (line(50, (40, "Date"), (100, "Details"), (300, "Amount"), (372, "Chq"))
+                + line(59, (372, "No."))
+                + rows([(40, "01/08/2024"), (100, "Coffee"), (300, "3.50")],
+                       [(40, "02/08/2024"), (100, "Rent"), (300, "9.00")],
+                       [(40, "03/08/2024"), (100, "Bus"), (300, "1.50")]))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["header"], ["date details amount chq", "no"])
+        self.assertEqual(s["columns"][-1]["name"], "Chq No.")
+
+
 class DescriptionsOverRowsTest(unittest.TestCase):
     def test_the_first_rows_text_right_under_the_heading_is_no_second_line_of_its_name(self):
         # each row's description stands over its figures; the first one, right under the
@@ -519,6 +531,23 @@ class FirstTextUnderTheHeadingTest(unittest.TestCase):
         page = line(50, (40, "Date"), (120, "Details"), (330, "Amount"), (420, "Balance"))
         texts = [("Direct debit", "Shell Fuel"), ("ATM withdrawal", "Pune branch"),
                  ("Cheque paid", "820452"), ("Transfer to", "Anita Rao"), ("Interest", "May")]
+        top = 61
+        for n, (first, second) in enumerate(texts):
+            page += (line(top, (120, first)) + line(top + 10, (120, second))
+                     + line(top + 21, (40, f"0{n + 1}/08/2024"), (340, f"{n + 1}.00"),
+                            (420, f"{100 - sum(range(2, n + 3)):.2f}")))
+            top += 33
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(),
+                         [" ".join(t) for t in texts])
+
+
+    def test_a_first_rows_text_line_with_more_words_than_the_headings_names_is_no_name(self):
+        # the same, its second line longer (in words) than the line of the heading's names
+        page = line(50, (40, "Date"), (120, "Details"), (330, "Amount"), (420, "Balance"))
+        texts = [("Direct debit", "ref 44CB payment towards loan for May"),
+                 ("ATM withdrawal", "Pune"), ("Cheque paid", "820452"),
+                 ("Transfer to", "Anita Rao"), ("Interest", "May")]
         top = 61
         for n, (first, second) in enumerate(texts):
             page += (line(top, (120, first)) + line(top + 10, (120, second))

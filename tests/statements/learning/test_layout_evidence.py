@@ -207,5 +207,32 @@ class NoTableMessageTest(unittest.TestCase):
         self.assertIn("Dear customer", text)
 
 
+
+class DayColumnTest(unittest.TestCase):
+    def test_a_title_in_a_column_printing_a_day_once_is_no_rows_text(self):
+        # 'Booked' prints a day on its first row only; the sections' titles stand in it,
+        # 'Money in' over the first row and 'Money out' under a day's last row
+        def day(booked, value, text, amount):
+            return [(40, booked)] * bool(booked) + [(120, value), (200, text), (320, amount)]
+
+        page = (line(50, (40, "Booked"), (120, "Value"), (200, "Details"), (320, "Amount"))
+                + line(62, (40, "Money in"))
+                + rows(day("01/08/2024", "01/08/2024", "Salary", "300.00"), [(200, "Acme Ltd")],
+                       day("", "02/08/2024", "Refund", "9.00"),
+                       day("", "01/08/2024", "Cash", "5.00"),
+                       day("03/08/2024", "04/08/2024", "Interest", "1.50"), top=74)
+                + line(134, (40, "Money out"))
+                + rows(day("01/08/2024", "01/08/2024", "Rent", "100.00"), [(200, "May")],
+                       day("", "02/08/2024", "Tea", "2.50"),
+                       day("", "03/08/2024", "Fee", "1.25"),
+                       day("04/08/2024", "05/08/2024", "Bus", "1.00"), top=146))
+        found = analysis.analyze_pages([page])
+        self.assertEqual(found.sections, ["money in", "money out"])
+        frame = dataframe.build_frame([page], found.settings)
+        self.assertEqual(list(frame.columns), ["Booked", "Value", "Details", "Amount"])
+        self.assertEqual(frame["Booked"].tolist(), ["01/08/2024"] * 3 + ["03/08/2024"]
+                         + ["01/08/2024"] * 3 + ["04/08/2024"])
+        self.assertEqual(frame["Details"].tolist()[0], "Salary Acme Ltd")
+
 if __name__ == "__main__":
     unittest.main()
