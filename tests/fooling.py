@@ -278,6 +278,24 @@ def amount_in_other_column(key):
     return None
 
 
+def balance_lost(key):
+    """A row's balance left out of its cell where the next row shares its day in one of
+    the rows' columns of dates (a booking date, a value date): read as a balance printed
+    on a day's last row only."""
+    roles = _kinds(key)
+    balance, _ = _roles_of_money(key, roles)
+    if balance is None:
+        return None
+    texts = [c for c in key.columns if c not in roles["amount"]]
+    for i in range(len(key) - 1):
+        if any(isinstance(key[c].iloc[i], str) and key[c].iloc[i] == key[c].iloc[i + 1]
+               for c in texts):
+            out = key.copy()
+            out.at[i, balance] = float("nan")
+            return out
+    return None
+
+
 def sign_flipped(key):
     for c in _kinds(key)["amount"]:
         values = key[c].tolist()
@@ -294,7 +312,7 @@ KINDS = {f.__name__: f for f in (
     lost_first, lost_last, lost_middle, lost_first_of_a_later_account, lost_cancelling_pair, lost_adjacent_pair, doubled,
     word_moved_down, word_into_next_column, amounts_swapped, digit_changed, word_split,
     words_glued, dates_swapped, date_tail_in_description, descriptions_swapped,
-    descriptions_a_row_off, amount_in_other_column, sign_flipped)}
+    descriptions_a_row_off, amount_in_other_column, balance_lost, sign_flipped)}
 
 
 def wrong_versions(key) -> dict:

@@ -525,12 +525,9 @@ class LongestRowTest(unittest.TestCase):
 
 
 class FirstTextUnderTheHeadingTest(unittest.TestCase):
-    def test_the_first_line_of_the_first_rows_text_is_no_line_of_the_heading(self):
-        # each row's text, two lines, over its figures; the first line of the first one
-        # stands right under the heading's names, the second over the first row's figures
+    def details(self, texts: list) -> list:
+        """Each row's text, two lines, over its figures, read without a key."""
         page = line(50, (40, "Date"), (120, "Details"), (330, "Amount"), (420, "Balance"))
-        texts = [("Direct debit", "Shell Fuel"), ("ATM withdrawal", "Pune branch"),
-                 ("Cheque paid", "820452"), ("Transfer to", "Anita Rao"), ("Interest", "May")]
         top = 61
         for n, (first, second) in enumerate(texts):
             page += (line(top, (120, first)) + line(top + 10, (120, second))
@@ -538,25 +535,20 @@ class FirstTextUnderTheHeadingTest(unittest.TestCase):
                             (420, f"{100 - sum(range(2, n + 3)):.2f}")))
             top += 33
         s = analysis.analyze_pages([page]).settings
-        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(),
-                         [" ".join(t) for t in texts])
+        return dataframe.build_frame([page], s)["Details"].tolist()
 
+    def test_the_first_line_of_the_first_rows_text_is_no_line_of_the_heading(self):
+        # the first line of the first one stands right under the heading's names, the
+        # second over the first row's figures
+        texts = [("Direct debit", "Shell Fuel"), ("ATM withdrawal", "Pune branch"),
+                 ("Cheque paid", "820452"), ("Transfer to", "Anita Rao"), ("Interest", "May")]
+        self.assertEqual(self.details(texts), [" ".join(t) for t in texts])
 
     def test_a_first_rows_text_line_with_more_words_than_the_headings_names_is_no_name(self):
-        # the same, its second line longer (in words) than the line of the heading's names
-        page = line(50, (40, "Date"), (120, "Details"), (330, "Amount"), (420, "Balance"))
         texts = [("Direct debit", "ref 44CB payment towards loan for May"),
                  ("ATM withdrawal", "Pune"), ("Cheque paid", "820452"),
                  ("Transfer to", "Anita Rao"), ("Interest", "May")]
-        top = 61
-        for n, (first, second) in enumerate(texts):
-            page += (line(top, (120, first)) + line(top + 10, (120, second))
-                     + line(top + 21, (40, f"0{n + 1}/08/2024"), (340, f"{n + 1}.00"),
-                            (420, f"{100 - sum(range(2, n + 3)):.2f}")))
-            top += 33
-        s = analysis.analyze_pages([page]).settings
-        self.assertEqual(dataframe.build_frame([page], s)["Details"].tolist(),
-                         [" ".join(t) for t in texts])
+        self.assertEqual(self.details(texts), [" ".join(t) for t in texts])
 
 
 class CentredCellsTest(unittest.TestCase):
