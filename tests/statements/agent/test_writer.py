@@ -161,6 +161,25 @@ class SectionsTest(unittest.TestCase):
         self.assertEqual(draft.settings["sections"], [["deposits", 1], ["withdrawals", -1]])
 
 
+    def test_without_a_key_the_search_tries_signs_before_fewer_rows(self):
+        # no count to aim at: a reading that leaves rows out is no step towards one
+        found = analysis.analyze_pages([self.page()])
+        result = {"mode": "intrinsic", "status": "failed",
+                  "diagnostics": {"row_count": {"got": 4}}}
+        first = writer.mutations(found.settings, result, found)[0]
+        changed = {k for k in first if first[k] != found.settings.get(k)}
+        self.assertEqual(changed, {"parens_negative"})
+
+    def page(self) -> list:
+        def head(top):
+            return line(top, (40, "Date"), (100, "Description"), (310, "Amount"))
+
+        return (line(8, (100, "Opening balance"), (320, "1,000.00"))
+                + line(18, (100, "Closing balance"), (320, "1,050.00")) + head(50)
+                + rows([(40, "01/02/24"), (100, "Salary"), (320, "100.00")],
+                       [(40, "02/02/24"), (100, "Rent"), (320, "50.00")], top=65))
+
+
 class CodedAmountsTest(unittest.TestCase):
     def page(self, opening: str, closing: str) -> list:
         # 'K' and 'D' after each amount, no balance column
