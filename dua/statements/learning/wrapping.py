@@ -184,8 +184,10 @@ def side_at_ends(pages: list, settings: dict) -> str:
     over = _wrapped_to(*anchors[0], -1, gap, settings)
     under = _wrapped_to(*anchors[-1], 1, gap, settings)
     # Text under the last row in the same columns is no evidence: rows centred on their
-    # date line print the same when the first row fits on one line.
-    if not over or over & under:
+    # date line print the same when the first row fits on one line. Nor is text over a
+    # first row that prints its own in those columns already (a section's title over it).
+    items, first = anchors[0]
+    if not over or over & under or any(items[first][2][c] for c in over):
         return settings["continuation"]
     if under:
         settings["wrapped_columns"] = sorted(set(settings.get("wrapped_columns", [])) | under)

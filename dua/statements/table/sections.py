@@ -72,9 +72,10 @@ def _over_headings(pages: list, settings: dict) -> list:
 
 def _over_rows(pages: list, settings: dict) -> list:
     try:
-        items_by_page = engine.extract(pages, dict(settings, sections=[]))[1]
+        found, items_by_page = engine.extract(pages, dict(settings, sections=[]))[:2]
     except (KeyError, ValueError, TypeError, IndexError):
         return []
+    owned = {place for row in found for place in row[3]}
     rows = [w for items in items_by_page for item in items if item[0] == "anchor"
             for w in item[4]]
     if not rows:
@@ -84,7 +85,9 @@ def _over_rows(pages: list, settings: dict) -> list:
     out = []
     for p, items in enumerate(items_by_page):
         for k, item in enumerate(items):
-            if item[0] != "text" or engine.continues(item, settings):
+            # a line no row took: one no row may continue, or one that stands apart from
+            # every row (under the heading, under a total)
+            if item[0] != "text" or (p, k) in owned:
                 continue
             beside = item[4][-1][2] < left or item[4][0][1] > right
             worded = re.search(r"[^\W\d_]", item[4][0][0])  # not a wrapped date's year

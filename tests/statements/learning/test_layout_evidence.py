@@ -234,5 +234,29 @@ class DayColumnTest(unittest.TestCase):
                          + ["01/08/2024"] * 3 + ["04/08/2024"])
         self.assertEqual(frame["Details"].tolist()[0], "Salary Acme Ltd")
 
+
+class SectionTitleOverTheFirstRowTest(unittest.TestCase):
+    def test_a_title_over_a_first_row_that_prints_its_own_text_is_a_section_not_text_above(self):
+        # each row prints its text on its dated line and wraps below; 'Money out' stands
+        # over the first row, 'Money in' under a total: no row took either
+        def row(text, day, amount):
+            return [(40, text), (250, f"0{day}/08/2024"), (330, amount)]
+
+        page = (line(50, (40, "Details"), (250, "Date"), (330, "Amount"))
+                + line(68, (40, "Money out"))
+                + rows(row("ATM withdrawal Boise", 1, "4.40"), [(40, "agreed")],
+                       row("Card purchase", 2, "37.50"), row("Rent May", 3, "100.00"), top=80)
+                + line(128, (40, "Total money out"), (330, "141.90"))
+                + line(140, (40, "Money in"))
+                + rows(row("Salary Acme", 4, "300.00"), [(40, "for May")],
+                       row("Refund Shop", 5, "9.00"), top=152)
+                + line(188, (40, "Total money in"), (330, "309.00")))
+        found = analysis.analyze_pages([page])
+        self.assertEqual(found.sections, ["money out", "money in"])
+        self.assertEqual(found.settings["continuation"], "below")
+        details = dataframe.build_frame([page], found.settings)["Details"].tolist()
+        self.assertEqual(details, ["ATM withdrawal Boise agreed", "Card purchase", "Rent May",
+                                   "Salary Acme for May", "Refund Shop"])
+
 if __name__ == "__main__":
     unittest.main()
