@@ -85,9 +85,11 @@ def _over_rows(pages: list, settings: dict) -> list:
     out = []
     for p, items in enumerate(items_by_page):
         for k, item in enumerate(items):
-            # a line no row took: one no row may continue, or one that stands apart from
-            # every row (under the heading, under a total)
-            if item[0] != "text" or (p, k) in owned:
+            # a line no row took: one no row may continue, or one apart from every row
+            # (under the heading, under a total); under a row's own line it is that row's
+            # text the reading left (a wrap beyond its reach), no title
+            if item[0] != "text" or (p, k) in owned or (
+                    engine.continues(item, settings) and (p, k - 1) in owned):
                 continue
             beside = item[4][-1][2] < left or item[4][0][1] > right
             worded = re.search(r"[^\W\d_]", item[4][0][0])  # not a wrapped date's year

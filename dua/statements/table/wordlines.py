@@ -338,9 +338,12 @@ def mark_running(items_by_page: list) -> None:
                 outside = not tops or item[1] < low or item[1] > tops[-1]
                 seen.setdefault(key, []).append((p, k, item[1], outside and item[0] in
                                                  ("text", "money")))
+    # a running header or footer is printed on every page, but perhaps the first or the
+    # last: the same row's text atop two pages of many is a coincidence of the data
+    enough = max(2, len(items_by_page) - 1)
     for places in seen.values():
         tops = [t for _, _, t, _ in places]
-        if len({p for p, _, _, _ in places}) < 2 or max(tops) - min(tops) > 2.0:
+        if len({p for p, _, _, _ in places}) < enough or max(tops) - min(tops) > 2.0:
             continue
         if not all(free for _, _, _, free in places):
             continue  # printed among one page's rows: a row's words, wherever else it stands

@@ -258,5 +258,25 @@ class SectionTitleOverTheFirstRowTest(unittest.TestCase):
         self.assertEqual(details, ["ATM withdrawal Boise agreed", "Card purchase", "Rent May",
                                    "Salary Acme for May", "Refund Shop"])
 
+    def test_a_rows_text_left_beyond_its_reach_under_it_is_no_title(self):
+        # two rows' second lines stand further under them than a wrap reaches: no row
+        # took them, and no section starts there; the words stay unaccounted for
+        page = (line(50, (40, "Details"), (250, "Date"), (330, "Amount"), (400, "Balance"))
+                + line(62, (40, "Rent May"), (250, "01/08/2024"), (330, "-100.00"),
+                       (400, "900.00"))
+                + line(92, (40, "reference 44CB payment"))
+                + line(104, (40, "Salary Acme"), (250, "02/08/2024"), (330, "300.00"),
+                       (400, "1,200.00"))
+                + line(116, (40, "Refund Shop"), (250, "03/08/2024"), (330, "9.00"),
+                       (400, "1,209.00"))
+                + line(146, (40, "invoice 77 for loan"))
+                + line(158, (40, "Bus"), (250, "04/08/2024"), (330, "-1.00"), (400, "1,208.00")))
+        found = analysis.analyze_pages([page])
+        self.assertEqual(found.sections, [])
+        result = verify.intrinsic(dataframe.build_frame([page], found.settings), [page],
+                                  found.settings)
+        self.assertEqual(result["status"], "unverified", result["summary"])
+        self.assertIn("'reference'", result["summary"])
+
 if __name__ == "__main__":
     unittest.main()

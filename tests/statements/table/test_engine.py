@@ -181,6 +181,18 @@ class FurnitureTest(unittest.TestCase):
             self.assertEqual([re.sub(r"\d", "#", t) for t in running],
                              ["Continued", "Page # of #"])
 
+    def test_the_same_last_line_on_two_pages_of_four_is_the_rows_text_not_a_footer(self):
+        # 'Visa debit' under the last row of pages 1 and 2 only: a running footer is
+        # printed on every page (but perhaps the first or the last)
+        def page(n, last):
+            return (HEADER + row(65, f"0{2 * n - 1}/02/24", "Coffee", "3.50", "96.50")
+                    + row(90, f"0{2 * n}/02/24", "Tea", "1.50", "95.00") + last)
+
+        pages = [page(1, line(100, (100, "Visa debit"))), page(2, line(100, (100, "Visa debit"))),
+                 page(3, []), page(4, [])]
+        rows = engine.extract(pages, settings(skip_patterns=[]))[0]
+        self.assertEqual([r[0][1] for r in rows][:4], ["Coffee", "Tea Visa debit"] * 2)
+
     def test_a_last_rows_wrapped_line_is_its_own_where_another_page_prints_it_among_rows(self):
         # 'as agreed' under the last row of page 1, and at the same height on page 2
         # between two rows: a row's words both times, no footer
