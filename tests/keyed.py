@@ -2,8 +2,8 @@
 
 A case is ``(name, pdf, key, ok_exits)``. ``ok_exits`` is the exit ``dua check`` may give
 on the right rows: 0 (``passed``) unless the case says otherwise with its reason — a
-case.json's ``check_exit_ok``, ``HONEST`` below for the project's own fixtures, or a layout
-drawn from the space that prints nothing to check its rows by.
+case.json's ``check_exit_ok``, or a layout drawn from the space that prints nothing to check its
+rows by.
 """
 from __future__ import annotations
 
@@ -20,21 +20,12 @@ FIXTURE_ROOTS = [os.path.join(REPO, "fixtures", name)
                  for name in ("statements", "wave3", "notations", "space_sample")]
 SHARED_ROOTS = [os.path.join(SHARED, "statements"), os.path.join(SHARED, "real")]
 
-# The project's fixtures whose right rows cannot be verified without a key, and why.
-HONEST = {
-    "latex_usd_sections": "amounts signed by their section add up either way round, and "
-                          "nothing printed tells which way they move the balance",
-    "svg_br_sections": "amounts signed by their section add up either way round, and "
-                       "nothing printed tells which way they move the balance",
-}
-
-
 def _fixture_cases(root: str) -> list:
     out = []
     for folder in sorted(glob.glob(os.path.join(root, "*", "a.pdf"))):
         folder = os.path.dirname(folder)
         name = os.path.basename(folder)
-        ok = [1] if name in HONEST or not _prints_a_check(folder) else [0]
+        ok = [0] if _prints_a_check(folder) else [1]
         for tag in "ab":
             pdf, key = (os.path.join(folder, f"{tag}.{x}") for x in ("pdf", "csv"))
             if os.path.exists(pdf) and os.path.exists(key):
