@@ -264,10 +264,13 @@ def _heads_of_nothing(phrases: list, segments: list) -> tuple:
             for p in phrases]
     named = {i for hit in over for i in hit}
     # a segment a word space from a named one is that column's words run on, not one of
-    # its own left without a name
+    # its own left without a name, and so is one a space from those (a long description)
     space = 0.6 * max((w[4] - w[3] for p in phrases for w in p), default=0.0)
-    everyone = all(i in named or any(j in named and _gap(segments, i, j) <= space
-                                     for j in (i - 1, i + 1)) for i in range(len(segments)))
+    for order in (range(len(segments)), reversed(range(len(segments)))):
+        for i in order:
+            if any(j in named and _gap(segments, i, j) <= space for j in (i - 1, i + 1)):
+                named.add(i)
+    everyone = len(named) == len(segments)
     named = [p for p, hit in zip(phrases, over) if hit]
     empty = [cell for cell in _stacked([p for p, hit in zip(phrases, over) if not hit])
              if not any(_beside(p, q) for p in cell for q in named)

@@ -806,6 +806,16 @@ class EmptyColumnTest(unittest.TestCase):
         columns = analysis.build_columns(segments, header, [False, False, False, True])
         self.assertEqual([c["name"] for c in columns], ["Date", "Memo", "Description", "Amount"])
 
+    def test_segments_run_on_a_word_space_from_each_other_are_all_the_named_columns(self):
+        # one long description runs on past two narrow rivers: both segments are its words,
+        # so 'Chq' over 'No.' over nothing still names an empty column of its own
+        header = [line(50, (40, "Balance"), (114, "Details"), (427, "Chq"), (451, "Booking")),
+                  line(59, (427, "No."), (451, "Date"))]
+        segments = [(40, 100), (114, 354), (356, 386), (387, 406), (451, 470)]
+        columns = analysis.build_columns(segments, header, [True, False, False, False, False])
+        self.assertEqual([c["name"] for c in columns],
+                         ["Balance", "Details", "Chq No.", "Booking Date"])
+
     def test_names_set_off_to_the_side_of_unheaded_segments_still_name_them(self):
         # left-aligned names over right-aligned money: no segment is left for an empty column
         header = [line(50, (40, "Date"), (100, "Description"), (262, "Out"), (322, "In"))]
