@@ -61,7 +61,8 @@ def learn(words_by_page: list, expected, base: dict | None = None) -> dict | Non
         return None  # a column the page does not show where the rows are
     second = _second_tier(pages, rows, kinds)
     main = {c: r for c, r in ranges.items() if c not in second}
-    settings["columns"] = _columns(main, _unclaimed(pages, rows, main), expected, kinds, groups)
+    settings["columns"] = _columns(main, _unclaimed(pages, rows, main), expected, kinds, groups,
+                                   _flush_edges(rows))
     settings.pop("second_line", None)  # the layout's guess: the key says what the rows print
     if second:  # fields each row prints on its second line, under a second heading tier
         settings["second_line"] = _columns({c: ranges[c] for c in second}, [], expected,
@@ -158,23 +159,43 @@ def _unclaimed(pages: list, rows: list, ranges: dict) -> list:
     return [(a, b, [(a + b) / 2]) for a, b in merged]
 
 
-def _columns(ranges: dict, extra: list, expected, kinds: list, groups: bool) -> list:
-    """Engine columns left to right, each gutter halfway between neighbouring columns."""
+def _flush_edges(rows: list) -> dict:
+    """Expected column -> (its cells start at one x, they end at one x), from three cells
+    or more: the edge the next statement's cells keep, however long their text."""
+    cells = collections.defaultdict(list)
+    for row in rows:
+        for c, words in row.cells.items():
+            if words:
+                cells[c].append((min(w[1] for w in words), max(w[2] for w in words)))
+    return {c: tuple(len(got) >= 3 and max(e) - min(e) <= 1.0 for e in zip(*got))
+            for c, got in cells.items()}
+
+
+def _columns(ranges: dict, extra: list, expected, kinds: list, groups: bool,
+             flush: dict | None = None) -> list:
+    """Engine columns left to right, each gutter halfway between neighbouring columns, or
+    close to the right one's edge where only that one is fixed: text set flush left after a
+    ragged column starts where it always starts, and the ragged text may run on further
+    next time ('insurance premium for the month' before a column of cheque numbers)."""
+    flush = flush or {}
     names = [str(c) for c in expected.columns]
     items = [(r, {"name": names[c], "kind": kinds[c], "output": True,
-                  "dtype": evidence.dtype_of(expected.iloc[:, c])}) for c, r in ranges.items()]
-    items += [(r, {"name": f"unlabelled {n + 1}", "kind": "text", "output": False})
-              for n, r in enumerate(extra)]
+                  "dtype": evidence.dtype_of(expected.iloc[:, c])}, flush.get(c, (False,) * 2))
+             for c, r in ranges.items()]
+    items += [(r, {"name": f"unlabelled {n + 1}", "kind": "text", "output": False},
+               (False,) * 2) for n, r in enumerate(extra)]
     items.sort(key=lambda item: (item[0][0] + item[0][1]) / 2)
     columns = []
-    for i, (r, col) in enumerate(items):
+    for i, (r, col, (starts, _)) in enumerate(items):
         if i == 0:
             col["x0"] = 0.0
         else:
-            left = items[i - 1][0]
+            left, ends = items[i - 1][0], items[i - 1][2][1]
             gutter = (left[1] + r[0]) / 2
             if left[1] > r[0]:  # the columns' edges overlap: separate their words' centres
                 gutter = (max(left[2]) + min(r[2])) / 2
+            elif starts and not ends:
+                gutter = max(gutter, r[0] - 2.0)
             col["x0"] = round(gutter, 2)
         columns.append(col)
     if groups:  # the day's heading fills a Date column of its own (see the engine)
@@ -211,12 +232,14 @@ def date_pattern(printed: list) -> str | None:
     name months in words, the notation induced from them (any order, separator, language
     or script: 'feb' and 'mar' read as English would leave a Spanish 'ene' unread)."""
     shapes = collections.Counter(match_of(d) for d in printed)
-    if None in shapes or any(re.search(r"[^\W\d_]{3}", d) for d in printed):
-        # a month in words: every language that spells the months seen, not English only
-        induced = evidence.date_notation(printed)
-        if induced:
-            return induced["pattern"]
-        del shapes[None]
+    words = any(re.search(r"[^\W\d_]{3}", d) for d in printed)
+    induced = evidence.date_notation(printed) if printed else None
+    # a month in words: every language that spells the months seen, not English only; a
+    # year printed first in two digits ('24.10.17'): the usual shapes end on a year and
+    # would leave the next statement's one-digit day ('23.6.9') unread
+    if induced and (None in shapes or words or induced["roles"][-1] in ("d", "m")):
+        return induced["pattern"]
+    shapes.pop(None, None)
     return shapes.most_common(1)[0][0] if shapes else None
 
 

@@ -32,6 +32,38 @@ class WrappedDateTest(unittest.TestCase):
                          ["05 june 2025", "08 june 2025"])
 
 
+class YearFirstTest(unittest.TestCase):
+    def test_a_short_year_printed_first_leaves_room_for_next_months_one_digit_days(self):
+        # '24.10.17' to '24.10.30': the part that runs through the rows is the day, so the
+        # next statement's '23.6.9' is a date, not a day 23 in the year 9
+        learned = HEADING + rows(*[[(40, f"24.10.{d}"), (120, "Shop"), (330, f"{d}.00")]
+                                   for d in (17, 21, 26, 30)])
+        key = frame([[f"24.10.{d}", "Shop", float(d)] for d in (17, 21, 26, 30)],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([learned], key)
+        following = HEADING + rows(*[[(40, f"23.6.{d}"), (120, "Shop"), (330, "1.00")]
+                                     for d in (9, 10, 14)])
+        self.assertEqual(dataframe.build_frame([following], settings)["Date"].tolist(),
+                         ["23.6.9", "23.6.10", "23.6.14"])
+
+
+class RaggedTextTest(unittest.TestCase):
+    def test_a_longer_description_stays_its_own_before_a_column_set_flush_left(self):
+        # the references start at 300 on every row, the descriptions end where they end:
+        # the next statement's longer one runs on past the middle of the gutter
+        heading = line(40, (40, "Date"), (120, "Details"), (300, "Ref"), (400, "Amount"))
+        learned = heading + rows(*[[(40, f"0{d}/02/25"), (120, text), (300, f"R{d}"),
+                                    (400, "1.00")] for d, text in enumerate(
+                                        ("Shop", "Bus fare", "Tea"), 1)])
+        key = frame([[f"0{d}/02/25", text, f"R{d}", 1.0] for d, text in enumerate(
+            ("Shop", "Bus fare", "Tea"), 1)], ["Date", "Details", "Ref", "Amount"])
+        settings = learning.learn([learned], key)
+        longer = "Transfer to savings for the month"  # ends at 287
+        following = heading + rows([(40, "04/03/25"), (120, longer), (300, "R4"), (400, "2.00")])
+        got = dataframe.build_frame([following], settings)
+        self.assertEqual(got[["Details", "Ref"]].values.tolist(), [[longer, "R4"]])
+
+
 class HeadingOnEveryPageTest(unittest.TestCase):
     @staticmethod
     def page(first: int, heading: bool = True, top: float = 60.0) -> list:
