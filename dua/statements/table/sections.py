@@ -121,12 +121,27 @@ def in_heading(pages: list, settings: dict, header: list) -> list | None:
         return None
     lines = [wordlines.group_lines(words, LINE_TOLERANCE) for words in pages]
     inside = set(_over_rows(pages, settings))  # titles between rows, not over a heading
-    found = [lines[p][k] for p, k, t in titles(pages, settings) if (p, k, t) in inside]
+    starts = titles(pages, settings)
+    found = [lines[p][k] for p, k, t in starts if (p, k, t) in inside]
     low = header[-1]  # a title stands under the heading, never between its tiers
     text = wordlines.join_words(low, GLUE_GAP)
-    if any(_same_place(low, t) and wordlines.join_words(t, GLUE_GAP) != text for t in found):
-        return header[:-1]
-    return None
+    if _titles_nothing(lines, header, {(p, k) for p, k, _ in starts}) or not any(
+            _same_place(low, t) and wordlines.join_words(t, GLUE_GAP) != text for t in found):
+        return None
+    return header[:-1]
+
+
+def _titles_nothing(lines: list, header: list, starts: set) -> bool:
+    """Whether the heading's lowest line stands somewhere with a section's title right
+    under it: a title heads rows, and a line heading none there is the heading's own
+    ('Trans.' over 'Date', then 'Money in' under both)."""
+    norm = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in header]
+    for p, page in enumerate(lines):
+        texts = [wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) for ln in page]
+        if any(texts[k:k + len(norm)] == norm and (p, k + len(norm)) in starts
+               for k in range(len(texts))):
+            return True
+    return False
 
 
 def _same_place(line: list, title: list) -> bool:

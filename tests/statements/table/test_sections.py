@@ -106,6 +106,26 @@ class TitleUnderHeadingTest(unittest.TestCase):
         self.assertEqual([[w[0] for w in ln] for ln in kept],
                          [["Booking", "Description", "Amount", "Balance"], ["Date"]])
 
+    def test_a_lowest_line_with_a_title_right_under_it_is_the_headings_own(self):
+        from dua.statements.table import wordlines
+
+        # 'Trans.' over 'Date', then 'Money in': though 'Money out' further down stands
+        # where 'Date' does, 'Date' heads no row, and a title heads rows
+        upper = line(40, (40, "Trans."), (100, "Description"), (310, "Amount"), (410, "Balance"))
+        tier = line(50, (40, "Date"))
+        page = (upper + tier + line(62, (40, "Money in")) + row(80, "01/02/24", "Pay", "9.00")
+                + line(95, (40, "Money out")) + row(110, "02/02/24", "Tea", "1.50"))
+        header = wordlines.group_lines(upper + tier, 3.0)
+        s = settings(header=["trans description amount balance", "date"])
+        self.assertIsNone(sections.in_heading([page], s, header))
+        # 'Money out' under the heading, over rows, heads them: a title
+        out = line(50, (40, "Money out"))
+        account = (upper + out + row(65, "01/02/24", "Tea", "1.50") + line(80, (40, "Money in"))
+                   + row(95, "02/02/24", "Pay", "9.00"))
+        s = settings(header=["trans description amount balance", "money out"])
+        kept = sections.in_heading([account], s, wordlines.group_lines(upper + out, 3.0))
+        self.assertEqual(len(kept), 1)
+
     def test_a_wrapped_dates_year_over_a_row_titles_nothing(self):
         page = (HEADER + row(65, "01/02/24", "Coffee", "3.50") + line(75, (40, "2024"))
                 + row(88, "02/02/24", "Tea", "1.50") + line(98, (40, "2024"))
