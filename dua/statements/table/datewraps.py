@@ -1,6 +1,7 @@
 """Dates a narrow cell wraps over lines ('12 DECEMBER' over '2025', a day alone over its
 month and year), found by the date pattern the settings hold, in the date column and in any
-column of text a value date stands in, whether or not the key showed one wrapping.
+column of text a value date stands in, whether or not the key showed one wrapping; and dates
+printed once a day, carried down to the day's other rows.
 
 Copied verbatim, after ``wordlines`` and before ``engine``, into every generated parser:
 standard library only, never dua.
@@ -68,3 +69,15 @@ def date_goes_on(lines: list, k: int, col: int, settings: dict, cells) -> tuple 
                 re.fullmatch(pattern, " ".join([head] + tail), re.IGNORECASE):
             return cells, (head, tail)
     return None
+
+
+def carry_dates(rows: list, settings: dict) -> None:
+    """A row printed without its date takes the date above it (one date per day layouts),
+    and so does a cell of a column of dates printed once a day (``carry_columns``)."""
+    carry = list(settings.get("carry_columns", ()))
+    if settings.get("anchor") == "amount" and settings.get("date_fill", "carry") == "carry":
+        carry.append(settings["date_column"])
+    for col in carry:
+        last = ""
+        for row in rows:
+            last = row[0][col] = row[0][col] or last

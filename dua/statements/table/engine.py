@@ -3,7 +3,8 @@
 Copied verbatim, after ``amounts``, ``pagewords``, ``wordlines`` and ``datewraps``, before
 ``dataframe``, into every generated parser: it imports only the standard library. Words are
 ``(text, x0, x1, top, bottom, size)`` tuples, one list per page (``pagewords`` makes them from
-the reader's; ``wordlines`` groups them into lines and cells).
+the reader's, and gives a number wrapped over two lines the top of its second as a seventh
+field; ``wordlines`` groups them into lines and cells).
 
 Every line of a page gets a kind: ``anchor`` (it starts a row), ``text`` (it may continue
 one), ``furniture`` (no part of any row, for a reason the item states), ``money`` (it
@@ -16,12 +17,13 @@ from __future__ import annotations
 import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
-from .datewraps import date_goes_on, wrapped_heads
+from .datewraps import carry_dates, date_goes_on, wrapped_heads
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
                         codes_only, column_of, date_tail, figures_only, foreign_heading,
                         group_lines, in_columns, is_rule, join_words, label_goes_on,
-                        mark_running, names_the_columns, normalize, reading_key, split_cells)
+                        mark_running, names_the_columns, normalize, past_its_end, reading_key,
+                        split_cells)
 
 
 def _amount_cells(cells: list, settings: dict, kinds: list) -> list:
@@ -48,7 +50,7 @@ def is_anchor(cells: list, settings: dict, kinds: list) -> bool:
     return not settings.get("anchor_needs_amount", True) or _moves(cells, settings, kinds)
 
 
-_TITLE = "a section's title (it signs its rows)"
+TITLE = "a section's title (it signs its rows)"
 
 
 def _item(line: list, settings: dict, state: dict) -> list:
@@ -60,7 +62,7 @@ def _item(line: list, settings: dict, state: dict) -> list:
     norm = normalize(text)
     if norm in state["sections"]:  # above its section's heading, or inside the table
         state["sign"] = state["sections"][norm]
-        return ["furniture", top, None, text, line, _TITLE]
+        return ["furniture", top, None, text, line, TITLE]
     if not state["in_table"]:
         where = state.get("outside", "above the table's heading")
         return ["outside", top, None, text, line, where]
@@ -175,13 +177,21 @@ def _classify(lines: list, settings: dict, state: dict) -> list:
 def _owner(items: list, i: int, step: int, gap: float) -> tuple:
     """The anchor reached from text line ``i`` going ``step`` (±1) through close text lines."""
     j = i
-    while 0 <= j + step < len(items) and abs(items[j + step][1] - items[j][1]) <= gap:
+    while 0 <= j + step < len(items) and _lower_by(items[j], items[j + step]) <= gap:
         j += step
         if items[j][0] == "anchor":
             return j, abs(items[j][1] - items[i][1])
         if items[j][0] not in ("text", "second"):  # a row's second line is the row's
             break
     return None, float("inf")
+
+
+def _lower_by(a: list, b: list) -> float:
+    """How far the lower item stands under the upper one's last line: a narrow cell's
+    amount wrapped onto a second line ('13' over '856,38-') is one word on the row's line,
+    and the row's text goes on under its second (``pagewords._wrapped_numbers``)."""
+    upper, lower = (a, b) if a[1] <= b[1] else (b, a)
+    return lower[1] - max([upper[1]] + [w[6] for w in upper[4] if len(w) > 6])
 
 
 def continues(item: list, settings: dict) -> bool:
@@ -253,6 +263,8 @@ def _page_parts(items: list, settings: dict) -> tuple:
         up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail else none
         down, d_down = _owner(items, i, 1, gap) if mode != "below" and not tail else none
         owner = up if d_up <= d_down else down
+        row = [w for j in parts.get(up, ()) for w in items[j][4]]
+        owner = None if owner == up and past_its_end(item[4], row, settings["columns"]) else owner
         if owner is not None:
             parts[owner].append(i)
         elif (i < first and mode == "below") or (i > first and mode == "above"):
@@ -356,7 +368,7 @@ def _extract(pages: list, settings: dict) -> tuple:
     rows, above, carried = [], settings.get("continuation") == "above", None
     for page, items in enumerate(items_by_page):
         parts, leading = _page_parts(items, settings)
-        if carried and any(item[5] == _TITLE for item in items[:min(parts, default=0)]):
+        if carried and any(item[5] == TITLE for item in items[:min(parts, default=0)]):
             carried = None  # a section starts over the page's first row: none goes on into it
         if leading and rows and settings.get("carry_rows", True) and not above:
             _extend(rows[-1], items, leading, page)
@@ -368,7 +380,7 @@ def _extract(pages: list, settings: dict) -> tuple:
                 carried = None
         if leading and above and settings.get("carry_rows", True):
             carried = (items, leading, page)
-    _carry_dates(rows, settings)
+    carry_dates(rows, settings)
     return rows, items_by_page
 
 
@@ -386,15 +398,3 @@ def _extend(row: list, items: list, lines: list, page: int, first: bool = False)
 def extract_rows(pages: list, settings: dict) -> list:
     """Every transaction of the document, in printed order, as ``(cells, lines)``."""
     return [(row[0], row[1]) for row in extract(pages, settings)[0]]
-
-
-def _carry_dates(rows: list, settings: dict) -> None:
-    """A row printed without its date takes the date above it (one date per day layouts),
-    and so does a cell of a column of dates printed once a day (``carry_columns``)."""
-    carry = list(settings.get("carry_columns", ()))
-    if settings.get("anchor") == "amount" and settings.get("date_fill", "carry") == "carry":
-        carry.append(settings["date_column"])
-    for col in carry:
-        last = ""
-        for row in rows:
-            last = row[0][col] = row[0][col] or last

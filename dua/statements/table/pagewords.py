@@ -129,8 +129,10 @@ def _wrapped_numbers(words: list) -> list:
             lead = _groups_before(words, i)
             gone.update(lead)
             start = [words[k] for k in lead] + [u]
+            # on its first line; its seventh field is where its last part stands, under
+            # which the row's text goes on (``engine``)
             joined[i] = (" ".join(w[0] for w in start + [t]), min(start[0][1], t[1]),
-                         max(u[2], t[2]), u[3], u[4], u[5])
+                         max(u[2], t[2]), u[3], u[4], u[5], t[3])
             gone.add(j)
             break
     if not joined:

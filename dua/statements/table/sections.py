@@ -82,14 +82,13 @@ def _over_rows(pages: list, settings: dict) -> list:
         return []
     # a line beside the rows (a guide's sidebar on their baselines) titles none of them
     left, right = min(w[1] for w in rows), max(w[2] for w in rows)
-    out = []
+    out, words = [], row_words(found, items_by_page)
     for p, items in enumerate(items_by_page):
         for k, item in enumerate(items):
             # a line no row took: one no row may continue, or one apart from every row
-            # (under the heading, under a total); under a row's own line it is that row's
-            # text the reading left (a wrap beyond its reach), no title
-            if item[0] != "text" or (p, k) in owned or (
-                    engine.continues(item, settings) and (p, k - 1) in owned):
+            # (under the heading, under a total)
+            if item[0] != "text" or (p, k) in owned or k and left_by_row(
+                    items[k - 1], item, settings, words.get((p, k - 1))):
                 continue
             beside = item[4][-1][2] < left or item[4][0][1] > right
             worded = re.search(r"[^\W\d_]", item[4][0][0])  # not a wrapped date's year
@@ -97,6 +96,27 @@ def _over_rows(pages: list, settings: dict) -> list:
                                           or _opens_next_page(items_by_page, p, k, settings)):
                 out.append((p, k, wordlines.normalize(item[3])))
     return out
+
+
+def row_words(rows: list, items_by_page: list) -> dict:
+    """``(page, line) -> the words of the row that line is of``, every line's."""
+    out = {}
+    for row in rows:
+        words = [w for p, k in row[3] for w in items_by_page[p][k][4]]
+        out.update({place: words for place in row[3]})
+    return out
+
+
+def left_by_row(above: list, item: list, settings: dict, row: list | None) -> bool:
+    """Whether text line ``item`` may be text the reading left of the row over it: under one
+    of its lines (``row``: the row's words, every line's) or under a line of money no row
+    took, in the columns rows go on in, and starting where a wrap of theirs would, however
+    far under (a wrap pushed down past the rows' reach). A section's title so placed is no
+    evidence of a section."""
+    if row is None and above[0] != "money":
+        return False
+    return engine.continues(item, settings) and \
+        not wordlines.past_its_end(item[4], row or above[4], settings["columns"])
 
 
 def _opens_next_page(items_by_page: list, p: int, k: int, settings: dict) -> bool:

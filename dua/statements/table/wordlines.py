@@ -259,6 +259,16 @@ def after_figures(line: list, glue_gap: float) -> str:
     return join_words(line[lead:], glue_gap) if lead else ""
 
 
+def past_its_end(words: list, above: list, columns: list) -> bool:
+    """Whether a line starts right of where the words over it end in that column: a cell's
+    wrapped line starts at its left edge, so a line set further right ('Money in' flush with
+    the table's right edge) wraps no cell. Where the row prints nothing in that column its
+    text may start anywhere in it (descriptions on lines of their own)."""
+    c = column_of(words[0], columns)
+    ends = [w[2] for w in above if column_of(w, columns) == c]
+    return bool(ends) and words[0][1] > max(ends)
+
+
 def in_columns(words: list, columns, settings: dict) -> bool:
     """Whether a word stands in one of ``columns`` (indices)."""
     return bool(columns) and any(column_of(w, settings["columns"]) in columns for w in words)

@@ -1,12 +1,38 @@
-"""Lines that print the table's heading again: where they are what they say, and where
-they are not (a row's words the heading took in). The page's own header printed again is
-the reading's to mark (``wordlines.letterhead``).
+"""Lines that print the table's heading again, or a section's title: where they are what
+they say, and where they are not (a row's words the heading or a title took in). The page's
+own header printed again is the reading's to mark (``wordlines.letterhead``).
 """
 from __future__ import annotations
 
 from collections import Counter
 
-from ..table import wordlines
+from ..table import engine, sections, wordlines
+
+_ELSEWHERE = ("reads as a line of the heading, but stands where the heading's names are not "
+              "printed")
+_FIRST_ROW = ("reads as a line of the heading, but may be the first row's wrapped lines: rows "
+              "here print theirs above the date line, and the heading is printed once")
+_LEFT_BEHIND = ("reads as a section's title, but stands right under a row's line where that "
+                "row's text goes on: the row's words the reading left")
+
+
+def misplaced(items: list, settings: dict, rows: list) -> dict:
+    """``(page, line) -> why`` for the lines the reading took for its heading or a section's
+    title that may be a row's words instead."""
+    out = {at: _ELSEWHERE for at in stray(items, settings)}
+    out.update({at: _FIRST_ROW for at in over_first_row(items, settings, rows)})
+    out.update({at: _LEFT_BEHIND for at in left_behind(items, settings, rows)})
+    return out
+
+
+def left_behind(items: list, settings: dict, rows: list) -> set:
+    """``(page, line)`` of section titles right under a row's line, or a line of money no row
+    took, that the row may go on with: a section starts over its rows, and a title that may
+    be the row's text is no evidence of one (``sections`` reads titles so too)."""
+    words = sections.row_words(rows, items)
+    return {(page, k) for page, lines in enumerate(items) for k in range(1, len(lines))
+            if lines[k][0] == "furniture" and lines[k][5] == engine.TITLE
+            and sections.left_by_row(lines[k - 1], lines[k], settings, words.get((page, k - 1)))}
 
 
 def stray(items: list, settings: dict) -> set:

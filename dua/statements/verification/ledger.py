@@ -23,10 +23,6 @@ _FOOT = "the page's foot: below its last row, out of a continuation's reach"
 _ACCOUNT = "the title of an account whose balances start again right below it"
 _AGAIN = wordlines.LETTERHEAD  # the reading marks it so too
 _UNDER = "under another table's column heading"  # the engine's reason, as it words it
-_ELSEWHERE = ("reads as a line of the heading, but stands where the heading's names are not "
-              "printed")
-_FIRST_ROW = ("reads as a line of the heading, but may be the first row's wrapped lines: rows "
-              "here print theirs above the date line, and the heading is printed once")
 
 
 @dataclasses.dataclass
@@ -115,8 +111,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     money = Arithmetic(rows, settings, balances, restarts)
     ledger = Ledger(_rows(rows, items, settings), [], [], 0, sorted(p + 1 for p in region))
     reach = settings.get("continuation_gap", 0.0)
-    stray = {at: _ELSEWHERE for at in headings.stray(items, settings)}
-    stray.update({at: _FIRST_ROW for at in headings.over_first_row(items, settings, rows)})
+    stray = headings.misplaced(items, settings, rows)
     first = min(region) if region else 0
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
@@ -149,7 +144,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
             # table is read to go on without its heading
             above = page != first and item[0] == "text" and item[1] < heading
             reason = item[5] or (_HEADER if item[0] == "outside" or above else "")
-            if reason == wordlines.HEADING and (page, k) in stray:
+            if reason in (wordlines.HEADING, engine.TITLE) and (page, k) in stray:
                 ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
                                         "why": stray[(page, k)]} for w in item[4]]
                 continue

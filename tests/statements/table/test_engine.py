@@ -131,6 +131,15 @@ class PageRowsTest(unittest.TestCase):
         frame = dataframe.build_frame([page], settings(continuation_gap=12.0))
         self.assertEqual(frame["Description"].tolist(), ["Transfer reference AB12"])
 
+    def test_text_under_a_rows_wrapped_amount_continues_the_row(self):
+        # '181' over '081.39' is one word on the row's line that says where its second line
+        # stands: the description goes on under that, a line's reach from the row's last line
+        amount = [("181 081.39", 320, 345, 65, 73, 8.0, 75)]
+        page = (HEADER + line(65, (40, "01/02/24"), (100, "Transfer")) + amount
+                + line(87, (100, "reference AB12")))
+        frame = dataframe.build_frame([page], settings(continuation_gap=12.0))
+        self.assertEqual(frame["Description"].tolist(), ["Transfer reference AB12"])
+
     def test_an_empty_statement_gives_an_empty_frame_with_the_columns(self):
         frame = dataframe.build_frame([HEADER], settings())
         self.assertEqual((len(frame), list(frame.columns)[0]), (0, "Date"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unittest
 
-from dua.statements.table import sections
+from dua.statements.table import engine, sections
 
 from .test_engine import HEADER, line, row, settings
 
@@ -125,6 +125,34 @@ class TitleUnderHeadingTest(unittest.TestCase):
         s = settings(header=["trans description amount balance", "money out"])
         kept = sections.in_heading([account], s, wordlines.group_lines(upper + out, 3.0))
         self.assertEqual(len(kept), 1)
+
+    def test_a_line_under_a_line_of_money_no_row_took_titles_nothing(self):
+        # 'Refund' prints its money but no date this reading looks for: the line under it
+        # may be its text, and a title it may be is no evidence of a section
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50") + line(77, (100, "Refund"),
+                                                                     (320, "2.00"))
+                + line(89, (100, "loan instalment")) + row(101, "03/02/24", "Cake", "2.00"))
+        self.assertEqual(sections.titles([page], three_columns()), [])
+
+    def test_a_title_set_flush_right_under_a_row_is_no_wrap_of_it(self):
+        # 'Money in' a line under 'Tea', in the description's column but right of where its
+        # text ends: a wrapped line starts at the cell's left edge, so this one is a title
+        page = (HEADER + row(65, "01/02/24", "Coffee", "3.50") + row(77, "02/02/24", "Tea", "1.50")
+                + line(89, (250, "Money in")) + row(101, "03/02/24", "Salary", "900.00"))
+        s = three_columns()
+        self.assertEqual([t for _, _, t in sections.titles([page], s)], ["money in"])
+        rows = engine.extract([page], s)[0]  # no row takes it in, title or not
+        self.assertEqual([r[0][1] for r in rows], ["Coffee", "Tea", "Salary"])
+
+    def test_a_line_past_the_end_of_the_line_over_it_wraps_none_of_its_cells(self):
+        from dua.statements.table import wordlines
+
+        columns = settings()["columns"]  # Date, Description, Amount, Balance at 400
+        above = line(65, (40, "01/02/24"), (100, "Tea"), (320, "3.00"))
+        self.assertFalse(wordlines.past_its_end(line(77, (100, "at the station")), above, columns))
+        self.assertTrue(wordlines.past_its_end(line(77, (200, "Money in")), above, columns))
+        # in a column the row prints nothing in, no cell of it to wrap: it may be its text
+        self.assertFalse(wordlines.past_its_end(line(77, (420, "Money in")), above, columns))
 
     def test_a_wrapped_dates_year_over_a_row_titles_nothing(self):
         page = (HEADER + row(65, "01/02/24", "Coffee", "3.50") + line(75, (40, "2024"))

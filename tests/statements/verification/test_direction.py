@@ -24,8 +24,10 @@ def section_statement(daily: bool = False, deposits: int = 1, above=("1,000.00",
     s["columns"] = s["columns"][:3]
     s["columns"][2]["section_signed"] = True
     page = [w for k, v in enumerate(above) for w in line(8 + 10 * k, (100, "Balance"), (320, v))]
+    # the second title where no row's text goes on (a title under a row, in the column its
+    # text wraps in, may be that text: ``headings.left_behind``)
     page += (line(38, (100, "Deposits")) + HEADER + row(65, *rows[0])
-             + line(80, (100, "Withdrawals")) + row(95, *rows[1]) + row(107, *rows[2]))
+             + line(80, (40, "Withdrawals")) + row(95, *rows[1]) + row(107, *rows[2]))
     if daily:
         page += (line(140, (40, "Date"), (100, "Daily"), (320, "Balance"))
                  + line(152, (40, "01/02/24"), (320, "1,100.00"))

@@ -29,6 +29,21 @@ def unaccounted(book):
     return [u["text"] for u in book.unaccounted]
 
 
+class LeftBehindTitleTest(unittest.TestCase):
+    def test_a_title_right_under_a_row_that_may_go_on_with_it_is_unaccounted(self):
+        # the row's second line, beyond the reading's reach, read as a section's title: a
+        # title starts a section over its rows, and this one may be the row's text
+        s = settings(sections=[["money in", 1], ["loan instalment", 1]], continuation_gap=5.0)
+        page = (HEADER + line(58, (40, "Money in")) + COFFEE + line(77, (100, "loan instalment"))
+                + TEA)
+        book = ledger.build([page], s)
+        self.assertEqual(unaccounted(book), ["loan", "instalment"])
+        self.assertIn("the row's words the reading left", book.unaccounted[0]["why"])
+        # in the date column, where no row goes on, it stands as a title
+        page = HEADER + line(58, (40, "Money in")) + COFFEE + line(77, (40, "Loan instalment"))
+        self.assertEqual(unaccounted(ledger.build([page + TEA], s)), [])
+
+
 class StrayHeadingTest(unittest.TestCase):
     def test_a_heading_line_between_rows_without_the_headings_names_is_unaccounted(self):
         # the heading took in a row's last line ('agreed'); where another row prints the
