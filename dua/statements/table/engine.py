@@ -263,8 +263,8 @@ def _page_parts(items: list, settings: dict) -> tuple:
         up, d_up = _owner(items, i, -1, gap) if mode != "above" or tail else none
         down, d_down = _owner(items, i, 1, gap) if mode != "below" and not tail else none
         owner = up if d_up <= d_down else down
-        row = [w for j in parts.get(up, ()) for w in items[j][4]]
-        owner = None if owner == up and past_its_end(item[4], row, settings["columns"]) else owner
+        row = [w for j in parts.get(up, ()) for w in items[j][4]] if owner == up else ()
+        owner = None if row and past_its_end(item[4], row, settings["columns"]) else owner
         if owner is not None:
             parts[owner].append(i)
         elif (i < first and mode == "below") or (i > first and mode == "above"):
