@@ -12,8 +12,8 @@ import re
 from ..notation import columndates
 from ..notation.dates import DATE_PATTERNS, DATE_SEARCH, pattern_of  # noqa: F401
 from ..table import dataframe, engine, margins, notation, sections, tiers, wordlines
-from ..table.columns import (  # noqa: F401  (re-exported: tests and the writer use them here)
-    GLUE_GAP, LINE_TOLERANCE, build_columns, find_segments, join_word_rivers, money_segments, widen)
+from ..table.columns import GLUE_GAP, LINE_TOLERANCE, build_columns, widen  # noqa: F401
+from ..table.segments import find_segments, join_word_rivers, money_segments  # noqa: F401
 from ..table.heading import find_header  # noqa: F401  (re-exported: tests use it here)
 from ..table.tablelines import (  # noqa: F401  (re-exported: tests and the writer use them here)
     SKIP_PATTERNS, _has_amount, _pitch, _table_lines, candidate_lines, date_headings,
@@ -208,7 +208,8 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     # it widens its column as a wrapped line's does
     wrapped = continuation_lines(pages, candidates, header)
     segments = widen(segments, wrapped + rows, header)
-    columns = build_columns(segments, header, money_segments(segments, rows), raw, wrapped)
+    money = money_segments(segments, rows)
+    columns = build_columns(segments, header, money, raw, wrapped, rows)
     if group_pattern:  # the day's heading fills a Date column of its own, first
         columns.insert(0, {"name": "Date", "x0": -1.0, "kind": "date"})
     cells = [wordlines.split_cells(ln, columns, GLUE_GAP) for _, ln in candidates]

@@ -1,110 +1,16 @@
-"""The table's columns: x-ranges from whitespace rivers, and their names from the heading
-above them (``heading`` finds it).
+"""The table's columns: the rows' segments (``segments``) grouped under the names the
+heading above them prints (``heading`` finds it).
 
 Everything is found by where words stand: the rivers that the rows leave between
 their cells, and the heading's phrases over those rivers.
 """
 from __future__ import annotations
 
-import re
-
-from ..notation.dates import DATE_SEARCH
-from . import engine, wordlines
+from . import wordlines
+from .segments import figure_segments
 
 LINE_TOLERANCE = 3.0
 GLUE_GAP = 0.8
-
-_CODE = re.compile(r"[^\W\d_]{1,2}\.?")
-
-
-def find_segments(lines: list) -> list:
-    """x-ranges that the candidate lines' words cover, split at whitespace rivers."""
-    step, changes = 0.5, {}
-    for line in lines:
-        # each line counts once where its words cover a half-point: count the edges of
-        # the runs it covers, not each half-point (a wide table has a thousand of them)
-        for a, b in _runs(sorted((int(w[1] / step), int(w[2] / step)) for w in line)):
-            changes[a] = changes.get(a, 0) + 1
-            changes[b + 1] = changes.get(b + 1, 0) - 1
-    noise = len(lines) // 30
-    segments, count, edges = [], 0, sorted(changes)
-    for x, nxt in zip(edges, edges[1:]):
-        count += changes[x]
-        if count <= noise:
-            continue
-        if segments and x - segments[-1][1] <= 2:  # a river a point wide is no gutter
-            segments[-1][1] = nxt - 1
-        else:
-            segments.append([x, nxt - 1])
-    return [(a * step, (b + 1) * step) for a, b in segments]
-
-
-def join_word_rivers(segments: list, lines: list) -> list:
-    """Neighbouring segments of words joined where every line with words in both reads on
-    from one to the other across a single space: the words of one column that happen to
-    align on every row (a few rows of a fixed-pitch printout), not two columns. Money and
-    dates never join: a gutter one space wide beside them is still a gutter."""
-    if len(segments) < 2:
-        return segments
-    out = [list(segments[0])]
-    for seg in segments[1:]:
-        if _reads_on(out[-1], seg, lines):
-            out[-1][1] = seg[1]
-        else:
-            out.append(list(seg))
-    return [tuple(s) for s in out]
-
-
-def _reads_on(left: list, right: tuple, lines: list) -> bool:
-    gaps = []
-    for line in lines:
-        a = [w for w in line if left[0] - 1 <= w[1] and w[2] <= left[1] + 1]
-        b = [w for w in line if right[0] - 1 <= w[1] and w[2] <= right[1] + 1]
-        if not a or not b:
-            continue
-        if _grouped(a, b):
-            gaps.append(0.0)  # '7' and '562,40': one amount its thousands are spaced off
-            continue
-        if any(_numeric(w[0]) for w in a + b):
-            return False
-        if all(_CODE.fullmatch(w[0]) for w in a):
-            return False  # a column of codes ('S', 'Cr') beside money, not words read on
-        space = sum(w[2] - w[1] for w in a + b) / max(1, sum(len(w[0]) for w in a + b))
-        if space > 0:  # glyphs of no width (a damaged font) give no letter pitch to measure by
-            gaps.append((b[0][1] - a[-1][2]) / space)
-    return len(gaps) >= 2 and max(gaps) <= 1.5
-
-
-def _grouped(a: list, b: list) -> bool:
-    """One amount whose thousands stand a space apart: a group of digits, then the rest."""
-    letter = (a[-1][2] - a[-1][1]) / max(1, len(a[-1][0]))
-    return len(a) == 1 and len(b) == 1 and a[0][0].isdigit() and len(a[0][0]) <= 3 \
-        and b[0][1] - a[0][2] <= letter and engine.looks_like_amount(f"{a[0][0]} {b[0][0]}")
-
-
-def _numeric(text: str) -> bool:
-    return engine.looks_like_amount(text) or bool(DATE_SEARCH.fullmatch(text))
-
-
-def money_segments(segments: list, lines: list) -> list:
-    """For each segment, whether most of the words the lines print in it are amounts."""
-    out = []
-    for a, b in segments:
-        words = [w for line in lines for w in line if a - 1 <= (w[1] + w[2]) / 2 <= b + 1]
-        out.append(bool(words) and sum(engine.looks_like_amount(w[0]) for w in words)
-                   >= 0.6 * len(words))
-    return out
-
-
-def _runs(spans: list) -> list:
-    """Sorted inclusive integer spans merged where they overlap: the integers they cover."""
-    out = []
-    for a, b in spans:
-        if out and a <= out[-1][1]:
-            out[-1][1] = max(out[-1][1], b)
-        else:
-            out.append([a, b])
-    return out
 
 
 def widen(segments: list, lines: list, header: list = ()) -> list:
@@ -156,7 +62,7 @@ def _phrases(header: list) -> list:
     return phrases
 
 
-def _split_at_rivers(phrases: list, segments: list, raw: list | None = None) -> list:
+def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tuple = ()) -> list:
     """Heading phrases cut where a river of the rows runs between two of their words.
 
     Two heading cells can stand one space apart (a right-aligned 'Amount' beside a
@@ -164,7 +70,9 @@ def _split_at_rivers(phrases: list, segments: list, raw: list | None = None) -> 
     the two words stand further apart than a word space, the rivers before any segments
     were joined say so too, and so does a column's left edge that the right word starts
     on ('Memo' over an empty column, then 'Date' where the dates start), or its right edge
-    that the left word ends on ('Amount (EUR)' over right-aligned money, then 'Memo').
+    that the left word ends on ('Amount (EUR)' over right-aligned money, then 'Memo'), or
+    ``starts``, where the rows' other lines begin their text ('Memo' over nothing, then
+    'Details' where descriptions printed on lines of their own begin).
     """
     rivers = [(a[1] + b[0]) / 2 for a, b in zip(segments, segments[1:])]
     out = []
@@ -172,13 +80,13 @@ def _split_at_rivers(phrases: list, segments: list, raw: list | None = None) -> 
         out.append([phrase[0]])
         for left, right in zip(phrase, phrase[1:]):
             if any(left[2] - 1 <= x <= right[1] + 1 for x in rivers) or \
-                    _apart(left, right, raw or []):
+                    _apart(left, right, list(raw or ()), starts):
                 out.append([])
             out[-1].append(right)
     return out
 
 
-def _apart(left: tuple, right: tuple, raw: list) -> bool:
+def _apart(left: tuple, right: tuple, raw: list, starts: tuple = ()) -> bool:
     letter = (left[2] - left[1] + right[2] - right[1]) / max(1, len(left[0]) + len(right[0]))
     if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
         return False
@@ -188,7 +96,8 @@ def _apart(left: tuple, right: tuple, raw: list) -> bool:
     wide = [(a, b) for a, b in zip([(-edge[0],) * 2] + raw, raw + [edge]) if b[0] - a[1] >= letter]
     return any(left[2] - 1 <= (a[1] + b[0]) / 2 <= right[1] + 1 for a, b in wide) or any(
         (abs(right[1] - b[0]) <= 1.5 and left[2] < b[0])
-        or (abs(left[2] - a[1]) <= 1.5 and right[1] > a[1]) for a, b in wide)
+        or (abs(left[2] - a[1]) <= 1.5 and right[1] > a[1]) for a, b in wide) or any(
+        abs(right[1] - x) <= 1.5 for x in starts)
 
 
 def _aligned_tier(line: list, best: list, slack: float = 1.5) -> bool:
@@ -229,12 +138,12 @@ def _covered(segments: list, phrase: list) -> list:
                 key=lambda i: min(abs(centre - segments[i][0]), abs(centre - segments[i][1])))]
 
 
-def _group(segments: list, header: list, numeric: list | None = None,
-           raw: list | None = None) -> list:
+def _group(segments: list, header: list, numeric: list | None = None, raw: list = (),
+           starts: tuple = ()) -> list:
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
-    phrases = _split_at_rivers(_tier_phrases(header), segments, raw)
+    phrases = _split_at_rivers(_tier_phrases(header), segments, raw, starts)
     phrases, empty = _heads_of_nothing(phrases, segments)
     hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
                      numeric or [False] * len(segments))
@@ -325,7 +234,7 @@ def _in_order(hits: list, phrases: list, segments: list, numeric: list) -> list:
     collide = any(b <= a and numeric[b] for a, b in zip(firsts, firsts[1:]))
     if not single_line or not collide or len(phrases) > len(segments):
         return hits
-    cost = [[_distance(p, seg) for seg in segments] for p in phrases]
+    cost = [[max(0.0, s0 - p[-1][2], p[0][1] - s1) for s0, s1 in segments] for p in phrases]
     n, m = len(phrases), len(segments)
     best = [[float("inf")] * (m + 1) for _ in range(n + 1)]  # best[i][j]: i names, j segments
     best[0] = [0.0] * (m + 1)
@@ -341,30 +250,38 @@ def _in_order(hits: list, phrases: list, segments: list, numeric: list) -> list:
     return out[::-1]
 
 
-def _distance(phrase: list, segment: tuple) -> float:
-    a, b = phrase[0][1], phrase[-1][2]
-    return max(0.0, segment[0] - b, a - segment[1])
-
-
-def _merge_unlabeled(groups: list) -> list:
-    """A segment with no header joins its nearer neighbour (a 'Rs.' prefix, a city sub-column)."""
+def _merge_unlabeled(groups: list, money: list = (), figures: list = ()) -> list:
+    """A segment with no header joins its nearer neighbour (a 'Rs.' prefix, a city
+    sub-column). One of bare whole numbers (``figures``: a cheque's number printed without
+    a heading) beside one column of money (``money``) joins the other neighbour: in the
+    money's cell it would read as an amount, which the table never prints without decimals."""
     while len(groups) > 1 and any(not g[2] for g in groups):
         i = next(i for i, g in enumerate(groups) if not g[2])
         left = groups[i][0] - groups[i - 1][1] if i > 0 else float("inf")
         right = groups[i + 1][0] - groups[i][1] if i + 1 < len(groups) else float("inf")
         j = i - 1 if left <= right else i + 1
+        held = [k for k in (i - 1, i + 1) if 0 <= k < len(groups) and _holds(groups[k], money)]
+        if _holds(groups[i], figures) and len(held) == 1 and 0 < i < len(groups) - 1:
+            j = 2 * i - held[0]
         lo, hi = min(i, j), max(i, j)
         groups[lo:hi + 1] = [[groups[lo][0], groups[hi][1], groups[lo][2] + groups[hi][2]]]
     return groups
 
 
+def _holds(group: list, spans: list) -> bool:
+    return any(group[0] <= a and b <= group[1] for a, b in spans)
+
+
 def build_columns(segments: list, header: list, numeric: list | None = None,
-                  raw: list | None = None, lines: list = ()) -> list:
+                  raw: list | None = None, lines: list = (), rows: list = ()) -> list:
     """Columns named by the header phrases above them, with x0 halfway across each river;
     ``numeric`` says which segments hold money (one name each); ``raw``: the segments
     before words that read on were joined; ``lines``: the rows' other lines, whose text a
-    column no row's first line fills reaches to (descriptions printed over their rows)."""
-    groups = _merge_unlabeled(_group(segments, header, numeric, raw))
+    column no row's first line fills reaches to; ``rows``: their first lines."""
+    money = [s for s, m in zip(segments, numeric or ()) if m]
+    figures = [s for s, f in zip(segments, figure_segments(segments, rows)) if f]
+    groups = _merge_unlabeled(_group(segments, header, numeric, raw, _shared_starts(lines)),
+                              money, figures)
     _reach_of_empty(groups, segments, lines)
     columns = []
     for i, (a, b, phrases) in enumerate(groups):
@@ -377,6 +294,12 @@ def build_columns(segments: list, header: list, numeric: list | None = None,
             # it, a word space at a time, stays in its own cell
             columns[-1]["empty"] = True
     return columns
+
+
+def _shared_starts(lines: list) -> tuple:
+    """Where two phrases of the rows' other lines begin: a column's edge (text on own lines)."""
+    starts = sorted(p[0][1] for p in _phrases(list(lines)))
+    return tuple(x for x, y in zip(starts, starts[1:]) if y - x <= 1.0)
 
 
 def _reach_of_empty(groups: list, segments: list, lines: list) -> None:

@@ -490,6 +490,34 @@ class StackedDatesTest(unittest.TestCase):
         self.assertEqual(s["columns"][-1]["name"], "Chq No.")
 
 
+    def test_a_name_where_the_rows_own_lines_begin_is_a_column_of_its_own(self):
+        # 'Memo' over nothing, one space and a little from 'Details', whose text every row
+        # prints on a line of its own: no first line shows the edge the second lines share
+        page = line(50, (40, "Date"), (100, "Memo"), (125, "Details"), (300, "Amount"))
+        for i, (text, amount) in enumerate((("Coffee shop", "3.50"), ("Rent", "900.00"),
+                                            ("Bus fare", "1.50"), ("Book", "12.00"))):
+            page += line(66 + 24 * i, (40, f"0{i + 1}/08/2024"), (300, amount))
+            page += line(76 + 24 * i, (125, text))
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual([c["name"] for c in s["columns"]], ["Date", "Memo", "Details", "Amount"])
+        frame = dataframe.build_frame([page], s)
+        self.assertEqual(list(frame["Details"]), ["Coffee shop", "Rent", "Bus fare", "Book"])
+        self.assertTrue(frame["Memo"].isna().all())
+
+
+    def test_a_bare_number_nearer_the_money_than_its_row_text_is_the_rows_text(self):
+        # a cheque's number printed without a heading, in the river before 'Paid in':
+        # the money never prints without decimals, so it is no amount
+        page = (line(50, (40, "Date"), (100, "Details"), (300, "Paid in"), (380, "Paid out"))
+                + rows([(40, "01/08/2024"), (100, "Cheque"), (240, "353332"), (380, "39.00")],
+                       [(40, "02/08/2024"), (100, "Salary"), (300, "900.00")],
+                       [(40, "03/08/2024"), (100, "Bus fare"), (380, "1.50")],
+                       [(40, "04/08/2024"), (100, "Refund"), (300, "12.00")]))
+        frame = dataframe.build_frame([page], analysis.analyze_pages([page]).settings)
+        self.assertEqual(frame["Details"][0], "Cheque 353332")
+        self.assertTrue(pd.isna(frame["Paid in"][0]))
+
+
 class DescriptionsOverRowsTest(unittest.TestCase):
     def test_the_first_rows_text_right_under_the_heading_is_no_second_line_of_its_name(self):
         # each row's description stands over its figures; the first one, right under the

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import unittest
 
-from dua.statements.table import columns, dataframe, engine, wordlines
+from dua.statements.table import columns, dataframe, engine, segments, wordlines
 
 from .test_engine import line, settings
 
@@ -62,8 +62,8 @@ class CodesBesideMoneyTest(unittest.TestCase):
         # the amounts', the references a column of their own
         lines = [[cell(f"{n}86.05", 83, 109, 10 * n), cell("SH"[n % 2], 111, 117, 10 * n),
                   cell(f"SJ1726010{n}", 123, 170, 10 * n)] for n in range(1, 5)]
-        segments = columns.find_segments(lines)
-        self.assertEqual(len(columns.join_word_rivers(segments, lines)), 3)
+        found = segments.find_segments(lines)
+        self.assertEqual(len(segments.join_word_rivers(found, lines)), 3)
 
 
 class WrappedSignTest(unittest.TestCase):
