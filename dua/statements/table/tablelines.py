@@ -50,7 +50,7 @@ def candidate_lines(pages: list, patterns: tuple = DATE_PATTERNS) -> list:
             if any(engine.looks_like_amount(w[0]) for w in line if w not in date_words):
                 shape = next(p for p in patterns if re.fullmatch(p, m.group(0), re.IGNORECASE))
                 out.append((index, line, shape, date_words[0][1]))
-    return _dominant(out, patterns)
+    return _dominant(out, patterns, pages)
 
 
 def _words_spanning(line: list, start: int, end: int) -> list:
@@ -64,7 +64,7 @@ def _words_spanning(line: list, start: int, end: int) -> list:
     return out
 
 
-def _dominant(found: list, patterns: tuple = DATE_PATTERNS) -> list:
+def _dominant(found: list, patterns: tuple = DATE_PATTERNS, pages: list = ()) -> list:
     """Keep the lines whose date has the commonest format at the commonest x (drops summary
     strips, and a daily-balance table whose dates stand a column to the right).
 
@@ -78,24 +78,40 @@ def _dominant(found: list, patterns: tuple = DATE_PATTERNS) -> list:
     x = xs[len(xs) // 2]
     reach = max(12.0, 2.0 * _pitch([(i, ln) for i, ln, _, _ in found]))
     return _aligned_money([(i, ln) for i, ln, p, x0 in found
-                           if p == pattern and abs(x0 - x) < reach])
+                           if p == pattern and abs(x0 - x) < reach], pages)
 
 
-def _aligned_money(lines: list) -> list:
+def _aligned_money(lines: list, pages: list = ()) -> list:
     """Drop the lines whose money stands where the table's does not: a summary block above
     the table ('Beginning Balance', 'Ending Balance' with dates of their own) or a strip of
     daily balances below it prints amounts off the edges the rows right-align theirs on.
     Only where most lines keep to those edges; amounts set left or centred give no such
-    evidence."""
+    evidence. An edge a name of letters above the line ends on is a column's too, however
+    few rows use it: 'Débit EUROS' set flush right over the one debit of the month."""
     edges: dict = {}
     for _, line in lines:
         for x in {round(w[2]) for w in line if engine.looks_like_amount(w[0])}:
             edges[x] = edges.get(x, 0) + 1
     common = {x for x, n in edges.items() if n >= max(3, 0.05 * len(lines))}
-    near = lambda line: all(any(abs(round(w[2]) - x) <= 2 for x in common)  # noqa: E731
-                            for w in line if engine.looks_like_amount(w[0]))
-    kept = [(i, ln) for i, ln in lines if near(ln)]
+    near = lambda i, line: all(  # noqa: E731
+        any(abs(round(w[2]) - x) <= 2 for x in common) or _named_edge(pages, i, line, w, common)
+        for w in line if engine.looks_like_amount(w[0]))
+    kept = [(i, ln) for i, ln in lines if near(i, ln)]
     return kept if len(kept) >= 0.8 * len(lines) else lines
+
+
+def _named_edge(pages: list, index: int, line: list, amount: tuple, common: set) -> bool:
+    """Whether a line above ``line`` on its page names the rows' money: a word of it with no
+    digit ends where ``amount`` does, and another where rows commonly end theirs (the
+    table's heading, not a summary box's)."""
+    if index >= len(pages):
+        return False
+    for above in wordlines.group_lines(pages[index], LINE_TOLERANCE):
+        ends = [w[2] for w in above if w[4] <= line[0][3] and not re.search(r"\d", w[0])]
+        if any(abs(x - amount[2]) <= 1 for x in ends) and any(
+                abs(x - c) <= 2 and abs(x - amount[2]) > 2 for x in ends for c in common):
+            return True
+    return False
 
 
 def date_headings(pages: list, patterns: tuple = DATE_PATTERNS) -> list:

@@ -54,6 +54,17 @@ class CandidateLinesTest(unittest.TestCase):
                     [(40, "01/02/24"), (100, "Coffee"), (320, "3.50")])
         self.assertEqual(len(analysis.candidate_lines([page])), 1)
 
+    def test_the_one_amount_under_a_name_set_flush_over_it_is_a_row(self):
+        # a month of credits and one debit: its edge is no commoner than a summary's, but
+        # the heading's 'Debit' ends where it does
+        credits = [[(40, f"0{d}/06/2025"), (100, "Refund"), (360, "500.00")] for d in range(1, 8)]
+        page = (line(50, (40, "Date"), (100, "Details"), (305, "Debit"), (360, "Credit"))
+                + rows(*credits, [(40, "09/06/2025"), (100, "Fee"), (305, "92.20")], top=66))
+        found = analysis.candidate_lines([page])
+        self.assertEqual([ln[-1][0] for _, ln in found], ["500.00"] * 7 + ["92.20"])
+        strip = line(20, (40, "01/06/2025"), (220, "9,999.00"))  # no name over it: a summary's
+        self.assertEqual(len(analysis.candidate_lines([strip + page])), 8)
+
     def test_a_date_that_begins_inside_a_word_is_that_words_date(self):
         # the date match starts within "(12/03/2024)": before, no word was found for it
         page = rows(*[[(40, f"(1{d}/03/2024)"), (100, "Shop"), (320, "1.00")]
