@@ -80,7 +80,10 @@ def _over_rows(pages: list, settings: dict) -> list:
             for w in item[4]]
     if not rows:
         return []
-    # a line beside the rows (a guide's sidebar on their baselines) titles none of them
+    # a line beside the table (a guide's sidebar on the rows' baselines) titles none of its
+    # rows; the table reaches as far as its heading names columns (an empty 'Remarks')
+    rows += [w for items in items_by_page for item in items
+             if item[0] == "furniture" and item[5] == wordlines.HEADING for w in item[4]]
     left, right = min(w[1] for w in rows), max(w[2] for w in rows)
     out, words = [], row_words(found, items_by_page)
     for p, items in enumerate(items_by_page):

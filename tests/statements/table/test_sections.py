@@ -68,6 +68,18 @@ class GuessTest(unittest.TestCase):
                 + row(89, "03/02/24", "Rent", "30.00"))
         self.assertEqual(sections.titles([page], three_columns()), [])
 
+    def test_a_title_under_a_column_the_heading_names_and_no_row_fills_is_no_sidebar(self):
+        # 'Ref' over nothing, at the table's left: a title set there, under the heading,
+        # stands left of every row's words, and inside the table its heading draws
+        s = settings(date_column=1, header=["ref date description amount balance"])
+        s["columns"] = [{"name": "Ref", "x0": 0.0, "kind": "text"}, dict(s["columns"][0], x0=30.0)] \
+            + s["columns"][1:]
+        page = (line(50, (5, "Ref"), (40, "Date"), (100, "Description"), (310, "Amount"),
+                     (410, "Balance"))
+                + line(62, (5, "Fees")) + row(74, "01/02/24", "Card", "3.00")
+                + row(86, "02/02/24", "Cash", "2.00"))
+        self.assertEqual([t for _, _, t in sections.titles([page], s)], ["fees"])
+
     def test_one_title_alone_is_no_sections(self):
         page = line(38, (100, "Transactions")) + HEADER + row(65, "01/02/24", "Rent", "30.00")
         self.assertEqual(sections.guess([page, page], three_columns()), [])
