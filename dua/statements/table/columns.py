@@ -55,7 +55,10 @@ def _phrases(header: list) -> list:
             space = spaces[len(spaces) // 2]
             gap = min(gap, max(1.6 * space, space + 1.5))
         for w in line:
-            if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < gap:
+            # a bracket opens a qualifier of the name before it ('Amount (in Rs.)'), never a
+            # name: a scan's box around its thin ink stands further off than a space
+            near = gap * (2 if w[0][:1] in "([" else 1)
+            if phrases and phrases[-1][-1] in line and w[1] - phrases[-1][-1][2] < near:
                 phrases[-1].append(w)
             else:
                 phrases.append([w])

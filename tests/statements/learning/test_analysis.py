@@ -529,6 +529,21 @@ class StackedDatesTest(unittest.TestCase):
         self.assertTrue(pd.isna(frame["Paid in"][0]))
 
 
+    def test_a_bracket_set_off_from_a_name_qualifies_it_and_names_nothing_alone(self):
+        # a scan's boxes hug the ink: '(in' stands further from 'Amount' than a space, and
+        # taken for a name of its own, 'Amount' went to the reference beside the money
+        page = (line(50, (40, "Date"), (100, "Details"), (400, "Amount"), (438, "(in"),
+                     (456, "Rs.)"))
+                + rows([(40, "01/08/2024"), (100, "Coffee"), (420, "3.50")],
+                       [(40, "02/08/2024"), (100, "Payment REF"), (250, "820989835"),
+                        (410, "900.00")],
+                       [(40, "03/08/2024"), (100, "Bus"), (420, "1.50")],
+                       [(40, "04/08/2024"), (100, "Tea"), (420, "2.50")], top=66))
+        frame = dataframe.build_frame([page], analysis.analyze_pages([page]).settings)
+        self.assertEqual(list(frame.columns), ["Date", "Details", "Amount (in Rs.)"])
+        self.assertEqual(frame["Details"][1], "Payment REF 820989835")
+
+
 class DescriptionsOverRowsTest(unittest.TestCase):
     def test_the_first_rows_text_right_under_the_heading_is_no_second_line_of_its_name(self):
         # each row's description stands over its figures; the first one, right under the
