@@ -72,8 +72,8 @@ class GuessTest(unittest.TestCase):
         # 'Ref' over nothing, at the table's left: a title set there, under the heading,
         # stands left of every row's words, and inside the table its heading draws
         s = settings(date_column=1, header=["ref date description amount balance"])
-        s["columns"] = [{"name": "Ref", "x0": 0.0, "kind": "text"}, dict(s["columns"][0], x0=30.0)] \
-            + s["columns"][1:]
+        ref = {"name": "Ref", "x0": 0.0, "kind": "text"}
+        s["columns"] = [ref, dict(s["columns"][0], x0=30.0)] + s["columns"][1:]
         page = (line(50, (5, "Ref"), (40, "Date"), (100, "Description"), (310, "Amount"),
                      (410, "Balance"))
                 + line(62, (5, "Fees")) + row(74, "01/02/24", "Card", "3.00")
