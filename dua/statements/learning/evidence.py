@@ -18,6 +18,7 @@ from ..table import engine, wordlines
 from ..table.columns import GLUE_GAP, LINE_TOLERANCE
 
 _SPAN = 3  # an amount may print over up to three words: '12 345,67', 'EUR 1.234,56'
+_PHRASE = 6  # a date may print over up to six words: '23 / 06 / 2025', '2024 年 12 月 16 日'
 _DIGIT = re.compile(r"\d")
 MARKS = {"dr", "dr.", "cr", "cr.", "-", "+"}  # a sign printed as a word of its own
 
@@ -114,11 +115,11 @@ class Page:
         return self._amounts[key]
 
     def phrases(self, k: int) -> dict:
-        """Text -> the first span ``(i, j)`` of up to four words of line ``k`` printing it."""
+        """Text -> the first span ``(i, j)`` of at most ``_PHRASE`` words printing it on line k."""
         if k not in self._phrases:
             line, out = self.lines[k], {}
             for i in range(len(line)):
-                for j in range(i + 1, min(i + 4, len(line)) + 1):
+                for j in range(i + 1, min(i + _PHRASE, len(line)) + 1):
                     for text in (wordlines.join_words(line[i:j], GLUE_GAP),
                                  " ".join(w[0] for w in line[i:j])):
                         out.setdefault(text, (i, j))

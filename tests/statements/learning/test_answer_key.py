@@ -219,6 +219,16 @@ class LearnTest(unittest.TestCase):
         self.assertTrue(dataframe.build_frame([daily + table], settings).equals(key))
         self.assertEqual(settings["header"], ["date details amount"])
 
+    def test_a_date_the_key_writes_in_five_words_is_found_as_printed(self):
+        # '23 / 06 / 2025': its slashes stand apart, five words the key writes as one date
+        page = line(40, (40, "Date"), (160, "Details"), (300, "Amount")) + rows(*[
+            [(40, f"{d}"), (52, "/"), (60, "06"), (72, "/"), (80, "2025"), (160, "Shop"),
+             (300, f"{d}.50")] for d in range(21, 25)], top=52)
+        key = frame([[f"{d} / 06 / 2025", "Shop", d + 0.5] for d in range(21, 25)],
+                    ["Date", "Details", "Amount"])
+        settings = learning.learn([page], key)
+        self.assertTrue(dataframe.build_frame([page], settings).equals(key))
+
     def test_unsigned_debits_the_key_lists_as_negative_get_the_column_sign(self):
         settings = learning.learn([AMOUNT_FIRST], AMOUNT_FIRST_KEY)
         self.assertEqual(settings["columns"][0]["sign"], -1)
