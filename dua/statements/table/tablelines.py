@@ -86,27 +86,34 @@ def _aligned_money(lines: list, pages: list = ()) -> list:
     the table ('Beginning Balance', 'Ending Balance' with dates of their own) or a strip of
     daily balances below it prints amounts off the edges the rows right-align theirs on.
     Only where most lines keep to those edges; amounts set left or centred give no such
-    evidence. An edge a name of letters above the line ends on is a column's too, however
-    few rows use it: 'Débit EUROS' set flush right over the one debit of the month."""
+    evidence. An edge a name above the line ends on is a column's too, however few rows
+    use it: 'Débit EUROS' set flush right over the one debit of the month."""
     edges: dict = {}
     for _, line in lines:
         for x in {round(w[2]) for w in line if engine.looks_like_amount(w[0])}:
             edges[x] = edges.get(x, 0) + 1
     common = {x for x, n in edges.items() if n >= max(3, 0.05 * len(lines))}
+    grouped: dict = {}  # a page's lines, grouped once and only where an edge is in doubt
+
+    def named(i: int, line: list, amount: tuple) -> bool:
+        if i >= len(pages):
+            return False
+        if i not in grouped:
+            grouped[i] = wordlines.group_lines(pages[i], LINE_TOLERANCE)
+        return _named_edge(grouped[i], line, amount, common)
+
     near = lambda i, line: all(  # noqa: E731
-        any(abs(round(w[2]) - x) <= 2 for x in common) or _named_edge(pages, i, line, w, common)
+        any(abs(round(w[2]) - x) <= 2 for x in common) or named(i, line, w)
         for w in line if engine.looks_like_amount(w[0]))
     kept = [(i, ln) for i, ln in lines if near(i, ln)]
     return kept if len(kept) >= 0.8 * len(lines) else lines
 
 
-def _named_edge(pages: list, index: int, line: list, amount: tuple, common: set) -> bool:
+def _named_edge(page_lines: list, line: list, amount: tuple, common: set) -> bool:
     """Whether a line above ``line`` on its page names the rows' money: a word of it with no
     digit ends where ``amount`` does, and another where rows commonly end theirs (the
     table's heading, not a summary box's)."""
-    if index >= len(pages):
-        return False
-    for above in wordlines.group_lines(pages[index], LINE_TOLERANCE):
+    for above in page_lines:
         ends = [w[2] for w in above if w[4] <= line[0][3] and not re.search(r"\d", w[0])]
         if any(abs(x - amount[2]) <= 1 for x in ends) and any(
                 abs(x - c) <= 2 and abs(x - amount[2]) > 2 for x in ends for c in common):
