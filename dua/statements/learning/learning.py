@@ -182,7 +182,8 @@ def _columns(ranges: dict, extra: list, expected, kinds: list, groups: bool,
     items = [(r, {"name": names[c], "kind": kinds[c], "output": True,
                   "dtype": evidence.dtype_of(expected.iloc[:, c])}, flush.get(c, (False,) * 2))
              for c, r in ranges.items()]
-    items += [(r, {"name": f"unlabelled {n + 1}", "kind": "text", "output": False},
+    items += [(r, {"name": f"unlabelled {n + 1}", "kind": "text", "output": False,
+                   "unclaimed": True},
                (False,) * 2) for n, r in enumerate(extra)]
     items.sort(key=lambda item: (item[0][0] + item[0][1]) / 2)
     columns = []

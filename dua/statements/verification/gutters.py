@@ -140,9 +140,10 @@ def apart(rows: list, items: list, settings: dict) -> dict:
 
 def _openings(words: list, columns: list, settings: dict | None = None) -> list:
     """``[(column, word before or None, first word)]`` for each cell of words a line opens
-    in a column the output keeps: the word before it where it stands a word space after
-    the cell before (no wider than the spaces inside the line's cells), else None. With
-    ``settings``, words the reading keeps in the cell they run on from open none."""
+    in a column the output keeps or the key left unclaimed (``_judged``): the word before
+    it where it stands a word space after the cell before (no wider than the spaces inside
+    the line's cells), else None. With ``settings``, words the reading keeps in the cell
+    they run on from open none."""
     words = sorted(words, key=lambda w: w[1])
     placed = [(wordlines.column_of(w, columns), w) for w in words]
     if settings is not None:
@@ -155,12 +156,20 @@ def _openings(words: list, columns: list, settings: dict | None = None) -> list:
     space = inside[len(inside) // 2] if len(inside) >= 2 else None
     out = [(placed[0][0], None, placed[0][1])] if placed else []
     for (c1, a), (c2, b) in pairs:
-        if c1 == c2 or columns[c2]["kind"] != "text" or not columns[c2].get("output", True):
+        if c1 == c2 or columns[c2]["kind"] != "text" or not _judged(columns[c2]):
             continue
+        # after a label the key leaves out ('Ref:'), a value opens its own cell
         touching = space is not None and columns[c1]["kind"] == "text" and \
             columns[c1].get("output", True) and b[1] - a[2] <= space + _SLACK / 2
         out.append((c2, a if touching else None, b))
     return out
+
+
+def _judged(column: dict) -> bool:
+    """A column of the output, or one the key's values left unclaimed (words no cell of
+    the key holds): whether such words are a column or the rest of a cell is the page's
+    to say, not the key's."""
+    return column.get("output", True) or bool(column.get("unclaimed"))
 
 
 def one_column_each(rows: list, items: list, settings: dict) -> dict:
@@ -168,33 +177,46 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
     row whose cell reaches that far, a cell's later word starts under a word of the heading
     printed over that cell, the heading word names a column of its own that the reading
     merged into its neighbour ('Value' and 'Reference' read as one column, each row's date
-    and reference in it)."""
+    and reference in it). Judged on every page's rows, and on the heading's own page's: a
+    page may set the same columns at other widths."""
     columns = settings["columns"]
-    heading = [w for page in items for item in page if item[0] == "furniture"
-               and item[5] == wordlines.HEADING for w in _names(item[4])]
-    lines = [a for row in rows for a in _anchors(row, items)]
+    heading = [(p, w) for p, page in enumerate(items) for item in page
+               if item[0] == "furniture" and item[5] == wordlines.HEADING
+               for w in _names(item[4])]
+    lines = [next(((p, items[p][k][4]) for p, k in row[3] if items[p][k][0] == "anchor"),
+                  None) for row in rows]
+    lines = [line for line in lines if line]
     for c, column in enumerate(columns):
         if column["kind"] == "amount":
             continue
-        cells = [sorted((w for w in words if wordlines.column_of(w, columns) == c),
-                        key=lambda w: w[1]) for words in lines]
-        cells = [cell for cell in cells if cell]
-        for h in heading:
+        cells = [(p, sorted((w for w in words if wordlines.column_of(w, columns) == c),
+                            key=lambda w: w[1])) for p, words in lines]
+        cells = [(p, cell) for p, cell in cells if cell]
+        for page, h in heading:
             if wordlines.column_of(h, columns) != c:
                 continue
-            under = sum(1 for cell in cells if any(abs(w[1] - h[1]) <= _SLACK
-                                                   for w in cell[1:]))
-            # only the cells that print as far as the heading word can start a word under
-            # it: a column printed on some rows only (a date once a day) is still a column
-            reach = sum(1 for cell in cells if cell[-1][2] > h[1] + _SLACK)
-            if under >= _ENOUGH and under * 5 >= reach * 4:
-                return {"name": "one_column_each", "passed": False,
-                        "detail": f"in {column['name']!r}, {under} of the {reach} rows whose "
-                                  f"cell reaches under the heading's {h[0]!r} (x {h[1]:.0f}) "
-                                  "start a word right there: a column of its own, read into "
-                                  "this one"}
+            for judged in ([cell for _, cell in cells],
+                           [cell for p, cell in cells if p == page]):
+                merged = _starts_under(h, judged)
+                if merged:
+                    under, reach = merged
+                    return {"name": "one_column_each", "passed": False,
+                            "detail": f"in {column['name']!r}, {under} of the {reach} rows "
+                                      f"whose cell reaches under the heading's {h[0]!r} (x "
+                                      f"{h[1]:.0f}, page {page + 1}) start a word right there:"
+                                      " a column of its own, read into this one"}
     return {"name": "one_column_each", "passed": True,
             "detail": "no cell's words start again under a word of its column's heading"}
+
+
+def _starts_under(h: tuple, cells: list) -> tuple | None:
+    """``(rows, rows reaching)``: how many cells start a later word under heading word ``h``,
+    of those that print as far; None unless nearly all do."""
+    under = sum(1 for cell in cells if any(abs(w[1] - h[1]) <= _SLACK for w in cell[1:]))
+    # only the cells that print as far as the heading word can start a word under it: a
+    # column printed on some rows only (a date once a day) is still a column
+    reach = sum(1 for cell in cells if cell[-1][2] > h[1] + _SLACK)
+    return (under, reach) if under >= _ENOUGH and under * 5 >= reach * 4 else None
 
 
 def _names(words: list) -> list:

@@ -39,6 +39,21 @@ class CellsApartTest(unittest.TestCase):
         self.assertFalse(found["passed"])
         self.assertIn("'Cheque'", found["detail"])
 
+    def test_words_the_key_left_unclaimed_running_on_from_a_cell_are_no_column(self):
+        # the key's description stops at 'Rent payment': the words after it, stashed in a
+        # column the output leaves out, run on a word space from it
+        page = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+                + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
+                       (320, "1.50"))
+                + line(89, (40, "03/02/24"), (100, "Tea"), (320, "2.00")))
+        s = cheque_settings()
+        s["columns"][2].update(output=False, unclaimed=True)
+        found = verdicts(page, s)[0]
+        self.assertFalse(found["passed"])
+        self.assertIn("'Cheque'", found["detail"])
+        del s["columns"][2]["unclaimed"]  # a column the key leaves out by name is its own
+        self.assertTrue(verdicts(page, s)[0]["passed"])
+
     def test_text_run_on_over_a_column_the_heading_names_and_no_row_fills_stays_its_own(self):
         # read knowing the cheque column is empty, the run-on words stay in the
         # description: no word is read into the empty column, and the check agrees
@@ -113,6 +128,20 @@ class OneColumnEachTest(unittest.TestCase):
         # references on three rows of six: the rows whose cell reaches under 'Reference'
         # all start a word there; the others print nothing that far right
         found = verdicts(self.page(("AB1", "", "CD22", "", "EF333", "")), self.merged())[1]
+        self.assertFalse(found["passed"])
+        self.assertIn("3 of the 3 rows", found["detail"])
+
+    def test_a_column_merged_on_the_headings_page_is_merged_where_later_pages_set_it_apart(self):
+        # the next page sets the columns narrower: its references start 7 pt before the
+        # heading's 'Reference', and outnumber the first page's rows
+        s = self.merged()
+        s["header_once"] = True
+        later = [w for k in range(6) for w in line(
+            30 + 12 * k, (40, f"1{k}/02/24"), (100, "02/02"), (143, "GH4444"), (203, "Tea"),
+            (320, "1.50"))]
+        rows, items = engine.extract([self.page(("AB1", "CD22", "EF333")), later], s)
+        self.assertEqual(len(rows), 9)
+        found = gutters.one_column_each(rows, items, s)
         self.assertFalse(found["passed"])
         self.assertIn("3 of the 3 rows", found["detail"])
 
