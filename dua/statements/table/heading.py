@@ -6,6 +6,8 @@ lines that come with it every time. ``columns`` names the columns from it.
 """
 from __future__ import annotations
 
+import re
+
 from ..notation.dates import DATE_SEARCH
 from . import engine, wordlines
 from .columns import GLUE_GAP, LINE_TOLERANCE, _aligned_tier, _phrases, _split_at_rivers
@@ -34,6 +36,12 @@ def _plain(line: list) -> bool:
     text = " ".join(w[0] for w in line)
     return (any(ch.isalnum() for ch in text) and not DATE_SEARCH.search(text)
             and not any(engine.looks_like_amount(w[0]) for w in line))
+
+
+def _numbered(line: list) -> bool:
+    """A line printing a number of three digits or more: an account's number over its
+    table ('Current Account 3892 5329 9950'), which names no column."""
+    return any(re.search(r"\d{3}", w[0]) for w in line)
 
 
 def _spans_table(line: list, segments: list) -> bool:
@@ -152,7 +160,7 @@ def _stack(lines: list, best: list, segments: list | None, reach: tuple | None =
     while grew:
         grew = False
         for ln in lines:
-            if any(ln is b for b in block) or not _plain(ln):
+            if any(ln is b for b in block) or not _plain(ln) or _numbered(ln):
                 continue
             # a heading cell wraps right under (or over) its own words: a line under a cell
             # whose next line down is empty is the first row's text, not a third tier; a

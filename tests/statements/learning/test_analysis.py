@@ -761,6 +761,13 @@ class HeadingTiersTest(unittest.TestCase):
         self.assertEqual([w[0] for w in header[0]], ["Transaction", "Running", "Booking",
                                                      "Narration"])
 
+    def test_an_accounts_number_right_over_the_heading_is_no_tier(self):
+        # 'Account 3892 5329' set close over 'DESCRIPTION', within its cell: the account's
+        # title, whose numbers name no column
+        header, _ = self.heading(line(40, (160, "Account 3892 5329")))
+        self.assertEqual([[w[0] for w in ln] for ln in header],
+                         [["DATE", "DATE", "DESCRIPTION", "AMOUNT"]])
+
     def test_a_title_over_the_upper_tier_across_two_of_its_cells_is_no_tier(self):
         # the names' line is the lower one ('Balance', 'Amount'); the title, right over the
         # upper tier, stands over 'Running' and 'Trans. Date' at once
