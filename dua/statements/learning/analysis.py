@@ -252,6 +252,8 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
     wrapping.dates_below(pages, settings)
+    if "date_head_pattern" in settings and "carry_columns" not in settings:
+        _once_a_day(pages, settings)  # a day printed once, wrapped like the rows' dates
     _labels(settings, cells)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, sample.raw_sample(pages),
@@ -323,8 +325,10 @@ def _once_a_day(pages: list, settings: dict) -> None:
         return
     date, pattern, out = settings["date_column"], settings["date_pattern"], []
     for c, col in enumerate(settings["columns"]):
-        # the line with the row's date (a title under a day's last row may be read onto it)
-        cells = [_first_line(row, c, settings) for row in rows]
+        # the line with the row's date (a title under a day's last row may be read onto it),
+        # or the whole cell where it holds a date wrapped in a narrow column ('24' under it)
+        cells = [row[0][c] if re.fullmatch(pattern, row[0][c], re.I) else
+                 _first_line(row, c, settings) for row in rows]
         printed = [(i, v) for i, v in enumerate(cells) if v]
         if c == date or col["kind"] != "text" or len(printed) < 2 or len(printed) == len(rows) \
                 or not cells[0] or not all(re.fullmatch(pattern, v, re.I) for _, v in printed):

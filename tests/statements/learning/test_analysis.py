@@ -1010,3 +1010,32 @@ class DatesBelowTest(unittest.TestCase):
     def test_without_the_lines_under_them_the_dates_are_one_line(self):
         found = analysis.analyze_pages([self.page(tails=False)])
         self.assertNotIn("wrapped_columns", found.settings)
+
+
+class TwoDateColumnsTest(unittest.TestCase):
+    def test_a_date_printed_once_a_day_and_wrapped_in_its_cell_is_carried_down(self):
+        # the value date prints on every row; the booking date once a day, its year wrapped
+        # under it in a narrow column
+        page = line(40, (40, "Date"), (110, "Value"), (200, "Details"), (330, "Amount")) + rows(
+            *[row for day in (1, 3, 5) for row in (
+                [(40, f"0{day} feb"), (110, f"0{day} feb 24"), (200, "Rent"), (330, "10.00")],
+                [(40, "24")],
+                [(110, f"0{day + 1} feb 24"), (200, "Tea"), (330, "2.50")])], top=52)
+        settings = analysis.analyze_pages([page]).settings
+        self.assertEqual(dataframe.build_frame([page], settings)["Date"].tolist(),
+                         [f"0{day} feb 24" for day in (1, 1, 3, 3, 5, 5)])
+
+    def test_a_date_printed_once_a_day_wrapped_like_the_rows_dates_is_carried_down(self):
+        # both dates wrap: the value date's year under it, the day's date over three lines
+        page = line(40, (40, "Date"), (110, "Value"), (200, "Details"), (330, "Amount"))
+        top = 52
+        for day in (11, 14, 17):
+            page += (line(top, (40, f"{day}"), (110, f"{day} abr."), (200, "Rent"),
+                          (330, "10.00"))
+                     + line(top + 9, (40, "abr."), (110, "2025")) + line(top + 18, (40, "2025"))
+                     + line(top + 30, (110, f"{day + 1} abr."), (200, "Tea"), (330, "2.50"))
+                     + line(top + 39, (110, "2025")))
+            top += 54
+        settings = analysis.analyze_pages([page]).settings
+        self.assertEqual(dataframe.build_frame([page], settings)["Date"].tolist(),
+                         [f"{day} abr. 2025" for day in (11, 11, 14, 14, 17, 17)])
