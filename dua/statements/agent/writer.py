@@ -185,7 +185,7 @@ class BuiltinWriter(Writer):
                        else "the page layout")
         self._search(best)
         self._signs_both_ways()
-        return self._emit(self._best(), state)
+        return self._emit(self._carrying_dates(self._best()), state)
 
     def refine(self, state=None) -> Draft | None:
         """A candidate the search found better than every parser emitted so far, or None
@@ -212,6 +212,20 @@ class BuiltinWriter(Writer):
                                                                       self.found.sections):
             if self.evaluate(candidate)["status"] == "passed":
                 return
+
+    def _carrying_dates(self, entry: tuple) -> tuple:
+        """Where the key's rows each print their date, the same rows read by their amounts,
+        a row without a date taking the date above: the parser then also reads the
+        statements that print a day's date once, on its first row. Kept only where it reads
+        the key's statement exactly as well."""
+        distance, settings, result = entry
+        if self.expected is None or distance or settings.get("anchor") or \
+                settings.get("date_groups") or settings.get("second_line"):
+            return entry
+        general = _with(settings, anchor="amount", date_fill="carry")
+        found = self.evaluate(general)
+        same = found["distance"] == 0 and found["status"] == result["status"]
+        return (0, general, found) if same else entry
 
     def _emit(self, entry: tuple, state) -> Draft:
         distance, settings, result = entry

@@ -45,8 +45,8 @@ def _rows(settings: dict) -> list:
             "below": "under its first line"}.get(mode, mode)
     out = [f"a row's wrapped lines are read {side}, up to {gap} pt from the line before"]
     if settings.get("anchor") == "amount":
-        fill = "left blank" if settings.get("date_fill") == "blank" else "take the date above"
-        out.append(f"the date is printed once, on a day's first row: the day's other rows {fill}")
+        fill = "is left blank" if settings.get("date_fill") == "blank" else "takes the date above"
+        out.append(f"a date may be printed once, on a day's first row: a row without one {fill}")
     if settings.get("date_groups"):
         out.append("dates are printed as headings over their day's rows")
     if settings.get("header_once"):

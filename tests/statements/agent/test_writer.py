@@ -118,7 +118,8 @@ class BuiltinWriterTest(unittest.TestCase):
     def test_write_passes_at_once_on_a_known_layout(self):
         w = writer.BuiltinWriter(self.pages, self.found, self.expected)
         draft = w.write()
-        self.assertEqual((draft.in_process["status"], len(w.tried)), ("passed", 1))
+        # no search: the first reading, and the same read by its amounts (dates carried)
+        self.assertEqual((draft.in_process["status"], len(w.tried)), ("passed", 2))
         self.assertEqual(draft.settings["columns"][0]["name"], "Date")
 
     def test_refine_offers_untried_candidates_then_none(self):
@@ -274,3 +275,23 @@ class RefineTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class DatePrintedOnceTest(unittest.TestCase):
+    def test_a_parser_from_rows_each_dated_reads_a_day_whose_date_is_printed_once(self):
+        # the key's statement dates every row; the next prints a day's date on its first row
+        heading = line(40, (40, "Date"), (120, "Details"), (330, "Amount"))
+        learned = heading + rows([(40, "01/02/24"), (120, "Rent"), (330, "10.00")],
+                                 [(40, "03/02/24"), (120, "Coffee"), (330, "3.50")],
+                                 [(40, "05/02/24"), (120, "Bus"), (330, "1.50")], top=52)
+        key = frame([["01/02/24", "Rent", 10.0], ["03/02/24", "Coffee", 3.5],
+                     ["05/02/24", "Bus", 1.5]], ["Date", "Details", "Amount"])
+        draft = writer.BuiltinWriter([learned], analysis.analyze_pages([learned], key),
+                                     key).write()
+        self.assertTrue(dataframe.build_frame([learned], draft.settings).equals(key))
+        following = heading + rows([(40, "07/03/24"), (120, "Rent"), (330, "10.00")],
+                                   [(120, "Tea"), (330, "2.50")],
+                                   [(40, "09/03/24"), (120, "Bus"), (330, "1.50")], top=52)
+        got = dataframe.build_frame([following], draft.settings)
+        self.assertEqual(got["Date"].tolist(), ["07/03/24", "07/03/24", "09/03/24"])
+        self.assertEqual(got["Amount"].tolist(), [10.0, 2.5, 1.5])

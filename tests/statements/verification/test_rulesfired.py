@@ -22,7 +22,7 @@ class FiredTest(unittest.TestCase):
         for words in ("over its date line", "'Date' wraps in a narrow cell",
                       "'Balance' is printed on a day's first row only",
                       "'Ref:' printed before every value is a label",
-                      "the date is printed once, on a day's first row",
+                      "printed once, on a day's first row: a row without one",
                       "the section titled 'money out' are money out"):
             self.assertIn(words, said)
 
