@@ -136,6 +136,35 @@ def word_moved_down(key):
     return None
 
 
+def tail_lost(key):
+    """The longest description's second half left out, as a wrapped line the reading took
+    for no part of its row (a heading over the rows below, a section's title)."""
+    col = _kinds(key)["text"]
+    rows = _text_rows(key, col, 6) if col is not None else []
+    if not rows:
+        return None
+    i = max(rows, key=lambda r: len(key[col].iloc[r].split()))
+    out = key.copy()
+    words = out.at[i, col].split()
+    out.at[i, col] = " ".join(words[:len(words) // 2])
+    return out
+
+
+def columns_merged(key):
+    """Two neighbouring columns of text read as one, each row's cells joined under the first
+    one's name ('Balance' and 'Date' a narrow gutter apart, on a page set at other widths)."""
+    names = list(key.columns)
+    for left, right in zip(names, names[1:]):
+        if any(str(key[n].dtype).startswith(("float", "int")) for n in (left, right)) or \
+                not key[right].notna().any():
+            continue
+        out = key.drop(columns=[right])
+        out[left] = [" ".join(str(v) for v in pair if isinstance(v, str)) or None
+                     for pair in zip(key[left], key[right])]
+        return out
+    return None
+
+
 def word_into_next_column(key):
     """A description's last word read across the edge into the next column's cell, where
     the next column prints a word on that row: 'for the' / 'month 18/02'."""
@@ -309,10 +338,11 @@ def sign_flipped(key):
 
 
 KINDS = {f.__name__: f for f in (
-    lost_first, lost_last, lost_middle, lost_first_of_a_later_account, lost_cancelling_pair, lost_adjacent_pair, doubled,
-    word_moved_down, word_into_next_column, amounts_swapped, digit_changed, word_split,
-    words_glued, dates_swapped, date_tail_in_description, descriptions_swapped,
-    descriptions_a_row_off, amount_in_other_column, balance_lost, sign_flipped)}
+    lost_first, lost_last, lost_middle, lost_first_of_a_later_account, lost_cancelling_pair,
+    lost_adjacent_pair, doubled, word_moved_down, tail_lost, columns_merged,
+    word_into_next_column, amounts_swapped, digit_changed, word_split, words_glued,
+    dates_swapped, date_tail_in_description, descriptions_swapped, descriptions_a_row_off,
+    amount_in_other_column, balance_lost, sign_flipped)}
 
 
 def wrong_versions(key) -> dict:

@@ -113,3 +113,20 @@ def may_go_on(item: list, last_row: float, reach: float, starts: set) -> bool:
     return item[1] <= last_row + 2 * reach and bool(item[4]) and any(
         abs(item[4][0][1] - x) <= _SAME_X for x in starts)
 
+
+LEARNED_LABEL = ("a line of words among the rows, labelled as no transaction only by a pattern "
+                 "learned from the rows given (the key, the rows checked): words of a row they "
+                 "leave out?")
+
+
+def learned_label(item: list, settings: dict) -> bool:
+    """A line printing no money in the table's columns that only a pattern learned from the
+    key labels as no transaction (no pattern of the statement's usual vocabulary reads
+    it): the key is the only evidence that its words are no row's."""
+    from ..table.tablelines import SKIP_PATTERNS
+
+    columns = settings["columns"]
+    money = any(columns[wordlines.column_of(w, columns)]["kind"] == "amount"
+                and engine.looks_like_amount(w[0], settings) for w in item[4])
+    return item[5].startswith(wordlines._LABELLED) and not money and \
+        not any(re.search(p, item[3], re.IGNORECASE) for p in SKIP_PATTERNS)

@@ -121,7 +121,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
         heading = min([heading] + [item[1] for item in items[page] if item[1] < heading
                                    and item[0] == "furniture"
                                    and any(engine.looks_like_amount(w[0]) for w in item[4])])
-        opens = min([items[page][k][1] for p, k in owned if p == page] or [float("inf")])
+        tops = [items[page][k][1] for p, k in owned if p == page]
+        opens, closes = min(tops, default=math.inf), max(tops, default=-math.inf)
         for k, item in enumerate(items[page]):
             if not low <= item[1] <= high:
                 continue
@@ -134,9 +135,8 @@ def build(pages: list, settings: dict, apart: list | None = None,
                         and not _dates_tail(item[4], row, settings):
                     # a row carried over the page, given the page's own header (above the
                     # heading the page prints again: under it, the table's lines go on)
-                    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
-                                            "why": "the first page's header printed again, "
-                                                   "read as the row's words"} for w in item[4]]
+                    _unaccount(ledger, page, item[4], "the first page's header printed again, "
+                                                      "read as the row's words")
                     continue
                 _cells(ledger, page, item, row, settings, money)
                 continue
@@ -145,8 +145,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
             above = page != first and item[0] == "text" and item[1] < heading
             reason = item[5] or (_HEADER if item[0] == "outside" or above else "")
             if reason in (wordlines.HEADING, engine.TITLE) and (page, k) in stray:
-                ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
-                                        "why": stray[(page, k)]} for w in item[4]]
+                _unaccount(ledger, page, item[4], stray[(page, k)])
                 continue
             if item[0] == "outside" and (
                     (page != first and (extent.row_like(item[4], settings)
@@ -157,16 +156,17 @@ def build(pages: list, settings: dict, apart: list | None = None,
                 # unless the rows' numbers say what it is
                 reason = money.explain_anywhere([w[0] for w in item[4]])
                 if not reason:
-                    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
-                                            "why": "printed as a row (a date and money) where "
-                                                   "the reading saw no table"}
-                                           for w in item[4]]
+                    _unaccount(ledger, page, item[4], "printed as a row (a date and money) "
+                                                      "where the reading saw no table")
                     continue
+            if item[0] == "furniture" and opens - reach <= item[1] <= closes + reach and \
+                    extent.learned_label(item, settings):
+                _unaccount(ledger, page, item[4], extent.LEARNED_LABEL)
+                continue
             if item[0] in ("money", "furniture") and reason not in _STRUCTURAL:
                 reason, why = _money_reason(item, page, k, reason, settings, money)
                 if why:
-                    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
-                                            "why": why} for w in item[4]]
+                    _unaccount(ledger, page, item[4], why)
                     continue
             if not reason and item[0] == "text" and extent.heads_rows(items[page], k, settings,
                                                                 left, own_starts):
@@ -274,10 +274,8 @@ def _carried_over(ledger: Ledger, items: list, region: dict, owned: dict,
                 banner += 1
                 continue
             return
-        ledger.unaccounted += [{"page": after + 1, "box": _box([w]), "text": w[0],
-                                "why": "opens the page after the table's last, in the "
-                                       "columns a row wraps in: the rest of the last row?"}
-                               for w in item[4]]
+        _unaccount(ledger, after, item[4], "opens the page after the table's last, in the "
+                                           "columns a row wraps in: the rest of the last row?")
 
 
 def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings: dict,
@@ -300,10 +298,8 @@ def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings
             if reason:
                 _own(ledger, page, item[4], item[3], reason)
             else:
-                ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0],
-                                        "why": "a line outside the table's rows that prints "
-                                               "a date and money as a row does"}
-                                       for w in item[4]]
+                _unaccount(ledger, page, item[4], "a line outside the table's rows that "
+                                                  "prints a date and money as a row does")
 
 
 def _cells(ledger: Ledger, page: int, item: list, row: list, settings: dict,
@@ -370,6 +366,11 @@ def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None
     else:
         ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0]}
                                for w in words]
+
+
+def _unaccount(ledger: Ledger, page: int, words: list, why: str) -> None:
+    ledger.unaccounted += [{"page": page + 1, "box": _box([w]), "text": w[0], "why": why}
+                           for w in words]
 
 
 def _rows(rows: list, items: list, settings: dict) -> list:

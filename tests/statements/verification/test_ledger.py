@@ -135,6 +135,16 @@ class BetweenRowsTest(unittest.TestCase):
         self.assertIn("3 word(s) no cell or furniture line accounts for: p1 'Fee'",
                       book.summary())
 
+    def test_a_line_of_words_only_a_learned_pattern_labels_between_rows_is_unaccounted(self):
+        # 'mandate for rent' left out of the key's cell: the pattern learned from that key
+        # is the only evidence it is no row's words; 'Continued' the usual vocabulary reads
+        s = settings(skip_patterns=settings()["skip_patterns"] + [r"\bmandate for rent\b"])
+        book = ledger.build([HEADER + COFFEE + line(77, (100, "mandate for rent")) + TEA], s)
+        self.assertEqual(unaccounted(book), ["mandate", "for", "rent"])
+        self.assertIn("learned from the rows given", book.unaccounted[0]["why"])
+        book = ledger.build([HEADER + COFFEE + line(77, (100, "Page 1 of 2")) + TEA], s)
+        self.assertEqual(unaccounted(book), [])
+
     def test_a_line_where_the_rows_text_set_apart_starts_heads_no_group(self):
         # each row's text on lines of its own over its figures, the text column first: a
         # line the reading left out, starting where that text starts, is the rows'
