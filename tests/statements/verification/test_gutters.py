@@ -28,13 +28,17 @@ def verdicts(page, s):
     return gutters.apart(rows, items, s), gutters.one_column_each(rows, items, s)
 
 
+# 'Rent payment for the month house and garage' runs on past the cheque column's edge
+RUN_ON = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+          + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
+                 (320, "1.50"))
+          + line(89, (40, "03/02/24"), (100, "Tea"), (320, "2.00")))
+
+
 class CellsApartTest(unittest.TestCase):
     def test_text_running_on_into_an_empty_column_is_no_cell_of_its_own(self):
         # 'Rent for the month' runs past the cheque column's edge, a word space at a time
-        page = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
-                + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
-                       (320, "1.50"))
-                + line(89, (40, "03/02/24"), (100, "Tea"), (320, "2.00")))
+        page = RUN_ON
         found = verdicts(page, cheque_settings())[0]
         self.assertFalse(found["passed"])
         self.assertIn("'Cheque'", found["detail"])
@@ -42,10 +46,7 @@ class CellsApartTest(unittest.TestCase):
     def test_words_the_key_left_unclaimed_running_on_from_a_cell_are_no_column(self):
         # the key's description stops at 'Rent payment': the words after it, stashed in a
         # column the output leaves out, run on a word space from it
-        page = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
-                + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
-                       (320, "1.50"))
-                + line(89, (40, "03/02/24"), (100, "Tea"), (320, "2.00")))
+        page = RUN_ON
         s = cheque_settings()
         s["columns"][2].update(output=False, unclaimed=True)
         found = verdicts(page, s)[0]
@@ -57,10 +58,7 @@ class CellsApartTest(unittest.TestCase):
     def test_text_run_on_over_a_column_the_heading_names_and_no_row_fills_stays_its_own(self):
         # read knowing the cheque column is empty, the run-on words stay in the
         # description: no word is read into the empty column, and the check agrees
-        page = (HEAD + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
-                + line(77, (40, "02/02/24"), (100, "Rent payment for the month house and garage"),
-                       (320, "1.50"))
-                + line(89, (40, "03/02/24"), (100, "Tea"), (320, "2.00")))
+        page = RUN_ON
         s = cheque_settings()
         s["columns"][2]["empty"] = True
         rows, _ = engine.extract([page], s)
