@@ -9,6 +9,8 @@ wrong place: the wider gap inside the cell is the gutter.
 """
 from __future__ import annotations
 
+import re
+
 from ..table import engine, wordlines
 
 _SLACK = 1.0  # points: gaps this close are the same gap measured twice
@@ -267,10 +269,19 @@ def on_row_edges(words: list, edges: tuple, settings: dict) -> bool:
     theirs end: a row, whether or not its date reads in the notation the rows were read
     with (a month the reading never saw, on a page it never reached)."""
     starts, ends = edges
-    dated = any(abs(round(w[1]) - x) <= 1 and any(ch.isdigit() for ch in w[0])
+    dated = any(abs(round(w[1]) - x) <= 1 and _dated(words, w)
                 and not engine.looks_like_amount(w[0], settings) for w in words for x in starts)
     return dated and any(abs(round(w[2]) - x) <= 1 and engine.looks_like_amount(w[0], settings)
                          for w in words for x in ends)
+
+
+def _dated(words: list, word: tuple) -> bool:
+    """Whether ``word`` opens a date: it prints a digit, or the next word, a word space on,
+    is a day or a year ('OTTOBRE 06', a month named first; not 'EUR 1.000,00')."""
+    if any(ch.isdigit() for ch in word[0]):
+        return True
+    after = [w for w in words if 0 <= w[1] - word[2] <= word[4] - word[3]]
+    return any(re.fullmatch(r"\d{1,4}[.,]?", w[0]) for w in after[:1])
 
 
 def on_money_edges(words: list, edges: tuple, settings: dict) -> bool:

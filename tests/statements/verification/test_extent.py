@@ -122,6 +122,18 @@ class PageEdgesTest(unittest.TestCase):
                             settings())
         self.assertEqual(fees.pages, [1])  # one amount on a rows' edge prints no row
 
+    def test_a_later_page_of_rows_dated_month_first_under_no_heading_is_the_tables_too(self):
+        # 'FEB 03': the word where the rows' dates start prints no digit, the next one does
+        s = settings(date_pattern=r"[A-Z]{3} \d{2}")
+        first = HEADER + row(65, "FEB 01", "Coffee", "3.50", "96.50") + row(
+            90, "FEB 02", "Tea", "1.50", "95.00")
+        book = ledger.build([first, row(20, "FEB 03", "Milk", "2.00")], s)
+        self.assertEqual(book.pages, [1, 2])
+        self.assertEqual(unaccounted(book), ["FEB", "03", "Milk", "2.00"])
+        # a currency before an amount is no month before a day: no row, no page of the table
+        rate = line(20, (40, "EUR"), (70, "1.000,00"), (100, "11,73 % p.a."), (320, "2.00"))
+        self.assertEqual(ledger.build([first, rate], s).pages, [1])
+
     def test_words_under_a_balance_carried_over_are_no_header_of_the_page(self):
         # page 2 opens with the balance carried over and the last row's words going on,
         # then the heading again: under the figure the page's own top has ended
