@@ -40,7 +40,7 @@ def second_line(pages: list, settings: dict, header: list) -> list | None:
             if nxt and (p, k + 1) not in owned and nxt[0] in ("money", "text") \
                     and nxt[1] - item[1] <= settings["continuation_gap"] and _under(nxt, lower):
                 second.append(nxt)
-    if anchors < 3 or len(second) < _SHARE * anchors:
+    if anchors < 3 or len(second) < _SHARE * anchors or _wraps_above(second, lower, settings):
         return None
     columns = _columns(lower, settings)
     filled = [sum(1 for line in second if any(wordlines.column_of(w, columns) == i
@@ -48,6 +48,17 @@ def second_line(pages: list, settings: dict, header: list) -> list | None:
     if min(filled) < 0.5 * len(second):
         return None  # a name no second line fills: a heading wrapped in its cell, not a tier
     return columns
+
+
+def _wraps_above(second: list, lower: list, settings: dict) -> bool:
+    """Whether most second lines print words under a column of the first tier that no name
+    of the lower line stands under: those cells wrap onto the next line ('Posting' over
+    'Date', a narrow cell's reference under its 'Ref:'), the lower line a name wrapped."""
+    columns = settings["columns"]
+    named = {wordlines.column_of(p[0], columns) for p in _phrases([lower])}
+    wrapped = sum(1 for line in second
+                  if any(wordlines.column_of(w, columns) not in named for w in line[4]))
+    return wrapped > len(second) / 2
 
 
 def _under(item: list, lower: list) -> bool:

@@ -38,6 +38,13 @@ class SecondLineTest(unittest.TestCase):
         page = HEADER + lower + statement(lambda i: [(40, "24")])
         self.assertIsNone(tiers.second_line([page], settings(), [HEADER, lower]))
 
+    def test_a_second_line_under_first_tier_columns_no_lower_name_heads_is_no_tier(self):
+        # 'Posting' over 'Date': each row's year wraps under its date, and its reference
+        # under the column beside it, which no name of the lower line stands under
+        lower = line(58, (40, "Date"))
+        page = HEADER + lower + statement(lambda i: [(40, "24"), (100, f"REF{i}")])
+        self.assertIsNone(tiers.second_line([page], settings(), [HEADER, lower]))
+
     def test_a_second_line_after_too_few_rows_is_no_second_tier(self):
         lower = line(58, (40, "Value"), (100, "Reference"))
         page = HEADER + lower + statement(
