@@ -104,6 +104,17 @@ def lost_cancelling_pair(key):
     return None
 
 
+def lost_one_way(key):
+    """Every row that moves money one way lost, the other way's kept: a section of money in
+    the reading never reached, where the money out's total still adds up."""
+    _, signs = _roles_of_money(key, _kinds(key))
+    moves = [_movement(key, i, signs) for i in range(len(key))]
+    ins = [i for i, m in enumerate(moves) if m > 0]
+    if len(ins) < 2 or len(key) - len(ins) < 2:
+        return None
+    return _drop(key, ins)
+
+
 def lost_adjacent_pair(key):
     return _drop(key, [1, 2]) if len(key) > 3 else None
 
@@ -339,7 +350,7 @@ def sign_flipped(key):
 
 KINDS = {f.__name__: f for f in (
     lost_first, lost_last, lost_middle, lost_first_of_a_later_account, lost_cancelling_pair,
-    lost_adjacent_pair, doubled, word_moved_down, tail_lost, columns_merged,
+    lost_one_way, lost_adjacent_pair, doubled, word_moved_down, tail_lost, columns_merged,
     word_into_next_column, amounts_swapped, digit_changed, word_split, words_glued,
     dates_swapped, date_tail_in_description, descriptions_swapped, descriptions_a_row_off,
     amount_in_other_column, balance_lost, sign_flipped)}
