@@ -51,8 +51,9 @@ def _same_values(frame, key) -> bool:
 def convention_only(frame, key) -> str:
     """How ``frame`` differs from ``key`` when its values are right but it keeps the label
     printed before a value (``Ref: ``, which the key leaves out), leaves out a column the
-    page heads but never fills (the key keeps it, NaN), or leaves a date printed once a day
-    blank where the page prints none (the key carries it down); '' when the values differ."""
+    page heads but never fills (the key keeps it, NaN), adds one it never fills, or leaves a
+    date printed once a day blank where the page prints none (the key carries it down); ''
+    when the values differ."""
     from fixtures.space.statement import LABEL
 
     if frame is None or len(frame) != len(key):
@@ -61,6 +62,9 @@ def convention_only(frame, key) -> str:
     blank = [c for c in key.columns if key[c].isna().all() and c not in frame.columns]
     if blank:
         key, found = key.drop(columns=blank), ["a column empty on every row left out"]
+    added = [c for c in frame.columns if frame[c].isna().all() and c not in key.columns]
+    if added:  # a title under the heading read as a column's name, over nothing
+        frame, found = frame.drop(columns=added), found + ["a column empty on every row added"]
     if frame.shape != key.shape:
         return ""
     carried = [c for c in frame.columns if frame[c].isna().any() and str(frame[c].dtype) not in
@@ -342,7 +346,7 @@ def figures(t: dict) -> list:
                higher_is_better=True),
         Figure("wrong but passed", t["wrong_passed"], s, unit="statements", floor_name="of",
                target="0"),
-        Figure("of which only a printed label kept or an empty column left out",
+        Figure("of which only a printed label kept or an empty column left out or added",
                t["wrong_passed_convention"], s, unit="statements", floor_name="of"),
         Figure("honest miss (not passed, not right)", t["honest_miss"], s, unit="statements",
                floor_name="of"),
