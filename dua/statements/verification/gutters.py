@@ -16,6 +16,7 @@ from ..table import engine, wordlines
 _SLACK = 1.0  # points: gaps this close are the same gap measured twice
 _ENOUGH = 3  # rows an edge must cross before its gaps say anything
 _NAME_GAP = 0.5  # heights: a gap this wide between heading words parts two columns' names
+_UNDER = 2.0  # points: a word starting this near a heading word's start stands under it
 
 
 def check(rows: list, items: list, settings: dict) -> dict:
@@ -214,7 +215,10 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
 def _starts_under(h: tuple, cells: list) -> tuple | None:
     """``(rows, rows reaching)``: how many cells start a later word under heading word ``h``,
     of those that print as far; None unless nearly all do."""
-    under = sum(1 for cell in cells if any(abs(w[1] - h[1]) <= _SLACK for w in cell[1:]))
+    # a heading's cell may be padded apart from its values' ('POSTING' at 96.8 over dates
+    # at 95.0); a letter-spaced line prints a letter every few points, near any name
+    under = sum(1 for cell in cells if any(
+        abs(w[1] - h[1]) <= (_UNDER if len(w[0]) > 1 else _SLACK) for w in cell[1:]))
     # only the cells that print as far as the heading word can start a word under it: a
     # column printed on some rows only (a date once a day) is still a column
     reach = sum(1 for cell in cells if cell[-1][2] > h[1] + _SLACK)

@@ -122,6 +122,16 @@ class OneColumnEachTest(unittest.TestCase):
                              {"name": "Reference", "x0": 140.0, "kind": "text"}]
         self.assertTrue(verdicts(page, s)[1]["passed"])
 
+    def test_a_column_whose_values_start_a_point_or_two_before_its_name_is_merged_too(self):
+        # the heading's cells padded apart from the values': 'Reference' at 150, refs at 148.2
+        page = list(self.HEAD)
+        for k, ref in enumerate(("AB1", "CD22", "EF333")):
+            page += line(65 + 12 * k, (40, f"0{k + 1}/02/24"), (100, "02/02"), (148.2, ref),
+                         (210, "Coffee"), (320, "3.50"))
+        found = verdicts(page, self.merged())[1]
+        self.assertFalse(found["passed"])
+        self.assertIn("'Reference'", found["detail"])
+
     def test_a_column_printed_on_some_rows_only_read_into_its_neighbour_is_merged(self):
         # references on three rows of six: the rows whose cell reaches under 'Reference'
         # all start a word there; the others print nothing that far right
