@@ -246,14 +246,14 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
     if not group_pattern and _dateless_rows(pages, settings) >= max(2, 0.1 * len(cells)):
         settings["anchor"] = "amount"  # the date is printed once per day
     # a column printing a day once wraps no words (a title in it over the first row)
-    _once_a_day(pages, settings)
+    wrapping.once_a_day(pages, settings)
     # the table's ends are its rows', the undated ones of a day among them
     settings["continuation"] = wrapping.side_at_ends(pages, settings)
     settings["continuation_gap"] = _wrap_leading(pages, settings)
     _roles(pages, settings)
     wrapping.dates_below(pages, settings)
     if "date_head_pattern" in settings and "carry_columns" not in settings:
-        _once_a_day(pages, settings)  # a day printed once, wrapped like the rows' dates
+        wrapping.once_a_day(pages, settings)  # a day once, wrapped like the rows' dates
     _labels(settings, cells)
     samples = [dict(zip([c["name"] for c in columns], row)) for row in cells[:5]]
     return Analysis(settings, [c["name"] for c in columns], samples, sample.raw_sample(pages),
@@ -312,41 +312,6 @@ def _labels(settings: dict, cells: list) -> None:
         if word.endswith(":") and not re.search(r"\d", word) and \
                 firsts.count(word) >= 0.9 * len(firsts):
             col["labels"] = [word]
-
-
-def _once_a_day(pages: list, settings: dict) -> None:
-    """Columns of dates beside the rows' date that print a day once, on its first row:
-    their blanks are the day above (``carry_columns``). Such a column's dates change at
-    every date it prints and agree with the row's date on some rows; a value date printed
-    only where it differs from the booking date never agrees with it, and keeps its blanks."""
-    try:
-        rows = engine.extract(pages, settings)[0]
-    except (KeyError, ValueError, TypeError, IndexError):
-        return
-    date, pattern, out = settings["date_column"], settings["date_pattern"], []
-    for c, col in enumerate(settings["columns"]):
-        # the line with the row's date (a title under a day's last row may be read onto it),
-        # or the whole cell where it holds a date wrapped in a narrow column ('24' under it)
-        cells = [row[0][c] if re.fullmatch(pattern, row[0][c], re.I) else
-                 _first_line(row, c, settings) for row in rows]
-        printed = [(i, v) for i, v in enumerate(cells) if v]
-        if c == date or col["kind"] != "text" or len(printed) < 2 or len(printed) == len(rows) \
-                or not cells[0] or not all(re.fullmatch(pattern, v, re.I) for _, v in printed):
-            continue
-        changes = all(a != b for (_, a), (_, b) in zip(printed, printed[1:]))
-        if changes and any(rows[i][0][date] == v for i, v in printed):
-            out.append(c)
-    if out:
-        settings["carry_columns"] = out
-
-
-def _first_line(row: list, c: int, settings: dict) -> str:
-    """The text in column ``c`` on a row's line that prints its date."""
-    columns = settings["columns"]
-    line = next((ln for ln in row[1] if any(wordlines.column_of(w, columns) ==
-                                            settings["date_column"] for w in ln)), row[1][0])
-    return wordlines.join_words([w for w in line if wordlines.column_of(w, columns) == c],
-                                settings["glue_gap"])
 
 
 def _wrap_leading(pages: list, settings: dict) -> float:

@@ -1,7 +1,8 @@
 """Where a row's lines wrap, learned from where the answer key's words stand: the side each
-column wraps to, how far, dates a narrow cell wraps, and long lines that run on under a
-column of money; without a key, the side the table's ends show. Settings only; ``learning``
-calls these once the rows are found, ``analysis`` the last."""
+column wraps to, how far, dates a narrow cell wraps (and columns printing a day once), and
+long lines that run on under a column of money; without a key, the side the table's ends
+show. Settings only; ``learning`` calls these once the rows are found, ``analysis`` the
+last."""
 from __future__ import annotations
 
 import collections
@@ -204,3 +205,38 @@ def _wrapped_to(items: list, anchor: int, step: int, gap: float, settings: dict)
             and not wordlines.codes_only(items[j][4], settings)):
         return set()
     return {wordlines.column_of(w, settings["columns"]) for w in items[j][4]}
+
+
+def once_a_day(pages: list, settings: dict) -> None:
+    """Columns of dates beside the rows' date that print a day once, on its first row:
+    their blanks are the day above (``carry_columns``). Such a column's dates change at
+    every date it prints and agree with the row's date on some rows; a value date printed
+    only where it differs from the booking date never agrees with it, and keeps its blanks."""
+    try:
+        rows = engine.extract(pages, settings)[0]
+    except (KeyError, ValueError, TypeError, IndexError):
+        return
+    date, pattern, out = settings["date_column"], settings["date_pattern"], []
+    for c, col in enumerate(settings["columns"]):
+        # the line with the row's date (a title under a day's last row may be read onto it),
+        # or the whole cell where it holds a date wrapped in a narrow column ('24' under it)
+        cells = [row[0][c] if re.fullmatch(pattern, row[0][c], re.I) else
+                 _first_line(row, c, settings) for row in rows]
+        printed = [(i, v) for i, v in enumerate(cells) if v]
+        if c == date or col["kind"] != "text" or len(printed) < 2 or len(printed) == len(rows) \
+                or not cells[0] or not all(re.fullmatch(pattern, v, re.I) for _, v in printed):
+            continue
+        changes = all(a != b for (_, a), (_, b) in zip(printed, printed[1:]))
+        if changes and any(rows[i][0][date] == v for i, v in printed):
+            out.append(c)
+    if out:
+        settings["carry_columns"] = out
+
+
+def _first_line(row: list, c: int, settings: dict) -> str:
+    """The text in column ``c`` on a row's line that prints its date."""
+    columns = settings["columns"]
+    line = next((ln for ln in row[1] if any(wordlines.column_of(w, columns) ==
+                                            settings["date_column"] for w in ln)), row[1][0])
+    return wordlines.join_words([w for w in line if wordlines.column_of(w, columns) == c],
+                                settings["glue_gap"])
