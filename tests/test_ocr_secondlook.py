@@ -109,6 +109,29 @@ class SecondLookTest(unittest.TestCase):
         secondlook.reread(ocr.find(), self.pixels, self.w, self.h, 300, "eng", [line], 60)
         self.assertEqual([w.text for w in line.words], ["24,792.12", "Shell"])
 
+    def test_a_figure_read_again_smaller_as_other_digits_is_given_with_that_reading(self):
+        # sure either way (tesseract trades 5 and 9 with a glyph's size at 96%): the other
+        # reading is kept beside the first, for the statement's arithmetic to choose
+        from dua.pdf import secondlook
+
+        line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("24,792.72", "24,792.12", 96),
+                                                self.word("Shell", "Shell", 96)])
+        twice = secondlook.read_twice(ocr.find(), self.pixels, self.w, self.h, 300, "eng",
+                                      [line], 60)
+        self.assertEqual([(k, other) for _, k, other in twice], [(0, "24,792.72")])
+        self.assertEqual(line.words[0].text, "24,792.12")  # the copy's first reading stands
+
+    def test_a_figure_read_the_same_again_or_as_other_signs_is_no_dispute(self):
+        from dua.pdf import secondlook
+
+        line = ocr.OcrLine(0, 0, 0, 0, 30, 8, [self.word("24,792.72", "24,792.72", 96),
+                                                self.word("Shell", "Shell", 96)])
+        self.assertEqual(secondlook.read_twice(ocr.find(), self.pixels, self.w, self.h, 300,
+                                               "eng", [line], 60), [])
+        self.assertFalse(secondlook._digit_for_digit("24,792.72", "24.792,72"))
+        self.assertFalse(secondlook._digit_for_digit("24,792.72", "24,792.7"))
+        self.assertTrue(secondlook._digit_for_digit("2,935.61", "2,535.61"))
+
     def test_two_lines_tesseract_merged_are_read_again_as_the_lines_they_were_printed_on(self):
         # a description wrapped onto a second line, read into its row's line as a few tall
         # unsure words (as tesseract read a two-line heading cell 'De BE anne a'): the run is
@@ -293,3 +316,36 @@ class MergedBlockTest(unittest.TestCase):
         self.assertEqual(heading[heading.index("Remarks") + 1:],
                          ["Deposit", "Amount", "Withdrawal", "Amount", "Balance", "(INR)"])
         self.assertIn(["(INR)", "(INR)"], texts)
+
+
+class FullStopTest(unittest.TestCase):
+    """``unread.full_stops`` on a drawn line: a point, then two digits' strokes, on a baseline
+    at y 100 in letters 30 px tall (tesseract left RBC's '.15' out of '15', its box over the
+    point)."""
+
+    def line(self, x0: float, blot: tuple) -> tuple:
+        import numpy
+
+        image = numpy.full((160, 200), 255, dtype=numpy.uint8)
+        top, bottom, left, right = blot
+        image[top:bottom, left:right] = 0  # the blot before the digits
+        image[70:101, 60:66] = 0  # '1'
+        image[70:101, 75:95] = 0  # '5'
+        word = ocr.OcrWord("15", x0, 70, 95, 101, 94.0)
+        return image, ocr.OcrLine(x0, 100, 0.0, 0.0, 30, 8, [word])
+
+    def stops(self, x0: float, blot: tuple) -> list:
+        from dua.pdf import unread
+
+        image, line = self.line(x0, blot)
+        return [k for _, k in unread.full_stops(image, [(line, 0)])]
+
+    def test_a_point_in_the_words_box_or_just_before_it_is_a_full_stop(self):
+        self.assertEqual(self.stops(48, (95, 101, 50, 55)), [0])  # the box over the point
+        self.assertEqual(self.stops(60, (95, 101, 50, 55)), [0])  # the box after it
+
+    def test_a_comma_a_raised_dot_or_a_far_blot_is_none(self):
+        self.assertEqual(self.stops(48, (95, 110, 50, 55)), [])  # a comma: below the line
+        self.assertEqual(self.stops(48, (70, 76, 50, 55)), [])  # a raised dot
+        self.assertEqual(self.stops(60, (95, 101, 20, 25)), [])  # farther than a space
+        self.assertEqual(self.stops(60, (95, 101, 150, 151)), [])  # nothing before

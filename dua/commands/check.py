@@ -59,7 +59,7 @@ def run(args, settings) -> int:
     from ..statements.verification import verify
     from ..statements.agent import rowcheck
     from ..statements.output import ledgerkey
-    from . import ocr
+    from . import figures, ocr
 
     started = time.perf_counter()
     review_options.check(args, (args.pdf, args.rows))
@@ -68,8 +68,10 @@ def run(args, settings) -> int:
     rows = verify.load_expected(args.rows, "ROWS.csv")  # before the reading: costs nothing
     if not args.quiet:
         print(f"dua check: reading {args.pdf}", file=sys.stderr, flush=True)
-    with ocr.searchable_copy(args, args.pdf, ocr.progress_printer("check", args.quiet)) as (
-            read, scanned):
+    judge = None if ledgerkey.is_ledger_key(args.rows) else \
+        figures.rows_judge(rows, args.password, read_budget(args))
+    with ocr.searchable_copy(args, args.pdf, ocr.progress_printer("check", args.quiet),
+                             judge) as (read, scanned):
         reading = pdf.start_reading(read, args.password, budget=read_budget(args))
         try:
             doc = reading.document()
@@ -190,5 +192,9 @@ def _print_human(report: dict, out, err, quiet: bool) -> None:
     for check in report["checks"]:
         mark = {True: "ok", False: "FAILED", None: "not checked"}[check["passed"]]
         print(f"  {check['name']}: {mark} - {check['detail']}", file=out)
+    from .ocr import twice_lines
+
+    for line in twice_lines(report.get("ocr") or {}):
+        print(f"  ocr: {line}", file=out)
     if report.get("review_path"):
         print(f"review: {report['review_path']}", file=out)

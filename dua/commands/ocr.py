@@ -17,7 +17,9 @@ DESCRIPTION = (
     "Write a scanned PDF again with an invisible text layer where tesseract saw each word (as "
     "ocrmypdf does), so that any PDF reader, dua's own commands and pdfplumber among them, can "
     "read its words. Pages that already have text are kept as they are (--ocr always reads "
-    "them too). Needs tesseract on PATH; the page images stay in memory, never on disk.")
+    "them too). Where tesseract reads a figure one way in its line and another read again smaller, "
+    "the copy holds the reading a statement's balances and totals follow (the first, where "
+    "none do). Needs tesseract on PATH; the page images stay in memory, never on disk.")
 EXAMPLES = """\
   python -m dua ocr scan.pdf --out searchable.pdf
   python -m dua ocr scan.pdf --out searchable.pdf --ocr-lang eng+deu --ocr-dpi 400
@@ -58,9 +60,10 @@ def _check(args) -> None:
 
 
 @contextlib.contextmanager
-def searchable_copy(args, path: str, progress=None):
+def searchable_copy(args, path: str, progress=None, judge=None):
     """``(path to read, what OCR did or None)``: ``path`` itself when no page needs OCR (or
-    --ocr never), else its searchable copy, removed when the block ends.
+    --ocr never), else its searchable copy, removed when the block ends; with ``judge``
+    (``figures.settle``), its figures read two ways settled by the statement's arithmetic.
 
     Raises:
         NoTextLayerError (pages without text, and no tesseract), OCRFailedError, UsageError,
@@ -87,6 +90,10 @@ def searchable_copy(args, path: str, progress=None):
             yield path, None
         else:
             answer["dpi"] = args.ocr_dpi or 300
+            if judge is not None:
+                from .figures import settle
+
+                settle(copy, answer, judge)
             yield copy, answer
     finally:
         shutil.rmtree(folder, ignore_errors=True)
@@ -137,6 +144,7 @@ def searchable_copies(args, pdfs: list, command: str = "run"):
 
     from ..cli import read_budget
     from ..pdf import make_searchable
+    from .figures import settle, statement_judge
 
     copies = Copies(tempfile.mkdtemp(prefix="dua-ocr-"))
     progress = progress_printer(command, args.quiet)
@@ -156,6 +164,7 @@ def searchable_copies(args, pdfs: list, command: str = "run"):
                 continue
             if answer["pages"]:
                 answer["dpi"] = args.ocr_dpi or 300
+                settle(copy, answer, statement_judge(args.password, None, read_budget(args)))
                 copies.read[pdf], copies.answers[pdf] = copy, answer
         yield copies
     finally:
@@ -172,9 +181,21 @@ def report_of(answer: dict | None, state=None) -> dict | None:
     out = {"pages": answer["pages"], "engine": answer.get("engine"), "lang": answer.get("lang"),
            "dpi": answer.get("dpi"), "descriptions": OCR_NOTE,
            "tesseract_seconds": round(answer.get("tesseract_seconds", 0.0), 3),
-           "low_confidence": [{k: w[k] for k in ("page", "text", "confidence")} for w in low]}
+           "low_confidence": [{k: w[k] for k in ("page", "text", "confidence")} for w in low],
+           "read_twice": [{k: f.get(k, f["text"] if k == "read_as" else "not judged")
+                           for k in ("page", "text", "other", "read_as", "why")}
+                          for f in answer.get("read_twice", [])]}
     if state is not None:
         out["near_failures"] = near_failures(low, state.comparison_result or {})
+    return out
+
+
+def twice_lines(report: dict) -> list:
+    """A line for each figure tesseract read two ways, saying which reading the copy holds."""
+    out = []
+    for f in report.get("read_twice", []):
+        out.append(f"page {f['page']}: `{f['text']}` read in its line, `{f['other']}` read again "
+                   f"smaller; `{f['read_as']}` kept: {f['why']}")
     return out
 
 
@@ -247,7 +268,12 @@ def run(args, settings) -> int:
     outputs.require_folder(args.out, "--out", args.mkdir)
     outputs.check_file(args.out, "--out", streams=False)
     outputs.check_not_an_input(args.out, "--out", (args.pdf,))
-    with searchable_copy(args, args.pdf, progress_printer("ocr", args.quiet)) as (copy, answer):
+    from ..cli import read_budget
+    from .figures import statement_judge
+
+    judge = statement_judge(args.password, None, read_budget(args))
+    with searchable_copy(args, args.pdf, progress_printer("ocr", args.quiet), judge) as (
+            copy, answer):
         if answer is None:
             raise UsageError(f"{args.pdf}: every page has text already; nothing to OCR",
                              hint="Pass --ocr always to read every page with tesseract anyway.")
@@ -260,6 +286,8 @@ def run(args, settings) -> int:
         print(f"dua ocr: {len(answer['pages'])} page(s) read by {info['engine']} ({info['lang']}, "
               f"{info['dpi']} dpi) -> {args.out}; {low} word(s) read with less than 85% confidence",
               file=sys.stderr)
+        for line in twice_lines(info):
+            print(f"dua ocr: {line}", file=sys.stderr)
     return 0
 
 

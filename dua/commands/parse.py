@@ -96,6 +96,20 @@ def resolve_inputs(args) -> tuple:
     return args.pdf, args.bank, args.expected
 
 
+def _key_frame(expected: str | None):
+    """The answer key's rows, for judging a scan's figures by (None without a key, or where
+    it cannot be read: the run says why, in its own words)."""
+    if not expected:
+        return None
+    from ..errors import DuaError
+    from ..statements.verification import verify
+
+    try:
+        return verify.load_expected(expected)
+    except (DuaError, OSError):
+        return None
+
+
 def check_destinations(args, pdf: str | None, bank: str | None, expected: str | None) -> None:
     """Refuse, before any work, outputs that only the end of the run would find unusable:
     --out - with --json (both on stdout), a checkpoint or parser path that is not a file, an
@@ -198,7 +212,7 @@ def run(args, settings) -> int:
     from ..review import options as review_options
     from ..statements.agent.agent import resume_agent, run_agent
     from ..statements.agent.recovery import AGENT_ID
-    from . import ocr
+    from . import figures, ocr
 
     scanned = None
     started = time.perf_counter()
@@ -224,8 +238,9 @@ def run(args, settings) -> int:
             args.out = common["out"] = os.path.join(args.parsers_dir,
                                                     f"{bank}_result.{args.row_format}")
         check_destinations(args, pdf, bank, expected)
-        with ocr.searchable_copy(args, pdf, ocr.progress_printer("parse", args.quiet)) as (
-                read, scanned):
+        judge = figures.statement_judge(args.password, _key_frame(expected), read_budget(args))
+        with ocr.searchable_copy(args, pdf, ocr.progress_printer("parse", args.quiet),
+                                 judge) as (read, scanned):
             state = run_agent(read, bank, expected=expected, max_retries=args.max_retries,
                               checkpoint=args.checkpoint, **common)
         state = ocr.verdict(state, pdf, scanned, args.out, args.parsers_dir)
@@ -329,7 +344,9 @@ def _print_human(report: dict, out) -> None:
     if scanned:
         print(f"  descriptions: {scanned['descriptions']} (pages {scanned['pages']} read by "
               f"{scanned['engine']})", file=out)
-        for line in scanned.get("near_failures", []):
+        from .ocr import twice_lines
+
+        for line in scanned.get("near_failures", []) + twice_lines(scanned):
             print(f"  ocr: {line}", file=out)
     if report.get("fallback_reason"):
         print(f"dua parse: note: {report['fallback_reason']}", file=sys.stderr)

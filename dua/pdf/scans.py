@@ -42,7 +42,7 @@ def make(request: dict, progress) -> dict:
         return {"count": 0, "pages": [], "words": [], "tesseract_seconds": 0.0}
     try:
         todo = [n for n in range(1, len(doc) + 1) if mode == "always" or not _has_text(doc, n)]
-        answer = {"count": len(doc), "pages": todo, "words": [], "texts": {},
+        answer = {"count": len(doc), "pages": todo, "words": [], "texts": {}, "read_twice": [],
                   "tesseract_seconds": 0.0}
         if not todo:
             return answer
@@ -69,9 +69,10 @@ def _read_pages(doc, todo: list, program: str, request: dict, progress, answer: 
     scanned = []
     for i, number in enumerate(todo, 1):
         progress(i, len(todo))
-        page, seconds = _read_page(doc, number, program, lang, request)
+        page, seconds, twice = _read_page(doc, number, program, lang, request)
         answer["tesseract_seconds"] += seconds
         answer["words"].extend(_words(page, number))
+        answer["read_twice"].extend(_twice(page, number, twice))
         answer["texts"][str(number)] = [w.text for line in page.lines for w in line.words]
         scanned.append(page)
     return scanned
@@ -111,7 +112,7 @@ def _pages(todo: list, count: int) -> str:
 
 
 def _read_page(doc, number: int, program: str, lang: str, request: dict) -> tuple:
-    """(``searchable.ScanPage``, tesseract's seconds) for one page."""
+    """(``searchable.ScanPage``, tesseract's seconds, its figures read two ways) for one page."""
     dpi = float(request.get("dpi") or DEFAULT_DPI)
     page = doc[number - 1]
     try:
@@ -126,12 +127,14 @@ def _read_page(doc, number: int, program: str, lang: str, request: dict) -> tupl
     lines = ocr.read_image(program, ocr.pgm(w, h, seen, w), dpi, lang, budget)
     secondlook.reread(program, seen, w, h, dpi, lang, lines,
                       max(1.0, budget - (time.monotonic() - started)))
+    twice = secondlook.read_twice(program, seen, w, h, dpi, lang, lines,
+                                  max(1.0, budget - (time.monotonic() - started)))
     seconds = time.monotonic() - started
     # kept deflated until written: a page is 8.7 MB of pixels at 300 dpi, a tenth of it so
     scan = searchable.ScanPage(width, height, zlib.compress(image[image.index(b"\n") + 1:], 6),
                                w, h, dpi, lines)
     scan.angle = searchable.skew(lines)
-    return scan, seconds
+    return scan, seconds, twice
 
 
 def _without_rules(image: bytes, w: int, h: int, dpi: float) -> bytes:
@@ -185,6 +188,20 @@ def _words(page: searchable.ScanPage, number: int) -> list:
              "x0": w.x0 * scale, "x1": w.x1 * scale, "top": w.top * scale,
              "bottom": w.bottom * scale}
             for line in page.lines for w in line.words if w.confidence < LOW_CONFIDENCE]
+
+
+def _twice(page: searchable.ScanPage, number: int, twice: list) -> list:
+    """The figures read two ways (``secondlook.read_twice``), each with its box in points and
+    how the copy shows it either way, for the statement's arithmetic to choose."""
+    scale = 72.0 / page.dpi
+    out = []
+    for line, k, other in twice:
+        w = line.words[k]
+        shown, other_shown = searchable.shown_either_way(page, line, k, other)
+        out.append({"page": number, "text": w.text, "other": other,
+                    "x0": w.x0 * scale, "x1": w.x1 * scale, "top": w.top * scale,
+                    "bottom": w.bottom * scale, "shown": shown, "other_shown": other_shown})
+    return out
 
 
 def _write(out: str, path: str, doc, todo: list, scanned: list) -> None:

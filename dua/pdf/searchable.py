@@ -32,6 +32,8 @@ class ScanPage:
     dpi: float
     lines: list
     angle: float = 0.0
+    room: dict = dataclasses.field(default_factory=dict)  # (line, word) index: spaces after
+    # its text operator, where another reading of it, longer, may be written in its place
 
 
 def skew(lines: list) -> float:
@@ -99,30 +101,67 @@ def _content(page: ScanPage) -> str:
             f"{_n(cx - cos * cx + sin * cy)} {_n(cy - sin * cx - cos * cy)} cm")
     parts = [f"q {turn} {_n(page.width)} 0 0 {_n(page.height)} 0 0 cm /Im0 Do Q", "BT 3 Tr"]
     scale = 72.0 / page.dpi
-    for line in page.lines:
-        parts.extend(_line(line, page, scale, cos, sin))
+    for n, line in enumerate(page.lines):
+        parts.extend(_line(n, page, scale, cos, sin))
     parts.append("ET")
     return "\n".join(parts)
 
 
-def _line(line, page: ScanPage, scale: float, cos: float, sin: float) -> list:
+def _line(n: int, page: ScanPage, scale: float, cos: float, sin: float) -> list:
     """The words of one line: each at its box's left edge on the line's baseline, in a size
     whose capitals are the line's, stretched to the box's width; a space after each but the
     last, so that no reader glues two words whose gap is narrow."""
+    line = page.lines[n]
+    return [_shown(line, k, page, scale, cos, sin) + " " * page.room.get((n, k), 0)
+            for k in range(len(line.words))]
+
+
+def shown_either_way(page: ScanPage, line, k: int, other: str) -> tuple:
+    """(how word ``k`` of ``line`` is shown on ``page`` in the copy, how ``other``, another
+    reading of it, is shown in its place), as long as each other (for ``reword``): the
+    shorter padded with spaces after it, and the copy written so."""
+    scale, cos, sin = 72.0 / page.dpi, math.cos(page.angle), math.sin(page.angle)
+    first = _shown(line, k, page, scale, cos, sin)
+    again = _shown(line, k, page, scale, cos, sin, other)
+    longest = max(len(first), len(again))
+    if longest > len(first):
+        page.room[(next(n for n, ln in enumerate(page.lines) if ln is line), k)] = \
+            longest - len(first)
+    return first.ljust(longest), again.ljust(longest)
+
+
+def _shown(line, k: int, page: ScanPage, scale: float, cos: float, sin: float,
+           text: str | None = None) -> str:
     size = max(line.x_size * scale * 1000 / _ASCENT, 1.0)
     cx, cy = page.pixel_width / 2, page.pixel_height / 2
-    out = []
-    for i, word in enumerate(line.words):
-        text = word.text + (" " if i < len(line.words) - 1 else "")
-        # the word's baseline start in pixels (y down), turned with the image, then in points
-        px, py = word.x0 - cx, line.baseline(word.x0) - cy
-        x = (cx + px * cos + py * sin) * scale
-        y = page.height - (cy - px * sin + py * cos) * scale
-        width = (word.x1 - word.x0) * scale
-        stretch = 100.0 * width / (len(word.text) * size * _GLYPH / 1000)
-        out.append(f"/F1 {_n(size)} Tf {_n(stretch)} Tz 1 0 0 1 {_n(x)} {_n(y)} Tm "
-                   f"({_escaped(text)}) Tj")
-    return out
+    word = line.words[k]
+    text = word.text if text is None else text
+    # the word's baseline start in pixels (y down), turned with the image, then in points
+    px, py = word.x0 - cx, line.baseline(word.x0) - cy
+    x = (cx + px * cos + py * sin) * scale
+    y = page.height - (cy - px * sin + py * cos) * scale
+    width = (word.x1 - word.x0) * scale
+    stretch = 100.0 * width / (len(text) * size * _GLYPH / 1000)
+    space = " " if k < len(line.words) - 1 else ""
+    return (f"/F1 {_n(size)} Tf {_n(stretch)} Tz 1 0 0 1 {_n(x)} {_n(y)} Tm "
+            f"({_escaped(text + space)}) Tj")
+
+
+def reword(path: str, out: str, changes: list) -> bool:
+    """Write ``out``: the copy at ``path`` with each word shown as ``old`` shown as ``new``
+    (``[(old, new)]`` from ``shown``: the same word read otherwise, as long). False, and
+    nothing written, where a word is not shown once exactly as said."""
+    with open(path, "rb") as fh:
+        data = fh.read()
+    for old, new in changes:
+        old_bytes, new_bytes = old.encode("latin-1"), new.encode("latin-1")
+        # as long: every object stays where the cross-reference table says it starts
+        if len(old_bytes) != len(new_bytes) or data.count(old_bytes) != 1:
+            return False
+        data = data.replace(old_bytes, new_bytes)
+    with open(out, "wb") as fh:
+        fh.write(data)
+    return True
 
 
 def _escaped(text: str) -> str:

@@ -82,7 +82,11 @@ def _distance(a: str, b: str) -> int:
 def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
     import pandas as pd
 
+    import copy as copy_module
+    import shutil
+
     from dua import pdf as reader
+    from dua.commands.figures import settle, statement_judge
     from dua.statements.verification.scanned import dates_check, pages_check
     from dua.statements.table import dataframe
     from dua.statements.learning import analysis
@@ -98,6 +102,12 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
     total = time.perf_counter() - started
     out = {"pages": len(answer["pages"]), "tesseract": answer["tesseract_seconds"],
            "dua": total - answer["tesseract_seconds"]}
+    keyed_copy = os.path.join(folder, f"searchable_{kind}_keyed.pdf")
+    shutil.copyfile(copy, keyed_copy)
+    expected = verify.load_expected(key_path)
+    # as dua parse reads a scan: its figures read two ways settled by the arithmetic
+    settle(copy, copy_module.deepcopy(answer), statement_judge())
+    settle(keyed_copy, copy_module.deepcopy(answer), statement_judge(expected=expected))
     pages, apart = analysis.statement_pages(reader.read_document(copy))
     key = pd.read_csv(key_path)
     try:
@@ -112,8 +122,8 @@ def score(pdf: str, key_path: str, kind: str, folder: str) -> dict:
         out["right"], out["cer"] = judge(frame, key)
     except LookupError:
         out["status"], out["right"], out["cer"] = "no table", False, None
+    pages, apart = analysis.statement_pages(reader.read_document(keyed_copy))
     try:
-        expected = verify.load_expected(key_path)
         draft = writer.BuiltinWriter(pages, analysis.analyze_pages(pages, expected), expected,
                                      apart=apart).write()
         out["keyed"] = judge(dataframe.build_frame(pages, draft.settings), key)[0]

@@ -11,6 +11,7 @@ from .segments import figure_segments
 
 LINE_TOLERANCE = 3.0
 GLUE_GAP = 0.8
+EDGE = 0.25  # of the narrower of a name and a segment: less overlap is an edge touching
 
 
 def widen(segments: list, lines: list, header: list = ()) -> list:
@@ -91,12 +92,19 @@ def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tupl
 
 def _apart(left: tuple, right: tuple, raw: list, starts: tuple = ()) -> bool:
     letter = (left[2] - left[1] + right[2] - right[1]) / max(1, len(left[0]) + len(right[0]))
-    if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
-        return False
     # gutters of the rows a letter wide or more (a date's glued parts cut apart are not):
     # a gutter between the two words, or a column's edge one of them is aligned on
     edge = (float("inf"),) * 2
     wide = [(a, b) for a, b in zip([(-edge[0],) * 2] + raw, raw + [edge]) if b[0] - a[1] >= letter]
+    # the right word starts a column the left one stands wholly before, a word space apart
+    # or more ('Memo' over nothing, 2.4 pt before 'Reference' where the references start),
+    # and ends elsewhere than it does (figures of one width right-aligned under 'Closing
+    # Balance' start where 'Balance' does, and end where it ends)
+    if any(abs(right[1] - b[0]) <= 1.0 and left[2] < b[0] - 1.0 and abs(right[2] - b[1]) > 1.5
+           for a, b in wide):
+        return True
+    if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
+        return False
     return any(left[2] - 1 <= (a[1] + b[0]) / 2 <= right[1] + 1 for a, b in wide) or any(
         (abs(right[1] - b[0]) <= 1.5 and left[2] < b[0])
         or (abs(left[2] - a[1]) <= 1.5 and right[1] > a[1]) for a, b in wide) or any(
@@ -172,7 +180,10 @@ def _heads_of_nothing(phrases: list, segments: list) -> tuple:
     words, a cell over none of them names an empty column (a 'Branch' never filled). Where
     some segment has no cell over it, the cells are set off to the side of their values
     (left-aligned names over right-aligned money) and each names the segment it is near."""
-    over = [[i for i, (s0, s1) in enumerate(segments) if min(p[-1][2], s1) - max(p[0][1], s0) > 0]
+    # a name over a segment's ragged edge alone is over nothing: right-aligned money set
+    # wider on a later page (Chromium: to 409 pt) reaches 2 pt under 'Chq' at 407
+    over = [[i for i, (s0, s1) in enumerate(segments)
+             if min(p[-1][2], s1) - max(p[0][1], s0) > EDGE * min(p[-1][2] - p[0][1], s1 - s0)]
             for p in phrases]
     named = {i for hit in over for i in hit}
     # a segment a word space from a named one is that column's words run on, not one of

@@ -165,8 +165,11 @@ def _stack(lines: list, best: list, segments: list | None, reach: tuple | None =
             # a heading cell wraps right under (or over) its own words: a line under a cell
             # whose next line down is empty is the first row's text, not a third tier; a
             # cell over no word of the block (set on lines of its own) touches the block
-            near = [b for b in block if any(min(w[2], h[2]) - max(w[1], h[1]) > -5
-                                            for w in ln for h in b)] or block
+            touched = [b for b in block if any(min(w[2], h[2]) - max(w[1], h[1]) > -5
+                                               for w in ln for h in b)]
+            if not touched and _beyond(ln, block, segments):
+                continue
+            near = touched or block
             gap = min(max(ln[0][3] - max(w[4] for w in b), b[0][3] - max(w[4] for w in ln))
                       for b in near)
             under = all(any(min(w[2], h[2]) - max(w[1], h[1]) > -5 for h in best) for w in ln)
@@ -184,6 +187,16 @@ def _stack(lines: list, best: list, segments: list | None, reach: tuple | None =
                 block.append(ln)
                 grew = True
     return sorted(block, key=lambda ln: ln[0][3])
+
+
+def _beyond(line: list, block: list, segments: list | None) -> bool:
+    """The line stands past the heading's ends, over no column of the rows: a title set
+    beside the table ('Money in' flush right, over nothing, its section's rows below and
+    'Money out' further down), no heading cell of its own."""
+    ends = (min(w[1] for b in block for w in b), max(w[2] for b in block for w in b))
+    past = line[0][1] > ends[1] or line[-1][2] < ends[0]
+    return bool(segments) and past and not any(
+        min(w[2], b) - max(w[1], a) > 0 for w in line for a, b in segments)
 
 
 def _within_cells(line: list, best: list, segments: list | None = None) -> bool:

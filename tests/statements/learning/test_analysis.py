@@ -516,6 +516,59 @@ class StackedDatesTest(unittest.TestCase):
         self.assertTrue(frame["Memo"].isna().all())
 
 
+    def test_a_name_a_space_before_the_column_its_neighbour_starts_is_a_column_of_its_own(self):
+        # 'Memo' over nothing one word space before 'Reference', where the references start,
+        # left-aligned and ragged on the right
+        page = line(50, (40, "Date"), (100, "Memo"), (123, "Reference"), (300, "Amount"))
+        page += rows([(40, "01/08/2024"), (123, "AB1234"), (300, "3.50")],
+                     [(40, "02/08/2024"), (123, "CD56789012"), (300, "9.00")],
+                     [(40, "03/08/2024"), (123, "EF3456789"), (300, "1.50")])
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual([c["name"] for c in s["columns"]], ["Date", "Memo", "Reference", "Amount"])
+        self.assertTrue(dataframe.build_frame([page], s)["Memo"].isna().all())
+
+    def test_figures_of_one_width_right_aligned_under_a_two_word_name_keep_it_whole(self):
+        # balances start where 'Balance' starts, but end where it ends: one name
+        page = line(50, (40, "Date"), (100, "Details"), (300, "Amount"), (400, "Closing"),
+                    (438, "Balance"))
+        page += rows([(40, "01/08/2024"), (100, "Coffee"), (300, "3.50"), (438, "8212.59")],
+                     [(40, "02/08/2024"), (100, "Rent"), (300, "9.00"), (438, "8203.59")],
+                     [(40, "03/08/2024"), (100, "Bus"), (300, "1.50"), (438, "8202.09")])
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["columns"][-1]["name"], "Closing Balance")
+
+    def test_a_name_over_the_ragged_edge_of_money_set_wider_on_a_later_page_is_over_nothing(self):
+        # Chromium set each page's table at its own widths: page 2's withdrawals end 2 pt
+        # past the start of 'Chq No.', blank on every row
+        first = (line(50, (40, "Date"), (100, "Details"), (250, "Withdrawals"), (312, "Chq"),
+                      (360, "Balance")) + line(59, (312, "No."))
+                 + rows([(40, "01/08/2024"), (100, "Coffee"), (285, "3.50"), (360, "96.50")],
+                        [(40, "02/08/2024"), (100, "Rent"), (285, "9.00"), (360, "87.50")],
+                        [(40, "03/08/2024"), (100, "Bus"), (285, "1.50"), (360, "86.00")]))
+        # right-aligned at 314 on page 2, at 305 on page 1 ('Withdrawals' ends at 305)
+        second = rows([(40, "04/08/2024"), (100, "Book"), (289, "12.00"), (360, "74.00")],
+                      [(40, "05/08/2024"), (100, "Lunch"), (294, "4.00"), (360, "70.00")],
+                      [(40, "06/08/2024"), (100, "Tea"), (294, "2.00"), (360, "68.00")])
+        s = analysis.analyze_pages([first, second]).settings
+        self.assertEqual([c["name"] for c in s["columns"]],
+                         ["Date", "Details", "Withdrawals", "Chq No.", "Balance"])
+        frame = dataframe.build_frame([first, second], s)
+        self.assertEqual(list(frame["Withdrawals"]), [3.5, 9.0, 1.5, 12.0, 4.0, 2.0])
+
+    def test_a_title_past_the_headings_end_over_no_column_is_no_tier_of_it(self):
+        # 'Money in' flush right under the heading, over nothing, and 'Money out' so set
+        # further down among the rows: titles, not a name over an empty column
+        page = line(50, (40, "Date"), (100, "Details"), (300, "Amount"))
+        page += line(62, (536, "Money in"))
+        page += rows([(40, "01/08/2024"), (100, "Salary"), (300, "900.00")],
+                     [(40, "02/08/2024"), (100, "Refund"), (300, "12.00")], top=74)
+        page += line(98, (531, "Money out"))
+        page += rows([(40, "03/08/2024"), (100, "Rent"), (300, "500.00")],
+                     [(40, "04/08/2024"), (100, "Bus"), (300, "2.00")], top=110)
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual(s["header"], ["date details amount"])
+        self.assertEqual([c["name"] for c in s["columns"]], ["Date", "Details", "Amount"])
+
     def test_a_bare_number_nearer_the_money_than_its_row_text_is_the_rows_text(self):
         # a cheque's number printed without a heading, in the river before 'Paid in':
         # the money never prints without decimals, so it is no amount
