@@ -66,7 +66,8 @@ def _phrases(header: list) -> list:
     return phrases
 
 
-def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tuple = ()) -> list:
+def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tuple = (),
+                     money: list = ()) -> list:
     """Heading phrases cut where a river of the rows runs between two of their words.
 
     Two heading cells can stand one space apart (a right-aligned 'Amount' beside a
@@ -84,24 +85,25 @@ def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tupl
         out.append([phrase[0]])
         for left, right in zip(phrase, phrase[1:]):
             if any(left[2] - 1 <= x <= right[1] + 1 for x in rivers) or \
-                    _apart(left, right, list(raw or ()), starts):
+                    _apart(left, right, list(raw or ()), starts, money):
                 out.append([])
             out[-1].append(right)
     return out
 
 
-def _apart(left: tuple, right: tuple, raw: list, starts: tuple = ()) -> bool:
+def _apart(left: tuple, right: tuple, raw: list, starts: tuple = (), money: list = ()) -> bool:
     letter = (left[2] - left[1] + right[2] - right[1]) / max(1, len(left[0]) + len(right[0]))
     # gutters of the rows a letter wide or more (a date's glued parts cut apart are not):
     # a gutter between the two words, or a column's edge one of them is aligned on
     edge = (float("inf"),) * 2
     wide = [(a, b) for a, b in zip([(-edge[0],) * 2] + raw, raw + [edge]) if b[0] - a[1] >= letter]
-    # the right word starts a column the left one stands wholly before, a word space apart
-    # or more ('Memo' over nothing, 2.4 pt before 'Reference' where the references start),
-    # and ends elsewhere than it does (figures of one width right-aligned under 'Closing
-    # Balance' start where 'Balance' does, and end where it ends)
-    if any(abs(right[1] - b[0]) <= 1.0 and left[2] < b[0] - 1.0 and abs(right[2] - b[1]) > 1.5
-           for a, b in wide):
+    # the right word starts a column of words the left one stands wholly before, a word
+    # space apart or more ('Memo' over nothing, 2.4 pt before 'Reference' where the
+    # references start). Not money: figures of one width right-aligned under 'Closing
+    # Balance' start where 'Balance' does; its names may stand off to the left of it
+    # ('Money in' in wkhtmltopdf, its 'in' where the widest figure starts)
+    if any(abs(right[1] - b[0]) <= 1.0 and left[2] < b[0] - 1.0
+           and not any(m0 <= b[0] and b[1] <= m1 for m0, m1 in money) for a, b in wide):
         return True
     if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
         return False
@@ -154,7 +156,8 @@ def _group(segments: list, header: list, numeric: list | None = None, raw: list 
     """``[x0, x1, phrases]`` groups: segments under one header phrase become one column."""
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
-    phrases = _split_at_rivers(_tier_phrases(header), segments, raw, starts)
+    money = [s for s, m in zip(segments, numeric or ()) if m]
+    phrases = _split_at_rivers(_tier_phrases(header), segments, raw, starts, money)
     phrases, empty = _heads_of_nothing(phrases, segments)
     hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
                      numeric or [False] * len(segments))

@@ -187,7 +187,9 @@ def _pieces(w: tuple, gap: float | None, usual: float) -> list:
     for i in range(1, len(runs)):
         a, b = runs[i - 1], runs[i]
         far = gap is not None and b[1] - a[2] >= gap * max(a[5], b[5])
-        if far or _outsized(a[5], usual) != _outsized(b[5], usual):
+        # a capital drawn over the letter before it: two names overlapping ('MemoMoney')
+        over = b[1] < a[2] and w[0][b[0] - 1:b[0]].islower() and w[0][b[0]:b[0] + 1].isupper()
+        if far or over or _outsized(a[5], usual) != _outsized(b[5], usual):
             cuts.append(i)
     cuts.append(len(runs))
     out = []

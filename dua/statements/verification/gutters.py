@@ -183,6 +183,12 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
     and reference in it). Judged on every page's rows, and on the heading's own page's: a
     page may set the same columns at other widths."""
     columns = settings["columns"]
+    over = _drawn_over(items)
+    if over:
+        return {"name": "one_column_each", "passed": None,
+                "detail": f"the heading prints {over[0]!r} drawn over {over[1]!r}: two names "
+                          "set too close to tell which columns they name (one may name a "
+                          "column no row fills)"}
     heading = [(p, w) for p, page in enumerate(items) for item in page
                if item[0] == "furniture" and item[5] == wordlines.HEADING
                for w in _names(item[4])]
@@ -210,6 +216,19 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
                                       " a column of its own, read into this one"}
     return {"name": "one_column_each", "passed": True,
             "detail": "no cell's words start again under a word of its column's heading"}
+
+
+def _drawn_over(items: list) -> tuple | None:
+    """The first two words of a heading line the second of which starts more than half a
+    point inside the first ('Memo' and 'Money', printed 'MemoMoney'), or None."""
+    for page in items:
+        for item in page:
+            if item[0] == "furniture" and item[5] == wordlines.HEADING:
+                words = sorted(item[4], key=lambda w: w[1])
+                for a, b in zip(words, words[1:]):
+                    if b[1] < a[2] - 0.5 and abs(b[3] - a[3]) < 1:
+                        return a[0], b[0]
+    return None
 
 
 def _starts_under(h: tuple, cells: list) -> tuple | None:

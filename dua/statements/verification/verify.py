@@ -19,7 +19,8 @@ _MAX_CELLS = 5
 
 
 # checks whose "could not tell" leaves the rows unverified: each says the rows may be wrong
-_UNDECIDED = ("wrapped_lines_owned", "pages_complete", "cells_in_shape", "rows_dated")
+_UNDECIDED = ("wrapped_lines_owned", "pages_complete", "cells_in_shape", "rows_dated",
+              "one_column_each")
 
 
 def preload() -> None:

@@ -39,6 +39,23 @@ class SplitTest(unittest.TestCase):
         self.assertEqual(texts(kept)[-1], "DATEAMOUNT")
 
 
+    def test_a_capital_drawn_over_the_letter_before_it_starts_a_word(self):
+        # 'Memo' set too close to 'Money': the 'M' 1.2 pt over the 'o', one reader word
+        glued = reader_word("MemoMoney", 10, 100, runs=[(0, 10, 39, 100, 108, 8.0),
+                                                        (4, 37.8, 70, 100, 108, 8.0)], x1=70)
+        kept, _ = pagewords.page_words(BODY + [glued], {})
+        self.assertEqual(texts(kept)[-2:], ["Memo", "Money"])
+
+    def test_a_kerned_pair_stays_one_word(self):
+        from dua.pdf.wordrule import _runs
+
+        # 'To' kerned 0.4 pt: the reader records no run, the word stays whole
+        self.assertEqual(_runs(["T", "o"], [10.0, 14.6], [15.0, 19.0], [0, 0], [8, 8], [8, 8]),
+                         ())
+        self.assertEqual(len(_runs(["o", "M"], [10.0, 13.8], [15.0, 21.0], [0, 0], [8, 8],
+                                   [8, 8])), 2)
+
+
 class SetApartTest(unittest.TestCase):
     def test_glyphs_three_times_the_usual_size_are_a_watermark(self):
         kept, apart = pagewords.page_words(BODY + [reader_word("Muster", 100, 100, size=60)], {})

@@ -122,6 +122,26 @@ class OneColumnEachTest(unittest.TestCase):
                              {"name": "Reference", "x0": 140.0, "kind": "text"}]
         self.assertTrue(verdicts(page, s)[1]["passed"])
 
+    def test_two_heading_names_drawn_one_over_the_other_leave_the_columns_undecided(self):
+        # 'Memo' over nothing set too close to 'Money': printed 'MemoMoney', 'M' 1.2 pt over
+        # the 'o'; which columns the heading names, no row tells
+        from ..table.test_engine import word
+
+        s = settings(header=["date description memomoney"])
+        s["columns"] = [{"name": "Date", "x0": 0.0, "kind": "date"},
+                        {"name": "Description", "x0": 90.0, "kind": "text"},
+                        {"name": "MemoMoney", "x0": 280.0, "kind": "amount"}]
+        memo = word("Memo", 290, 50)
+        head = line(50, (40, "Date"), (100, "Description"))
+        head += [memo, word("Money", memo[2] - 1.2, 50)]
+        page = head + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+        found = verdicts(page, s)[1]
+        self.assertIsNone(found["passed"])
+        self.assertIn("'Memo' drawn over 'Money'", found["detail"])
+        touching = head[:-1] + [word("Money", memo[2], 50)]  # a word space of none: one name
+        page = touching + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
+        self.assertTrue(verdicts(page, s)[1]["passed"])
+
     def test_a_column_whose_values_start_a_point_or_two_before_its_name_is_merged_too(self):
         # the heading's cells padded apart from the values': 'Reference' at 150, refs at 148.2
         page = list(self.HEAD)
