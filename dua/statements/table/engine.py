@@ -364,7 +364,7 @@ def _extract(pages: list, settings: dict) -> tuple:
             state["in_table"] = not settings.get("require_header", False)
             state["outside"] = "above the table's heading"
     if settings.get("running", True):
-        mark_running(items_by_page)
+        mark_running(items_by_page, settings)
     rows, above, carried = [], settings.get("continuation") == "above", None
     for page, items in enumerate(items_by_page):
         parts, leading = _page_parts(items, settings)

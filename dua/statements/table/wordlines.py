@@ -328,14 +328,24 @@ def _carries_balance(item: list) -> bool:
         looks_like_amount(w[0]) for w in item[4])
 
 
-def mark_running(items_by_page: list) -> None:
+RUNNING = "a running header or footer (the same text in the same place on other pages)"
+
+
+def mark_running(items_by_page: list, settings: dict | None = None) -> None:
     """Text lines printed in the same place on other pages, and nowhere else, outside the
     band of their page's rows become furniture: a running header or footer ('Continued',
     'Page 2 of 5'). A line between two rows of its page is the table's own text, however
-    often it repeats."""
+    often it repeats; and so is one right over a page's first row where rows print their
+    text over their date line (the same text atop two pages by chance)."""
     seen: dict = {}
+    above = (settings or {}).get("continuation") == "above"
+    reach = (settings or {}).get("continuation_gap", 0.0)
     for p, items in enumerate(items_by_page):
         tops = [item[1] for item in items if item[0] == "anchor"]
+        k = next((k for k, item in enumerate(items) if item[0] == "anchor"), 0)
+        while above and k and items[k - 1][0] == "text" and items[k][1] - items[k - 1][1] <= reach:
+            k -= 1
+            tops.insert(0, items[k][1])  # the first row's text: the band opens there
         # the band opens at the table's heading, or at a balance carried over where the
         # page prints no heading: a first row's words printed over its anchor line are the
         # table's, even where the next page's first row prints the same
@@ -360,8 +370,7 @@ def mark_running(items_by_page: list) -> None:
         for p, k, _, free in places:
             if free:
                 items_by_page[p][k][0] = "furniture"
-                items_by_page[p][k][5] = ("a running header or footer (the same text in the "
-                                          "same place on other pages)")
+                items_by_page[p][k][5] = RUNNING
     _mark_letterhead(items_by_page)
 
 

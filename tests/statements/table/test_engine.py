@@ -229,6 +229,21 @@ class FurnitureTest(unittest.TestCase):
         self.assertEqual(descriptions([first, later("02", "93.50"), later("03", "91.00")], s),
                          ["Rent"] + ["Transfer from H Schmidt", "Interest"] * 2)
 
+    def test_the_same_text_over_each_pages_first_row_is_that_rows_where_rows_print_it_above(self):
+        # no heading on the later pages, no balance carried: the band of rows opens at the
+        # first row's text ('Bill payment' / 'mobile' atop pages 2 and 3 by chance), under
+        # the page's name, which alone is a running header
+        def later(day):
+            return (line(20, (100, "Kestrel Bank")) + line(35, (100, "Bill payment"))
+                    + line(45, (100, "mobile")) + line(55, (40, f"{day}/02/24"), (320, "3.50"))
+                    + line(70, (100, "Interest")) + line(80, (40, f"{day}/02/24"), (320, "1.00")))
+        first = HEADER + line(55, (100, "Rent")) + line(65, (40, "01/02/24"), (320, "3.50"))
+        s = settings(continuation="above", continuation_gap=11.0, header_once=True)
+        rows, items = engine.extract([first, later("02"), later("03")], s)
+        self.assertEqual([r[0][1] for r in rows],
+                         ["Rent"] + ["Bill payment mobile", "Interest"] * 2)
+        self.assertEqual([i[3] for i in items[1] if i[5] == wordlines.RUNNING], ["Kestrel Bank"])
+
     def test_the_first_pages_letterhead_opening_a_later_page_is_no_rows_words(self):
         # the bank's and the holder's names over the rows a second page carries on, printed
         # on that page alone: the page's own header, not the last row's description going on
