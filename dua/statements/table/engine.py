@@ -290,9 +290,11 @@ def _leading_run(items: list, leading: list, first: int) -> list:
     is some other text (terms, a notice)."""
     heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == HEADING]
     leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
-    after = next((items[i] for i in range(min(leading or [0]), first) if i not in leading), None)
-    if not leading or first == len(items) and not heads and not (after and after[5].startswith(
-            _LABELLED) and any(looks_like_amount(w[0]) for w in after[4])):
+    after = next((i for i in range(min(leading or [0]), first) if i not in leading), None)
+    # the summary's figures on its labels' line, or on the line under them
+    summary = after is not None and items[after][5].startswith(_LABELLED) and any(
+        looks_like_amount(w[0]) for item in items[after:after + 2] for w in item[4])
+    if not leading or first == len(items) and not heads and not summary:
         return []
     # the first wrapped line, under nothing but the page's furniture and text no row
     # continues (a running header the page prints in its own place)

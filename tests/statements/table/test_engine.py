@@ -345,6 +345,13 @@ class PageBreakTest(unittest.TestCase):
         rest = line(62, (100, "shop London")) + line(76, (100, "Closing balance"), (420, "96.50"))
         self.assertEqual(descriptions([self.FIRST, rest], s), ["Coffee shop London"])
 
+    def test_over_a_summary_whose_figures_print_under_its_labels_the_page_continues_too(self):
+        # 'Closing balance' over its figure: the labels on one line, their values the next
+        s = settings(header_once=True, skip_patterns=[r"\b(opening|closing)\s+balance\b"])
+        rest = (line(62, (100, "shop London")) + line(76, (100, "Closing balance"))
+                + line(88, (100, "96.50")))
+        self.assertEqual(descriptions([self.FIRST, rest], s), ["Coffee shop London"])
+
     def test_text_over_the_heading_printed_again_is_the_pages_header_and_continues_nothing(self):
         # header_once: a statement learned on one page reads the next pages as going on
         second = (line(20, (100, "Bank - Ms Okoye")) + line(40, (40, "Date"), (100, "Description"),
