@@ -158,7 +158,7 @@ def _group(segments: list, header: list, numeric: list | None = None, raw: list 
     owner = list(range(len(segments)))
     money = [s for s, m in zip(segments, numeric or ()) if m]
     phrases = _split_at_rivers(_tier_phrases(header), segments, raw, starts, money)
-    phrases, empty = _heads_of_nothing(phrases, segments)
+    phrases, empty = _heads_of_nothing(phrases, segments, money)
     hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
                      numeric or [False] * len(segments))
     for phrase, hit in zip(phrases, hits):
@@ -178,15 +178,18 @@ def _group(segments: list, header: list, numeric: list | None = None, raw: list 
                             for cell in empty], key=lambda g: g[0])
 
 
-def _heads_of_nothing(phrases: list, segments: list) -> tuple:
+def _heads_of_nothing(phrases: list, segments: list, money: list = ()) -> tuple:
     """``(phrases, empty)``: where a heading cell stands over every segment of the rows'
     words, a cell over none of them names an empty column (a 'Branch' never filled). Where
     some segment has no cell over it, the cells are set off to the side of their values
     (left-aligned names over right-aligned money) and each names the segment it is near."""
-    # a name over a segment's ragged edge alone is over nothing: right-aligned money set
-    # wider on a later page (Chromium: to 409 pt) reaches 2 pt under 'Chq' at 407
+    # a name over the ragged edge of money alone is over nothing: right-aligned money set
+    # wider on a later page (Chromium: to 409 pt) reaches 2 pt under 'Chq' at 407. Not so
+    # over words: a name wider than its column's words ('Cheque / Ref. No.' read by OCR
+    # without its '/') reaches past them and is still theirs
     over = [[i for i, (s0, s1) in enumerate(segments)
-             if min(p[-1][2], s1) - max(p[0][1], s0) > EDGE * min(p[-1][2] - p[0][1], s1 - s0)]
+             if min(p[-1][2], s1) - max(p[0][1], s0) > (EDGE * min(p[-1][2] - p[0][1], s1 - s0)
+                                                         if (s0, s1) in money else 0)]
             for p in phrases]
     named = {i for hit in over for i in hit}
     # a segment a word space from a named one is that column's words run on, not one of

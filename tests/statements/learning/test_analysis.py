@@ -555,6 +555,16 @@ class StackedDatesTest(unittest.TestCase):
         frame = dataframe.build_frame([first, second], s)
         self.assertEqual(list(frame["Withdrawals"]), [3.5, 9.0, 1.5, 12.0, 4.0, 2.0])
 
+    def test_a_name_reaching_a_little_over_the_start_of_words_is_still_theirs(self):
+        # 'Cheque / Ref. No.' read by OCR without its '/': 'Ref. No.' stands past most of
+        # the references under 'Cheque', over their ends alone, and names them still
+        page = line(50, (40, "Date"), (100, "Cheque"), (150, "Ref. No."), (300, "Amount"))
+        page += rows([(40, "01/08/2024"), (100, "UPI21976241"), (300, "3.50")],
+                     [(40, "02/08/2024"), (100, "IMPS2546297"), (300, "9.00")],
+                     [(40, "03/08/2024"), (100, "UPI08549283"), (300, "1.50")])
+        s = analysis.analyze_pages([page]).settings
+        self.assertEqual([c["name"] for c in s["columns"]], ["Date", "Cheque Ref. No.", "Amount"])
+
     def test_a_title_past_the_headings_end_over_no_column_is_no_tier_of_it(self):
         # 'Money in' flush right under the heading, over nothing, and 'Money out' so set
         # further down among the rows: titles, not a name over an empty column
