@@ -66,8 +66,7 @@ def _phrases(header: list) -> list:
     return phrases
 
 
-def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tuple = (),
-                     money: list = ()) -> list:
+def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tuple = ()) -> list:
     """Heading phrases cut where a river of the rows runs between two of their words.
 
     Two heading cells can stand one space apart (a right-aligned 'Amount' beside a
@@ -85,28 +84,20 @@ def _split_at_rivers(phrases: list, segments: list, raw: list = (), starts: tupl
         out.append([phrase[0]])
         for left, right in zip(phrase, phrase[1:]):
             if any(left[2] - 1 <= x <= right[1] + 1 for x in rivers) or \
-                    _apart(left, right, list(raw or ()), starts, money):
+                    _apart(left, right, list(raw or ()), starts):
                 out.append([])
             out[-1].append(right)
     return out
 
 
-def _apart(left: tuple, right: tuple, raw: list, starts: tuple = (), money: list = ()) -> bool:
+def _apart(left: tuple, right: tuple, raw: list, starts: tuple = ()) -> bool:
     letter = (left[2] - left[1] + right[2] - right[1]) / max(1, len(left[0]) + len(right[0]))
+    if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
+        return False
     # gutters of the rows a letter wide or more (a date's glued parts cut apart are not):
     # a gutter between the two words, or a column's edge one of them is aligned on
     edge = (float("inf"),) * 2
     wide = [(a, b) for a, b in zip([(-edge[0],) * 2] + raw, raw + [edge]) if b[0] - a[1] >= letter]
-    # the right word starts a column of words the left one stands wholly before, a word
-    # space apart or more ('Memo' over nothing, 2.4 pt before 'Reference' where the
-    # references start). Not money: figures of one width right-aligned under 'Closing
-    # Balance' start where 'Balance' does; its names may stand off to the left of it
-    # ('Money in' in wkhtmltopdf, its 'in' where the widest figure starts)
-    if any(abs(right[1] - b[0]) <= 1.0 and left[2] < b[0] - 1.0
-           and not any(m0 <= b[0] and b[1] <= m1 for m0, m1 in money) for a, b in wide):
-        return True
-    if right[1] - left[2] <= 0.8 * letter:  # a word space is about half a letter wide
-        return False
     return any(left[2] - 1 <= (a[1] + b[0]) / 2 <= right[1] + 1 for a, b in wide) or any(
         (abs(right[1] - b[0]) <= 1.5 and left[2] < b[0])
         or (abs(left[2] - a[1]) <= 1.5 and right[1] > a[1]) for a, b in wide) or any(
@@ -157,7 +148,7 @@ def _group(segments: list, header: list, numeric: list | None = None, raw: list 
     groups = [[a, b, []] for a, b in segments]
     owner = list(range(len(segments)))
     money = [s for s, m in zip(segments, numeric or ()) if m]
-    phrases = _split_at_rivers(_tier_phrases(header), segments, raw, starts, money)
+    phrases = _split_at_rivers(_tier_phrases(header), segments, raw, starts)
     phrases, empty = _heads_of_nothing(phrases, segments, money)
     hits = _in_order([_covered(segments, p) for p in phrases], phrases, segments,
                      numeric or [False] * len(segments))

@@ -516,27 +516,6 @@ class StackedDatesTest(unittest.TestCase):
         self.assertTrue(frame["Memo"].isna().all())
 
 
-    def test_a_name_a_space_before_the_column_its_neighbour_starts_is_a_column_of_its_own(self):
-        # 'Memo' over nothing one word space before 'Reference', where the references start,
-        # left-aligned and ragged on the right
-        page = line(50, (40, "Date"), (100, "Memo"), (123, "Reference"), (300, "Amount"))
-        page += rows([(40, "01/08/2024"), (123, "AB1234"), (300, "3.50")],
-                     [(40, "02/08/2024"), (123, "CD56789012"), (300, "9.00")],
-                     [(40, "03/08/2024"), (123, "EF3456789"), (300, "1.50")])
-        s = analysis.analyze_pages([page]).settings
-        self.assertEqual([c["name"] for c in s["columns"]], ["Date", "Memo", "Reference", "Amount"])
-        self.assertTrue(dataframe.build_frame([page], s)["Memo"].isna().all())
-
-    def test_figures_of_one_width_right_aligned_under_a_two_word_name_keep_it_whole(self):
-        # balances start where 'Balance' starts, but end where it ends: one name
-        page = line(50, (40, "Date"), (100, "Details"), (300, "Amount"), (400, "Closing"),
-                    (438, "Balance"))
-        page += rows([(40, "01/08/2024"), (100, "Coffee"), (300, "3.50"), (438, "8212.59")],
-                     [(40, "02/08/2024"), (100, "Rent"), (300, "9.00"), (438, "8203.59")],
-                     [(40, "03/08/2024"), (100, "Bus"), (300, "1.50"), (438, "8202.09")])
-        s = analysis.analyze_pages([page]).settings
-        self.assertEqual(s["columns"][-1]["name"], "Closing Balance")
-
     def test_a_name_over_the_ragged_edge_of_money_set_wider_on_a_later_page_is_over_nothing(self):
         # Chromium set each page's table at its own widths: page 2's withdrawals end 2 pt
         # past the start of 'Chq No.', blank on every row
