@@ -320,7 +320,7 @@ def _non_rows(settings: dict, words_by_page: list, pages: list, rows: list,
                 if not any(re.search(p, t, re.IGNORECASE) for t in texts)]
     mine = {id(w) for p, k in kept for w in pages[p].lines[k]}
     trial = dict(settings, skip_patterns=patterns)
-    for _, lines in engine.extract_rows(words_by_page, trial):
+    for lines in (row[1] for row in engine.extract(words_by_page, trial)[0]):
         for line in lines:
             if any(id(w) in mine for w in line) or _in_a_cell([w[0] for w in line], cells):
                 continue

@@ -395,8 +395,3 @@ def _extend(row: list, items: list, lines: list, page: int, first: bool = False)
     at = 0 if first else len(row[1])
     row[1][at:at] = [items[k][4] for k in lines]
     row[3][at:at] = [(page, k) for k in lines]
-
-
-def extract_rows(pages: list, settings: dict) -> list:
-    """Every transaction of the document, in printed order, as ``(cells, lines)``."""
-    return [(row[0], row[1]) for row in extract(pages, settings)[0]]

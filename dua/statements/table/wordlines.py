@@ -15,6 +15,7 @@ from .amounts import looks_like_amount, parse_amount
 SPACE_RE = re.compile(r"\s+")
 _DIGITS = re.compile(r"\d+")
 HEADING = "the table's column heading"  # the reason a heading line is no row
+RUNNING = "a running header or footer (the same text in the same place on other pages)"
 _RULE = re.compile(r"([^\w\s])\1{2,}")  # one punctuation mark, three times or more
 _SIGNS = ("-", "+", "\u2212")
 
@@ -328,15 +329,11 @@ def _carries_balance(item: list) -> bool:
         looks_like_amount(w[0]) for w in item[4])
 
 
-RUNNING = "a running header or footer (the same text in the same place on other pages)"
-
-
 def mark_running(items_by_page: list, settings: dict | None = None) -> None:
-    """Text lines printed in the same place on other pages, and nowhere else, outside the
-    band of their page's rows become furniture: a running header or footer ('Continued',
-    'Page 2 of 5'). A line between two rows of its page is the table's own text, however
-    often it repeats; and so is one right over a page's first row where rows print their
-    text over their date line (the same text atop two pages by chance)."""
+    """Text lines printed in the same place on other pages, and nowhere else, outside the band
+    of their page's rows become furniture: a running header or footer ('Page 2 of 5'). A line
+    between two rows of its page is the table's own text, however often it repeats; so is one
+    over a page's first row where rows print their text above (the same text by chance)."""
     seen: dict = {}
     above = (settings or {}).get("continuation") == "above"
     reach = (settings or {}).get("continuation_gap", 0.0)

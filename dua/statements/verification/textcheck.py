@@ -14,7 +14,7 @@ def gutter_crossings(pages: list, settings: dict) -> dict:
     cols = settings.get("columns", [])
     bounds = [(i, c["x0"]) for i, c in enumerate(cols) if i and c["x0"] > 0]
     out = {}
-    for _, lines in engine.extract_rows(pages, settings):
+    for lines in (row[1] for row in engine.extract(pages, settings)[0]):
         for line in lines:
             for w in line:
                 for i, x in bounds:
