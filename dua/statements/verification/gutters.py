@@ -195,6 +195,12 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
     lines = [next(((p, items[p][k][4]) for p, k in row[3] if items[p][k][0] == "anchor"),
                   None) for row in rows]
     lines = [line for line in lines if line]
+    before = _name_before_cells(items, lines, columns)
+    if before:
+        return {"name": "one_column_each", "passed": None,
+                "detail": f"the heading's {before[0]!r} ends before every cell of "
+                          f"{before[1]!r} starts: it may name a column of its own that no "
+                          "row fills"}
     for c, column in enumerate(columns):
         if column["kind"] == "amount":
             continue
@@ -228,6 +234,31 @@ def _drawn_over(items: list) -> tuple | None:
                 for a, b in zip(words, words[1:]):
                     if b[1] < a[2] - 0.5 and abs(b[3] - a[3]) < 1:
                         return a[0], b[0]
+    return None
+
+
+def _name_before_cells(items: list, lines: list, columns: list) -> tuple | None:
+    """``(word, column name)`` where a text column's name prints a first word that ends
+    before the start of every cell on its page ('Memo' in 'Memo Reference' over references
+    set further right), or None. A name's first word stands over its cells' start, as a
+    cell's first word does; one over no cell at all may be the name of an empty column."""
+    for p, page in enumerate(items):
+        starts: dict = {}
+        for q, words in lines:
+            for c, w in (_first_words(words, columns).items() if q == p else ()):
+                starts.setdefault(c, []).append(w[1])
+        for item in page:
+            if item[0] != "furniture" or item[5] != wordlines.HEADING:
+                continue
+            words = sorted(item[4], key=lambda w: w[1])
+            for c, xs in starts.items():
+                said = columns[c]["name"].split()
+                name = [w for w in words if wordlines.column_of(w, columns) == c
+                        and w[0] in said]
+                if columns[c]["kind"] != "amount" and len(name) > 1 and \
+                        name[0][0] == said[0] and len(xs) >= _ENOUGH and \
+                        name[0][2] + _SLACK < min(xs):
+                    return name[0][0], columns[c]["name"]
     return None
 
 

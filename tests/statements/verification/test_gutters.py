@@ -142,6 +142,24 @@ class OneColumnEachTest(unittest.TestCase):
         page = touching + line(65, (40, "01/02/24"), (100, "Coffee"), (320, "3.50"))
         self.assertTrue(verdicts(page, s)[1]["passed"])
 
+    def test_a_names_first_word_ending_before_every_cell_leaves_the_columns_undecided(self):
+        # 'Memo Reference' over references set from x 175: 'Memo' (150-170) over no row's
+        # words may name a column no row fills, read into 'Reference'
+        s = self.merged()
+        s["columns"][1]["name"] = "Memo Reference"
+        head = line(50, (40, "Date"), (150, "Memo Reference"), (255, "Description"),
+                    (320, "Amount"))
+        rows = [w for k, ref in enumerate(("AB1234", "CD2345", "EF3456")) for w in line(
+            65 + 12 * k, (40, f"0{k + 1}/02/24"), (175, ref), (260, "Coffee"), (320, "3.50"))]
+        s["columns"][1:3] = [{"name": "Memo Reference", "x0": 140.0, "kind": "text"},
+                             {"name": "Description", "x0": 250.0, "kind": "text"}]
+        found = verdicts(head + rows, s)[1]
+        self.assertIsNone(found["passed"])
+        self.assertIn("'Memo' ends before every cell of 'Memo Reference'", found["detail"])
+        # the references starting under 'Memo', the name is theirs
+        rows = [(w[0], w[1] - 20, w[2] - 20) + w[3:] if w[1] == 175 else w for w in rows]
+        self.assertTrue(verdicts(head + rows, s)[1]["passed"])
+
     def test_a_column_whose_values_start_a_point_or_two_before_its_name_is_merged_too(self):
         # the heading's cells padded apart from the values': 'Reference' at 150, refs at 148.2
         page = list(self.HEAD)
