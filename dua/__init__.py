@@ -35,6 +35,7 @@ __all__ = (
     "VerificationError",
     "__version__",
     "extract",
+    "extract_each",
     "handle_in_process",
     "normalize",
     "parse_statement",
@@ -46,6 +47,7 @@ __all__ = (
 # Entry functions whose modules pull in pandas, pdfplumber or sqlite3: loaded on first use.
 _LAZY = {
     "extract": (".documents.pipeline", "extract"),
+    "extract_each": (".documents.pipeline", "extract_each"),
     "handle_in_process": (".recovery", "handle_in_process"),
     "normalize": (".statements.output.normalize", "normalize_statement"),
     "parse_statement": (".statements.agent.agent", "run_agent"),

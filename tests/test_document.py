@@ -233,6 +233,60 @@ class ResultSchemaTest(unittest.TestCase):
         self.assertEqual(result["stats"]["pages"], 1)
 
 
+class ExtractEachTest(unittest.TestCase):
+    """A batch of files, the next one read while this one's pages are typed."""
+
+    PATHS = [os.path.join(DOCS, name) for name in ("figure.pdf", "tables.pdf", "report.pdf")]
+
+    @staticmethod
+    def without_timing(result: dict) -> dict:
+        return dict(result, stats={k: v for k, v in result["stats"].items() if k != "seconds"})
+
+    def test_each_file_comes_out_as_extract_reads_it_alone(self):
+        from dua.documents.pipeline import extract_each
+
+        got = list(extract_each(self.PATHS))
+        self.assertEqual([path for path, _ in got], self.PATHS)
+        for path, result in got:
+            self.assertEqual(self.without_timing(result), self.without_timing(extract(path)))
+
+    def test_a_file_that_cannot_be_read_is_its_own_error_and_the_batch_goes_on(self):
+        import tempfile
+
+        from dua.documents.pipeline import extract_each
+        from dua.errors import DocumentNotFoundError, NotAPDFError
+
+        with tempfile.TemporaryDirectory() as tmp:
+            text = os.path.join(tmp, "notes.pdf")
+            with open(text, "w") as f:
+                f.write("not a PDF\n")
+            paths = [self.PATHS[0], text, os.path.join(tmp, "gone.pdf"), self.PATHS[1]]
+            got = [r for _, r in extract_each(paths)]
+        self.assertIsInstance(got[1], NotAPDFError)
+        self.assertIsInstance(got[2], DocumentNotFoundError)
+        self.assertEqual(self.without_timing(got[3]), self.without_timing(extract(paths[3])))
+
+    def test_the_next_file_is_read_ahead_and_a_batch_left_early_stops_its_reading(self):
+        from unittest import mock
+
+        from dua import pdf
+        from dua.documents import pipeline
+
+        started = []
+
+        def recorded(path, *args, **kwargs):
+            started.append(real(path, *args, **kwargs))
+            return started[-1]
+
+        real = pdf.start_reading
+        with mock.patch.object(pdf, "start_reading", recorded):
+            batch = pipeline.extract_each(self.PATHS)
+            next(batch)  # the first file typed: the second is being read already
+            self.assertEqual([r.path for r in started], self.PATHS[1:2])
+            batch.close()
+        self.assertIsNone(started[0]._child)  # cancelled: no child reads for nobody
+
+
 class MarkdownTest(unittest.TestCase):
     def test_markdown_renders_each_element_type(self):
         md = to_markdown(extract(os.path.join(DOCS, "tables.pdf")))

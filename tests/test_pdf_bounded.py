@@ -223,6 +223,22 @@ class BoundedReadTest(unittest.TestCase):
         self.assertFalse(_alive(pid))
 
 
+class LateCollectionTest(unittest.TestCase):
+    def test_an_answer_sent_in_time_and_collected_after_the_deadline_still_counts(self):
+        # a file read ahead of its turn: its child answered, the parent came back late
+        read_end, write_end = os.pipe()
+        try:
+            os.write(write_end, b'{"count": 1}\n{"pages": []}\n')
+            late = child.Child(os.getpid(), read_end)
+            past = time.monotonic() - 1.0
+            self.assertEqual(late.next_message(past), {"count": 1})
+            self.assertEqual(late.next_message(past), {"pages": []})
+            self.assertIsNone(late.next_message(past))  # nothing more sent: out of time
+        finally:
+            os.close(read_end)
+            os.close(write_end)
+
+
 class PageTreeTest(unittest.TestCase):
     def test_a_file_whose_xref_is_one_byte_off_is_read_from_pdfiums_repair(self):
         source = pdf.read_bounded(os.path.join(FIXTURES, "statements", "troff_tbl", "a.pdf"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from .._lazy import lazy_getattr
 
-__all__ = ("extract", "to_markdown")
+__all__ = ("extract", "extract_each", "to_markdown")
 
-_LAZY = {"extract": ".pipeline", "to_markdown": ".markdown"}
+_LAZY = {"extract": ".pipeline", "extract_each": ".pipeline", "to_markdown": ".markdown"}
 
 
 __getattr__ = lazy_getattr(__name__, _LAZY)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..errors import CoverageError, SchemaError, UnexpectedError, UsageError
 from ..graph import END, START, Graph
@@ -30,6 +30,7 @@ class DocumentState:
     password: str | None = None
     page_numbers: list | None = None
     read_budget: Any = None  # dua.pdf.ReadBudget (None: the default)
+    reading: Any = None  # the file's dua.pdf.Reading, started ahead (None: load starts it)
     document: Any = None
     tables: dict = dataclasses.field(default_factory=dict)
     blocks: list = dataclasses.field(default_factory=list)
@@ -43,6 +44,7 @@ class Context:
 
     services: Services = dataclasses.field(default_factory=Services)
     on_progress: Callable[[str], None] | None = None
+    on_read: Callable[[], None] | None = None  # once the file is read, its child idle
 
 
 # --- nodes -------------------------------------------------------------------------------
@@ -60,7 +62,10 @@ def load(state: DocumentState, ctx: Context) -> dict:
 
     # words as a reader sees them, not pdfplumber's: the statements' parsers keep those
     doc = read_bounded(state.path, state.password, state.page_numbers, graphics=True,
-                       budget=state.read_budget, on_page=on_page, word_rule="reading")
+                       budget=state.read_budget, on_page=on_page, word_rule="reading",
+                       reading=state.reading)
+    if ctx.on_read:
+        ctx.on_read()
     if not doc.pages:  # the file has pages (else NoPagesError): none of those asked for
         raise UsageError(f"--pages selects no page of {state.path}: it has "
                          f"{doc.page_count} page{'s' if doc.page_count != 1 else ''}",
@@ -151,9 +156,53 @@ def extract(path: str, *, password: str | None = None, pages: list | None = None
     started = time.perf_counter()
     services = Services(provider, batch_size or Services.batch_size, on_progress, sleep,
                         new_run_id("extract"), llm_budget)
-    state = build_graph().invoke(DocumentState(path, password, pages, read_budget),
-                                 context=Context(services, on_progress), step_limit=10)
+    return _extracted(DocumentState(path, password, pages, read_budget),
+                      Context(services, on_progress), started)
+
+
+def _extracted(state: DocumentState, context: Context, started: float) -> dict:
+    state = build_graph().invoke(state, context=context, step_limit=10)
     return to_json(state, time.perf_counter() - started)
+
+
+def extract_each(paths: list, *, password: str | None = None, pages: list | None = None,
+                 read_budget: Any = None) -> Iterator[tuple]:
+    """``(path, result or DocumentError)`` for each of ``paths`` in turn, by the built-in
+    rules: ``extract``'s results, while the reading child reads the next file as this one's
+    pages are typed (the two overlap where the machine has a core for each).
+
+    Raises: what ``extract`` raises beyond a DocumentError (a bug in dua).
+    """
+    from ..errors import DocumentError
+    from ..pdf import start_reading
+
+    ahead: dict = {}  # index -> the file's Reading, or the error its start raised
+
+    def read_next(i: int) -> None:
+        if i + 1 < len(paths):
+            try:
+                ahead[i + 1] = start_reading(paths[i + 1], password, pages, graphics=True,
+                                             budget=read_budget, word_rule="reading")
+            except DocumentError as exc:  # said when the file's turn comes
+                ahead[i + 1] = exc
+
+    try:
+        for i, path in enumerate(paths):
+            started, reading = time.perf_counter(), ahead.pop(i, None)
+            context = Context(on_read=lambda i=i: read_next(i))
+            try:
+                if isinstance(reading, DocumentError):
+                    raise reading
+                result = _extracted(DocumentState(path, password, pages, read_budget,
+                                                  reading), context, started)
+            except DocumentError as exc:
+                yield path, exc
+                continue
+            yield path, result
+    finally:  # a caller that stops early leaves no child reading
+        for reading in ahead.values():
+            if not isinstance(reading, DocumentError):
+                reading.cancel()
 
 
 # --- coverage ------------------------------------------------------------------------------

@@ -50,18 +50,20 @@ class ReadBudget:
 
 def read_bounded(path: str, password: str | None = None, pages=None, *,
                  graphics: bool = False, budget: ReadBudget | None = None,
-                 on_page=None, word_rule: str = "parser") -> Document:
+                 on_page=None, word_rule: str = "parser",
+                 reading: Reading | None = None) -> Document:
     """The Document ``document.read_document`` reads, read in a child within ``budget``.
 
     Without ``graphics`` the pages hold words only (no lines, images, tables, metadata).
     ``word_rule``: "parser" (pdfplumber's words) or "reading" (``document.WORD_RULES``).
+    ``reading``: the same request's ``start_reading``, started earlier (None: start it).
 
     Raises:
         DocumentError (any subclass), PDFReadTimeoutError, PDFMemoryLimitError,
         UnexpectedError (a bug in the reader, with where it failed)
     """
-    reading = start_reading(path, password, pages, graphics=graphics, budget=budget,
-                            word_rule=word_rule)
+    reading = reading or start_reading(path, password, pages, graphics=graphics,
+                                       budget=budget, word_rule=word_rule)
     try:
         doc = reading.document()
     finally:

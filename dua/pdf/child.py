@@ -136,15 +136,16 @@ class Child:
 
     def next_message(self, deadline: float) -> dict | None:
         """The next message, ``{"died": how}`` if the child ended without one, or None once
-        ``deadline`` (time.monotonic) has passed."""
+        ``deadline`` (time.monotonic) has passed and the pipe holds nothing more: what the
+        child sent in time counts, though collected late (a file read ahead of its turn)."""
         while True:
             message = self._parsed()
             if message is not None:
                 return message
             if self.eof:
                 return {"died": self._ended()}
-            left = deadline - time.monotonic()
-            if left <= 0 or not select.select([self.fd], [], [], left)[0]:
+            left = max(deadline - time.monotonic(), 0.0)
+            if not select.select([self.fd], [], [], left)[0]:
                 return None
             chunk = os.read(self.fd, 1 << 20)
             if chunk:
