@@ -243,9 +243,9 @@ def _name_before_cells(items: list, lines: list, columns: list) -> tuple | None:
     set further right), or None. A name's first word stands over its cells' start, as a
     cell's first word does; one over no cell at all may be the name of an empty column."""
     for p, page in enumerate(items):
-        starts: dict = {}
-        for q, words in lines:
-            for c, w in (_first_words(words, columns).items() if q == p else ()):
+        starts: dict = {}  # column -> where each of the page's rows starts its cell
+        for words in (words for q, words in lines if q == p):
+            for c, w in _first_words(words, columns).items():
                 starts.setdefault(c, []).append(w[1])
         for item in page:
             if item[0] != "furniture" or item[5] != wordlines.HEADING:
