@@ -210,8 +210,9 @@ def _dates_tail(words: list, row: list, settings: dict) -> bool:
 def _before(rows: list, items: list, restarts, settings: dict) -> set:
     """``(page, line)`` of the lines between each row in ``restarts`` and the row before it:
     where a second account's chain starts, its title and number stand. Not the lines that
-    go on from the row before at the rows' own pitch, where its text starts, under it or
-    under the balance the next page carries over: that row's words the page break parted."""
+    go on from the row before at the rows' own pitch, where its text starts, under it, under
+    the balance the next page carries over or atop the next page: that row's words the page
+    break parted."""
     out, gap, columns = set(), settings.get("continuation_gap", 0.0), settings.get("columns", [])
     for r in restarts:
         if not 0 < r < len(rows):
@@ -223,15 +224,19 @@ def _before(rows: list, items: list, restarts, settings: dict) -> set:
         for page in range(p0, p1 + 1):
             start = k0 + 1 if page == p0 else 0
             stop = k1 if page == p1 else len(items[page])
+            if page != p0 and last is not None:
+                last = (page, None)  # the next page opens with what the break carried
             for k in range(start, stop):
                 item = items[page][k]
                 if item[0] == "furniture" and any(engine.looks_like_amount(w[0]) for w in item[4]):
                     last = (page, item[1])  # the balance carried over: the table goes on
-                elif item[0] == "text" and last and last[0] == page and item[1] - last[1] <= gap \
-                        and any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
+                elif item[0] == "text" and last and last[0] == page and \
+                        (last[1] is None or item[1] - last[1] <= gap) and \
+                        any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
                     last = (page, item[1])  # the row's words run on, where its words start
-                else:
-                    last = last if item[0] == "furniture" else None
+                else:  # a page's own header keeps its top open to what the break carried
+                    atop = last is not None and last[1] is None and item[0] == "outside"
+                    last = last if item[0] == "furniture" or atop else None
                     out.add((page, k))
     return out
 

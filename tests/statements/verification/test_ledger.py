@@ -309,6 +309,33 @@ class AccountTitleTest(unittest.TestCase):
         items[1][3][4] = line(83, (40, "Savings Account 2535"))
         self.assertEqual(ledger._before(rows, items, [1], s), {(1, 3)})
 
+    def test_the_rows_words_atop_the_next_page_under_its_header_are_no_title_either(self):
+        # page two: the bank's name over its heading printed again, the last row's
+        # description going on right under it, the first account's closing balance, then
+        # the next account's title (s318107 283 b: the words were passed as that title)
+        words = lambda text, top, x=40: line(top, (x, text))  # noqa: E731
+        items = [[["anchor", 700.0, [], "", [], ""]],
+                 [["outside", 40.0, None, "Northfield Bank", words("Northfield Bank", 40),
+                   "above the table's heading"],
+                  ["furniture", 57.0, None, "Date Details", words("Date Details", 57),
+                   "the table's column heading"],
+                  ["text", 71.0, [], "loan instalment", words("loan instalment", 71, 60), ""],
+                  ["furniture", 84.0, None, "Closing balance 162072.77",
+                   words("Closing balance 162072.77", 84, 60), "a balance line"],
+                  ["text", 102.0, [], "Savings Account 9172", words("Savings Account 9172",
+                                                                    102), ""],
+                  ["anchor", 144.0, [], "", [], ""]]]
+        rows = [[[], [line(700, (40, "02/06"), (60, "Card purchase"))], 1, [(0, 0)]],
+                [[], [], 1, [(1, 5)]]]
+        s = {"continuation_gap": 15.0, "columns": [{"name": "Date", "x0": 0.0, "kind": "date"},
+                                                   {"name": "Details", "x0": 58.0,
+                                                    "kind": "text"}]}
+        self.assertEqual(ledger._before(rows, items, [1], s), {(1, 0), (1, 1), (1, 4)})
+        # a line of the page's own under its header, before the words: the run is broken
+        items[1][1:1] = [["text", 50.0, [], "Statement", words("Statement", 50), ""]]
+        rows[1][3] = [(1, 6)]
+        self.assertIn((1, 3), ledger._before(rows, items, [1], s))
+
 
 if __name__ == "__main__":
     unittest.main()
