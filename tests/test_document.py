@@ -269,7 +269,6 @@ class ExtractEachTest(unittest.TestCase):
     def test_the_next_file_is_read_ahead_and_a_batch_left_early_stops_its_reading(self):
         from unittest import mock
 
-        from dua import pdf
         from dua.documents import pipeline
 
         started = []
@@ -278,8 +277,8 @@ class ExtractEachTest(unittest.TestCase):
             started.append(real(path, *args, **kwargs))
             return started[-1]
 
-        real = pdf.start_reading
-        with mock.patch.object(pdf, "start_reading", recorded):
+        real = pipeline.start_reading
+        with mock.patch.object(pipeline, "start_reading", recorded):
             batch = pipeline.extract_each(self.PATHS)
             next(batch)  # the first file typed: the second is being read already
             self.assertEqual([r.path for r in started], self.PATHS[1:2])

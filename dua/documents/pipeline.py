@@ -11,10 +11,10 @@ import dataclasses
 import time
 from typing import Any, Callable, Iterator
 
-from ..errors import CoverageError, SchemaError, UnexpectedError, UsageError
+from ..errors import CoverageError, DocumentError, SchemaError, UnexpectedError, UsageError
 from ..graph import END, START, Graph
 from ..recovery.node import new_run_id
-from ..pdf import plain_metadata, read_bounded, require_text_layer
+from ..pdf import plain_metadata, read_bounded, require_text_layer, start_reading
 from ..schemas import Element
 from .blocks import document_blocks
 from .classify import Services, analyze_structure_and_visuals
@@ -173,9 +173,6 @@ def extract_each(paths: list, *, password: str | None = None, pages: list | None
 
     Raises: what ``extract`` raises beyond a DocumentError (a bug in dua).
     """
-    from ..errors import DocumentError
-    from ..pdf import start_reading
-
     ahead: dict = {}  # index -> the file's Reading, or the error its start raised
 
     def read_next(i: int) -> None:
