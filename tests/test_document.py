@@ -266,7 +266,7 @@ class ExtractEachTest(unittest.TestCase):
         self.assertIsInstance(got[2], DocumentNotFoundError)
         self.assertEqual(self.without_timing(got[3]), self.without_timing(extract(paths[3])))
 
-    def test_the_next_file_is_read_ahead_and_a_batch_left_early_stops_its_reading(self):
+    def test_the_next_two_files_are_read_ahead_and_a_batch_left_early_stops_their_reading(self):
         from unittest import mock
 
         from dua.documents import pipeline
@@ -280,10 +280,12 @@ class ExtractEachTest(unittest.TestCase):
         real = pipeline.start_reading
         with mock.patch.object(pipeline, "start_reading", recorded):
             batch = pipeline.extract_each(self.PATHS)
-            next(batch)  # the first file typed: the second is being read already
-            self.assertEqual([r.path for r in started], self.PATHS[1:2])
+            next(batch)  # the first file typed: the second is being read, the third next
+            self.assertEqual([r.path for r in started], self.PATHS[1:3])
             batch.close()
-        self.assertIsNone(started[0]._child)  # cancelled: no child reads for nobody
+        for reading in started:  # cancelled: no child reads for nobody
+            self.assertIsNone(reading._child)
+            self.assertIsNone(reading._next)
 
 
 class MarkdownTest(unittest.TestCase):

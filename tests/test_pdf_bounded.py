@@ -101,6 +101,41 @@ print(json.dumps({"pids": [pids[0] == pids[1], pids[2] == pids[1], pids[3] == pi
 """
 
 
+_QUEUED = """
+import json, os, sys
+from dua import errors, pdf
+from dua.pdf import child
+from tests.test_pdf_bounded import _graphics, _summary
+first, second, bad = sys.argv[1:]
+def alone(path):
+    here = pdf.read_document(path, with_tables=True, word_rule="reading")
+    return [_summary(here), _graphics(here)]
+def got(reading):
+    try:
+        doc = reading.document()
+    except errors.DocumentError as exc:
+        return type(exc).__name__
+    return [_summary(doc), _graphics(doc)]
+def start(path, after=None):
+    return pdf.start_reading(path, graphics=True, word_rule="reading", after=after)
+out = {}
+a = start(first); b = start(second, after=a)
+pid = a._child.pid
+out["in_order"] = [got(a) == alone(first), b._child.pid == pid, got(b) == alone(second)]
+a = start(first); b = start(second, after=a)
+out["queued_collected_first"] = [got(b) == alone(second), got(a) == alone(first)]
+a = start(bad); b = start(second, after=a)
+out["after_a_failure"] = [got(a), b._child is None, got(b) == alone(second)]
+a = start(first); b = start(second, after=a)
+a.cancel()
+out["after_a_cancel"] = got(b) == alone(second)
+a = start(first); b = start(second, after=a)
+b.cancel()
+out["dropped"] = [got(a) == alone(first), child._idle == [], got(start(second)) == alone(second)]
+child.end_idle()
+print(json.dumps(out))
+"""
+
 class BoundedReadTest(unittest.TestCase):
     def test_the_forked_reading_is_read_document_word_for_word(self):
         self.assertEqual(_in_fresh_interpreter(_COMPARE, STATEMENT),
@@ -114,6 +149,33 @@ class BoundedReadTest(unittest.TestCase):
                                       os.path.join(BAD, "page_tree_flood.pdf"))
         self.assertEqual(found, {"pids": [True, True, False], "as_read_document": [True, True],
                                  "idle_after_failure": [], "waiting_alive_after_end": False})
+
+    def test_a_reading_queued_after_another_is_read_by_its_child_next_or_by_its_own(self):
+        documents = os.path.join(FIXTURES, "documents")
+        found = _in_fresh_interpreter(_QUEUED, os.path.join(documents, "tables.pdf"),
+                                      os.path.join(documents, "figure.pdf"),
+                                      os.path.join(BAD, "page_tree_flood.pdf"))
+        self.assertEqual(found, {
+            "in_order": [True, True, True],  # the first's child went on to the second
+            "queued_collected_first": [True, True],  # out of turn: a child of its own
+            "after_a_failure": ["CorruptPDFError", True, True],
+            "after_a_cancel": True,
+            # a child never waits for the next reading with a request nobody collects
+            "dropped": [True, True, True]})
+
+    @unittest.skipUnless(sys.platform.startswith("linux"), "pipe sizes are set on Linux only")
+    def test_a_forked_childs_answer_pipe_holds_a_whole_answer_of_a_megabyte(self):
+        import fcntl
+
+        found = _in_fresh_interpreter(
+            "import fcntl, json, sys\nfrom dua import pdf\n"
+            "reading = pdf.start_reading(sys.argv[1])\n"
+            "size = fcntl.fcntl(reading._child.fd, getattr(fcntl, 'F_GETPIPE_SZ', 1032))\n"
+            "reading.document()\nprint(json.dumps({'size': size}))", STATEMENT)
+        with open("/proc/sys/fs/pipe-max-size") as fh:
+            allowed = int(fh.read())
+        self.assertGreaterEqual(found["size"], min(1 << 20, allowed))
+        self.assertTrue(hasattr(fcntl, "fcntl"))
 
     def test_with_threads_running_a_fresh_interpreter_reads_the_same_words(self):
         stop = threading.Event()

@@ -14,7 +14,7 @@ from typing import Any, Callable, Iterator
 from ..errors import CoverageError, DocumentError, SchemaError, UnexpectedError, UsageError
 from ..graph import END, START, Graph
 from ..recovery.node import new_run_id
-from ..pdf import plain_metadata, read_bounded, require_text_layer, start_reading
+from ..pdf import Reading, plain_metadata, read_bounded, require_text_layer, start_reading
 from ..schemas import Element
 from .blocks import document_blocks
 from .classify import Services, analyze_structure_and_visuals
@@ -22,6 +22,7 @@ from .flow import join_continued
 
 SCHEMA_VERSION = "dua.extract/1"
 _TEXT_KEYS = ("text",)
+_AHEAD = 2  # files extract_each has the child read ahead of the one being typed
 
 
 @dataclasses.dataclass
@@ -168,20 +169,27 @@ def _extracted(state: DocumentState, context: Context, started: float) -> dict:
 def extract_each(paths: list, *, password: str | None = None, pages: list | None = None,
                  read_budget: Any = None) -> Iterator[tuple]:
     """``(path, result or DocumentError)`` for each of ``paths`` in turn, by the built-in
-    rules: ``extract``'s results, while the reading child reads the next file as this one's
-    pages are typed (the two overlap where the machine has a core for each).
+    rules: ``extract``'s results, while the reading child reads the next files as this one's
+    pages are typed (the two overlap where the machine has a core for each): it is handed
+    the next two, and goes on from one to the other unasked.
 
     Raises: what ``extract`` raises beyond a DocumentError (a bug in dua).
     """
     ahead: dict = {}  # index -> the file's Reading, or the error its start raised
 
     def read_next(i: int) -> None:
-        if i + 1 < len(paths):
+        """Two files ahead of the one read: the child goes on to the second once it has
+        answered the first, while this file is typed."""
+        for j in range(i + 1, min(i + 1 + _AHEAD, len(paths))):
+            if j in ahead:
+                continue
+            after = ahead.get(j - 1)
             try:
-                ahead[i + 1] = start_reading(paths[i + 1], password, pages, graphics=True,
-                                             budget=read_budget, word_rule="reading")
+                ahead[j] = start_reading(paths[j], password, pages, graphics=True,
+                                         budget=read_budget, word_rule="reading",
+                                         after=after if isinstance(after, Reading) else None)
             except DocumentError as exc:  # said when the file's turn comes
-                ahead[i + 1] = exc
+                ahead[j] = exc
 
     try:
         for i, path in enumerate(paths):

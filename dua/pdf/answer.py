@@ -73,6 +73,20 @@ def _typed(exc: BaseException, request: dict) -> dict:
 _LIBRARIES = ("pdfminer", "pdfplumber", "pypdfium2", "PIL")
 
 
+def _levels() -> dict:
+    """The libraries' log levels here, which a request carries to its child (--quiet
+    silences their warnings there too)."""
+    import logging  # lazy: loaded by dua already
+    return {name: logging.getLogger(name).level for name in _LIBRARIES}
+
+
+def _set_levels(request: dict) -> None:
+    import logging  # lazy: loaded by dua already
+
+    for name, level in request.get("log_levels", {}).items():
+        logging.getLogger(name).setLevel(level)
+
+
 def _translate(exc: BaseException, path: str, memory: int | None = None) -> errors.DuaError:
     import traceback  # lazy: only a failure needs it
 

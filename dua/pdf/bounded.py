@@ -7,7 +7,8 @@ Checking the structure with pdfium first would not do either: forms that draw ea
 that always holds is a process that can be killed, so every command reads through here: a
 child reads (``document.read_words``; with ``graphics``, as ``dua extract`` needs, the lines,
 images, tables and metadata too), answers on a pipe (JSON, a document in marshal), and is
-killed past its budget.
+killed past its budget. A reading may be queued on another's child (``start_reading``'s
+``after``): a batch's child reads file after file while the parent types the last one.
 
 The child is a fork of this process wherever that is safe (no other thread runs), else a fresh
 interpreter (tens of ms more). It dies with its parent (``dua.lifetime``), stays in the
@@ -105,8 +106,14 @@ def make_searchable(path: str, out: str, *, mode: str = "auto", lang: str | None
 
 def start_reading(path: str, password: str | None = None, pages=None, *,
                   graphics: bool = False, budget: ReadBudget | None = None,
-                  word_rule: str = "parser") -> Reading:
+                  word_rule: str = "parser", after: Reading | None = None) -> Reading:
     """Start reading ``path`` in a child; ``Reading.document()`` waits for it.
+
+    ``after``: a reading still under way whose child reads this file next, as soon as it has
+    answered that one, with no word from here in between (a batch: the child never waits
+    on the pages being typed). Collect ``after`` first; this reading's budget counts from
+    then. Where that child cannot take it, or ends after its answer, this file gets a child
+    of its own.
 
     Raises:
         DocumentNotFoundError, NotAPDFError: the cheap checks, made here before anything starts
@@ -116,20 +123,42 @@ def start_reading(path: str, password: str | None = None, pages=None, *,
                "graphics": graphics, "word_rule": word_rule,
                "memory": (budget or ReadBudget()).memory,
                "parent": os.getpid()}
-    return Reading(request, budget or ReadBudget())
+    return Reading(request, budget or ReadBudget(), after=after)
+
+
+_DROPPED = object()  # a queued reading collected or cancelled ahead of its turn
 
 
 class Reading:
     """One PDF being read by a child process; ``document()`` collects it, ``cancel()`` stops it."""
 
-    def __init__(self, request: dict, budget: ReadBudget, on_progress=None) -> None:
-        from . import child  # lazy: only a reading needs the child's side
-
+    def __init__(self, request: dict, budget: ReadBudget, on_progress=None,
+                 after: Reading | None = None) -> None:
         self.path, self.budget, self.started = request["path"], budget, time.monotonic()
         self.on_progress = on_progress
         self.pages: list | None = None  # the word reader's own pages, once delivered
         self.page_count: int | None = None
-        self._child = child.start(request)
+        self._request, self._child, self._done = request, None, False
+        self._after: Reading | None = None  # the reading whose child reads this one next
+        self._next = None  # the Reading queued on this one's child, or _DROPPED
+        if after is not None and after._queue(self):
+            self._after = after
+        else:
+            self._start()
+
+    def _start(self) -> None:
+        from . import child  # lazy: only a reading needs the child's side
+
+        self._child, self.started = child.start(self._request), time.monotonic()
+
+    def _queue(self, reading: Reading) -> bool:
+        """Ask this reading's child to read ``reading`` next; False where it cannot."""
+        if self._child is None or self._next is not None:
+            return False
+        if not self._child.ask(reading._request, queued=True):
+            return False
+        self._next = reading
+        return True
 
     def document(self) -> Document:
         """The Document, once the child delivers it within the budget.
@@ -144,23 +173,46 @@ class Reading:
 
     def collect(self) -> dict:
         """The child's answer as it sent it (see ``document``)."""
-        child, self._child = self._child, None
-        if child is None:
+        if self._done:
             raise ValueError("this reading was collected or cancelled already")
+        self._done = True
+        if self._after is not None:  # collected before the reading it was queued on
+            self._after._next, self._after = _DROPPED, None
+        if self._child is None:
+            self._start()
+        child, self._child = self._child, None
         answer = None
         try:
             answer = self._collect(child)
         finally:
-            if answer is None:
-                child.stop()
-            else:
-                child.release(answer)  # a child that read well may read the next file
+            self._pass_on(child, answer)
         if "error" in answer:
             raise _rebuilt(answer["error"])
         return answer
 
+    def _pass_on(self, child, answer: dict | None) -> None:
+        """The child after this reading's ``answer`` (None: none came): on to the reading
+        queued on it where it said it reads again, else kept for the next reading or stopped
+        (it must never wait with a request nobody will collect)."""
+        queued, self._next = self._next, None
+        if isinstance(queued, Reading):
+            queued._after, queued.started = None, time.monotonic()
+            if answer is not None and answer.pop("again", False):
+                queued._child = child
+                return  # else it starts a child of its own when collected
+        if answer is None or queued is not None:
+            child.stop()
+        else:
+            child.release(answer)  # a child that read well may read the next file
+
     def cancel(self) -> None:
         """Stop a child whose answer nobody will collect (twice is fine)."""
+        self._done = True
+        if self._after is not None:
+            self._after._next, self._after = _DROPPED, None
+        queued, self._next = self._next, None
+        if isinstance(queued, Reading):
+            queued._after = None  # it starts a child of its own when collected
         child, self._child = self._child, None
         if child is not None:
             child.stop()

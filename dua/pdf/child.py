@@ -21,7 +21,8 @@ import sys
 import time
 
 from .. import lifetime
-from .answer import _LIBRARIES, _failed, _page_count, _read, _translate, _typed  # noqa: F401
+from .answer import (_LIBRARIES, _failed, _levels, _page_count, _read,  # noqa: F401
+                     _set_levels, _translate, _typed)
 
 _BOOT = ("import importlib, json, sys; request = json.loads(sys.stdin.readline()); "
          "sys.path[:] = request['sys_path']; "
@@ -33,6 +34,7 @@ _idle: list = []  # (owner pid, forked child) waiting for its next request: one 
 # the collector's thresholds in a child: a pass once objects made outnumber those freed by
 # 50000 (the default 700), the older generations every 20 passes of the one below (10)
 _COLLECT_AT = (50000, 20, 20)
+_PIPE_BYTES = 1 << 20  # the answer pipe's size where it can be set: Linux's default limit
 
 
 def start(request: dict) -> Child:
@@ -74,6 +76,7 @@ def _waiting() -> Child | None:
 def _forked(request: dict) -> Child:
     _preload()
     read_end, write_end = os.pipe()
+    _widen(read_end)
     inbox, outbox = os.pipe()  # the requests after the first
     pid = os.fork()
     if pid == 0:  # the copy: read, answer, and leave without running the parent's exit code
@@ -87,6 +90,18 @@ def _forked(request: dict) -> Child:
     os.close(write_end)
     os.close(inbox)
     return Child(pid, read_end, requests=outbox)
+
+
+def _widen(fd: int) -> None:
+    """A 1 MB answer pipe where Linux allows it (64 KB by default): a batch's child writes a
+    file's whole answer and goes on to the next while the parent types the last."""
+    if sys.platform.startswith("linux"):
+        import fcntl  # lazy: Linux only
+
+        try:
+            fcntl.fcntl(fd, getattr(fcntl, "F_SETPIPE_SZ", 1031), _PIPE_BYTES)  # 3.10+ names it
+        except OSError:  # past this user's pipe limit: the default pipe works, more slowly
+            pass
 
 
 def _preload() -> None:
@@ -118,11 +133,6 @@ def _spawned(request: dict) -> Child:
     except BrokenPipeError:  # it died at start; its end of the pipe tells
         pass
     return Child(proc.pid, proc.stdout.fileno(), proc)
-
-
-def _levels() -> dict:
-    import logging  # lazy: loaded by dua already
-    return {name: logging.getLogger(name).level for name in _LIBRARIES}
 
 
 class Child:
@@ -183,14 +193,18 @@ class Child:
             return self._parsed()
         return message
 
-    def ask(self, request: dict) -> bool:
-        """Hand a waiting child its next request; False (the child stopped) where it cannot."""
+    def ask(self, request: dict, queued: bool = False) -> bool:
+        """Hand a waiting child its next request, or (``queued``) a busy one the request it
+        reads after its answer; False where it cannot (a waiting child is stopped then)."""
+        if self.requests is None:  # a fresh interpreter reads one request only
+            return False
         line = memoryview(json.dumps(dict(request, log_levels=_levels())).encode() + b"\n")
         try:
             while line:
                 line = line[os.write(self.requests, line):]
-        except OSError:
-            self.stop()
+        except OSError:  # the child is gone: a busy one's answer may still be in the pipe
+            if not queued:
+                self.stop()
             return False
         return True
 
@@ -288,13 +302,6 @@ def serve(fd: int, inbox: int, request: dict) -> int:
             break
         _set_levels(request)
     return 0
-
-
-def _set_levels(request: dict) -> None:
-    import logging  # lazy: loaded by dua already
-
-    for name, level in request.get("log_levels", {}).items():
-        logging.getLogger(name).setLevel(level)
 
 
 def _begin(fd: int, request: dict) -> None:
