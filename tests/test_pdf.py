@@ -107,3 +107,32 @@ class GraphicsParityTest(unittest.TestCase):
                                          (document._graphics(ref), document.read_tables(ref)))
                     ref.close()
         self.assertEqual(readers, {"dua"})  # none of these pages took pdfplumber's path
+
+    def test_the_table_finder_is_asked_only_where_three_edges_run_each_way(self):
+        from unittest import mock
+
+        from pdfplumber import table
+
+        from dua.pdf import graphics
+
+        def page(across: int, down: int):
+            paths = graphics._Paths(200)
+            for i in range(across):  # rules 100 pt long, 20 pt apart, and the same down
+                for word, values in ((b"m", (10, 10 + 20 * i)), (b"l", (110, 10 + 20 * i)),
+                                     (b"S", ())):
+                    paths.op(word, values, (1, 0, 0, 1, 0, 0))
+            for i in range(down):
+                for word, values in ((b"m", (10 + 50 * i, 10)), (b"l", (10 + 50 * i, 110)),
+                                     (b"S", ())):
+                    paths.op(word, values, (1, 0, 0, 1, 0, 0))
+            return paths
+
+        real = table.TableFinder
+        with mock.patch.object(table, "TableFinder", side_effect=real) as finder:
+            self.assertEqual(page(2, 3).tables(200), [])
+            self.assertEqual(page(6, 2).tables(200), [])
+            self.assertEqual(finder.call_count, 0)
+            grid = page(3, 3).tables(200)
+            self.assertEqual(finder.call_count, 1)
+        self.assertEqual([(len(t.rows), len(t.rows[0].cells)) for t in grid], [(2, 2)])
+

@@ -158,10 +158,17 @@ class _Paths:
 
     def tables(self, width):
         """pdfplumber's ruled tables (``page.find_tables()``, default settings), found by
-        its own finder over these edges: the lines strategies read nothing else."""
+        its own finder over these edges: the lines strategies read nothing else. [] without
+        asking it on a page that can have none of the tables dua keeps (two rows and two
+        columns, ``document._tables``): such a table stands on three edges across and three
+        down at least (two rows of cells have two tops and a bottom below them, two cells of
+        a row two lefts and a right), and merging edges never makes more."""
         from pdfplumber.table import TableFinder, TableSettings
 
-        page = _Page(self.edges(), (0, 0, width, self.height))
+        edges = self.edges()
+        if min(sum(e["orientation"] == way for e in edges) for way in "hv") < 3:
+            return []
+        page = _Page(edges, (0, 0, width, self.height))
         return TableFinder(page, TableSettings.resolve(None)).tables
 
 
