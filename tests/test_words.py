@@ -301,6 +301,27 @@ class ScanTest(unittest.TestCase):
                 with self.assertRaises(_Refused):
                     _scan(content)
 
+    def test_a_move_and_the_show_right_after_it_are_one_step_of_the_scan(self):
+        from dua.pdf.content import _Scan
+
+        class Counted:
+            def __init__(self, pattern):
+                self.pattern, self.searches = pattern, 0
+
+            def search(self, *args):
+                self.searches += 1
+                return self.pattern.search(*args)
+
+        text = _Recorder()
+        scan = _Scan(text, _Names())
+        scan.stream = Counted(scan.stream)
+        scan.run(b"BT /F1 10 Tf 12 0 Td[(a)-250(b)]TJ T*(c)Tj ET", {}, set(), 0)
+        self.assertEqual(text.calls, [
+            ("begin",), ("set_font", "F1", 10), ("move", 12, 0, False),
+            ("show", [b"a", -250, b"b"]), ("next_line",), ("show", [b"c"])])
+        # BT, Tf, Td and its show, T* and its show, the skipped ET, and the end
+        self.assertEqual(scan.stream.searches, 6)
+
     def test_a_long_run_of_operands_is_scanned_without_backtracking(self):
         # each token matches one way only: an ambiguous number once made this run take
         # longer than the universe

@@ -23,7 +23,8 @@ _PAINTS = rb"(?:S|s|f\*?|F|B\*?|b\*?)"  # the operators that paint a path
 def _content_patterns(re, paths=False):
     """The scan's patterns: a token inside an array; the stream's, where a show is one
     match with its operand, a run of moves each followed by a show one more, an operator
-    that matters one match with the skipped run before it, and a skipped run one more; an
+    that matters one match with the skipped run before it (and the show right after it,
+    as a typesetter moves and shows), and a skipped run one more; an
     operand (a number, an operator that ends the operands before it); a literal string's
     escapes; a move and its show; and what may paint. With ``paths``, the operators that
     build and paint paths matter too."""
@@ -48,6 +49,8 @@ def _content_patterns(re, paths=False):
                 rb"(?P<operator>(?:Tj|TJ)" + end + rb"|'|\"))"
                 rb"|(?P<pairs>" + pair + rb"(?:\s*" + pair + rb")*)"
                 rb"|(?P<op>(?:" + skipped + rb")?(?P<word>" + words + rb")" + end + rb")"
+                rb"(?P<then>\s*(?P<shown>" + string + rb"|" + array + rb")\s*"
+                rb"(?P<shows>Tj|TJ)" + end + rb")?"
                 rb"|(?P<text>" + string + rb")|(?P<array>" + array + rb")"
                 rb"|(?P<skipped>" + skipped + rb")|(?P<other>\S)", re.S),
             re.compile(number + rb"\Z"),
@@ -110,25 +113,36 @@ class _Scan:
                     if before is None or before[0] != "skipped" or before[2] != start:
                         raise _Refused("an operator whose operands the scan cannot read")
                     text.spacing(*self.numbers(content, start, 2, before[1]))
-                if operator == b"TJ":
-                    if not isinstance(elements[0], list):  # pdfminer: its bytes as numbers
-                        raise _Refused("TJ shows a string, not an array")
-                    text.show(elements[0])
-                elif isinstance(elements[0], bytes):  # an array: pdfminer shows nothing
-                    text.show(elements)
+                self.show(operator, elements)
             elif kind == "pairs":  # moves each followed by a show, as a browser prints
                 if before is not None and before[0] not in ("op", "show", "pairs"):
                     raise _Refused("an operator with more operands than it takes")
                 text.move_shows([(float(tx), float(ty), self.bytes(string)) for tx, ty, string
                                  in self.pair.findall(content, match.start(), at)])
-            elif kind == "op":
+            elif kind == "op" or kind == "then":
                 self.region = (match.start(), before[0] if before else None)
-                at = self.operator_at(content, match.start("word"), match.group("word"), at,
+                done = match.end("op")
+                at = self.operator_at(content, match.start("word"), match.group("word"), done,
                                       resources, ids, depth)
+                if kind == "then" and at == done:  # else an inline image's data, skipped
+                    self.show(match.group("shows"), self.operand(match.group("shown")))
+                    at = match.end()
+                    before = ("show", match.start("shown"), at)
+                    continue
+                kind = "op"
             elif kind == "other":
                 raise _Refused("a content stream whose tokens the scan cannot read")
             # a string or array that no show follows is another operator's operand
             before = (kind, match.start(), match.end())
+
+    def show(self, operator, elements):
+        """A show's glyphs to ``self.text``: ``elements`` as ``operand`` reads them."""
+        if operator == b"TJ":
+            if not isinstance(elements[0], list):  # pdfminer: its bytes as numbers
+                raise _Refused("TJ shows a string, not an array")
+            self.text.show(elements[0])
+        elif isinstance(elements[0], bytes):  # an array: pdfminer shows nothing
+            self.text.show(elements)
 
     def operator_at(self, content, start, word, at, resources, ids, depth):
         """Applies one operator that matters; where the scan goes on."""
