@@ -201,8 +201,17 @@ class _Scan:
         return [m.group() for m in found[-n:]]
 
     def numbers(self, content, start, n, region=False):
-        return [self.to_number(chunk) for chunk in self.operands(
-            content, start, n, region if region is False else (region, "skipped"))]
+        """The ``n`` numbers before an operator, as ``operands`` finds them (and raises);
+        at once where the last tokens of a blank-separated run are numbers and an operator
+        stands before them, as nearly every stream writes them."""
+        begin, came = self.region if region is False else (region, "skipped")
+        pieces = content[begin:start].split()
+        if len(pieces) >= n and all(map(self.number.match, pieces[-n:])) and (
+                self.keyword.match(pieces[-n - 1]) if len(pieces) > n
+                else came in (None, "op", "show", "pairs")):
+            return [float(chunk) if b"." in chunk else int(chunk) for chunk in pieces[-n:]]
+        return [self.to_number(chunk) for chunk in self.operands(content, start, n,
+                                                                 (begin, came))]
 
     def to_number(self, chunk):
         if not self.number.match(chunk):
