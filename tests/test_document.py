@@ -266,7 +266,7 @@ class ExtractEachTest(unittest.TestCase):
         self.assertIsInstance(got[2], DocumentNotFoundError)
         self.assertEqual(self.without_timing(got[3]), self.without_timing(extract(paths[3])))
 
-    def test_the_next_two_files_are_read_ahead_and_a_batch_left_early_stops_their_reading(self):
+    def test_files_ahead_are_read_while_one_is_typed_and_a_batch_left_early_stops_them(self):
         from unittest import mock
 
         from dua.documents import pipeline
@@ -280,12 +280,43 @@ class ExtractEachTest(unittest.TestCase):
         real = pipeline.start_reading
         with mock.patch.object(pipeline, "start_reading", recorded):
             batch = pipeline.extract_each(self.PATHS)
-            next(batch)  # the first file typed: the second is being read, the third next
-            self.assertEqual([r.path for r in started], self.PATHS[1:3])
+            next(batch)  # the first file typed: the others are being read already
+            self.assertEqual([r.path for r in started], self.PATHS)
             batch.close()
-        for reading in started:  # cancelled: no child reads for nobody
+        for reading in started[1:]:  # cancelled: no child reads for nobody
             self.assertIsNone(reading._child)
             self.assertIsNone(reading._next)
+
+    def test_each_file_goes_to_the_reading_child_with_fewer_bytes_handed_so_far(self):
+        import tempfile
+        from unittest import mock
+
+        from dua.documents import pipeline
+
+        after = {}
+
+        def recorded(path, *args, **kwargs):
+            queued = kwargs.get("after")
+            after[os.path.basename(path)] = queued and os.path.basename(queued.path)
+            return real(path, *args, **kwargs)
+
+        real = pipeline.start_reading
+        with open(self.PATHS[2], "rb") as fh:
+            report = fh.read()
+        with tempfile.TemporaryDirectory() as tmp:
+            paths = []
+            for name, padding in (("a", 2 * len(report) - 100), ("b", 0), ("c", 0), ("d", 0),
+                                  ("e", 0)):  # a: nearly three times as long as the others
+                paths.append(os.path.join(tmp, f"{name}.pdf"))
+                with open(paths[-1], "wb") as fh:
+                    fh.write(report + b"%" + b"x" * padding + b"\n")
+            with mock.patch.object(pipeline, "start_reading", recorded), \
+                    mock.patch.object(pipeline, "_readers", return_value=2):
+                got = [r for _, r in pipeline.extract_each(paths)]
+        self.assertTrue(all(isinstance(r, dict) for r in got), got)
+        # the long file to one child, the next three to the other, the fifth to the first
+        self.assertEqual(after, {"a.pdf": None, "b.pdf": None, "c.pdf": "b.pdf",
+                                 "d.pdf": "c.pdf", "e.pdf": "a.pdf"})
 
 
 class MarkdownTest(unittest.TestCase):

@@ -132,6 +132,13 @@ out["after_a_cancel"] = got(b) == alone(second)
 a = start(first); b = start(second, after=a)
 b.cancel()
 out["dropped"] = [got(a) == alone(first), child._idle == [], got(start(second)) == alone(second)]
+a = start(first); b = start(second, after=a); c = start(first, after=b)
+pid = a._child.pid
+out["three_in_a_row"] = [got(a) == alone(first), got(b) == alone(second),
+                         c._child.pid == pid, got(c) == alone(first)]
+a = start(first); b = start(second, after=a); c = start(first, after=b)
+b.cancel()
+out["middle_cancelled"] = [got(a) == alone(first), c._after is None, got(c) == alone(first)]
 child.end_idle()
 print(json.dumps(out))
 """
@@ -161,7 +168,9 @@ class BoundedReadTest(unittest.TestCase):
             "after_a_failure": ["CorruptPDFError", True, True],
             "after_a_cancel": True,
             # a child never waits for the next reading with a request nobody collects
-            "dropped": [True, True, True]})
+            "dropped": [True, True, True],
+            "three_in_a_row": [True, True, True, True],
+            "middle_cancelled": [True, True, True]})
 
     @unittest.skipUnless(sys.platform.startswith("linux"), "pipe sizes are set on Linux only")
     def test_a_forked_childs_answer_pipe_holds_a_whole_answer_of_a_megabyte(self):
@@ -283,6 +292,25 @@ class BoundedReadTest(unittest.TestCase):
         reading.cancel()
         reading.cancel()  # twice is fine
         self.assertFalse(_alive(pid))
+
+
+class RequestLinesTest(unittest.TestCase):
+    def test_requests_waiting_together_on_the_inbox_are_read_one_at_a_time(self):
+        read_end, write_end = os.pipe()
+        try:  # a batch's files queued on a busy child arrive in one read
+            os.write(write_end, b'{"path": "a.pdf"}\n{"path": "b.pdf"}\n{"path": ')
+            pending = bytearray()
+            self.assertEqual(child._next_request(read_end, pending), {"path": "a.pdf"})
+            self.assertEqual(child._next_request(read_end, pending), {"path": "b.pdf"})
+            os.write(write_end, b'"c.pdf"}\n')
+            os.close(write_end)
+            write_end = None
+            self.assertEqual(child._next_request(read_end, pending), {"path": "c.pdf"})
+            self.assertIsNone(child._next_request(read_end, pending))
+        finally:
+            os.close(read_end)
+            if write_end is not None:
+                os.close(write_end)
 
 
 class LateCollectionTest(unittest.TestCase):

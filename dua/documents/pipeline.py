@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import collections
 import dataclasses
+import os
 import time
 from typing import Any, Callable, Iterator
 
 from ..errors import CoverageError, DocumentError, SchemaError, UnexpectedError, UsageError
 from ..graph import END, START, Graph
 from ..recovery.node import new_run_id
-from ..pdf import Reading, plain_metadata, read_bounded, require_text_layer, start_reading
+from ..pdf import plain_metadata, read_bounded, require_text_layer, start_reading
 from ..schemas import Element
 from .blocks import document_blocks
 from .classify import Services, analyze_structure_and_visuals
@@ -22,7 +23,7 @@ from .flow import join_continued
 
 SCHEMA_VERSION = "dua.extract/1"
 _TEXT_KEYS = ("text",)
-_AHEAD = 2  # files extract_each has the child read ahead of the one being typed
+_AHEAD = 4  # files extract_each has its children read ahead of the one being typed
 
 
 @dataclasses.dataclass
@@ -169,32 +170,38 @@ def _extracted(state: DocumentState, context: Context, started: float) -> dict:
 def extract_each(paths: list, *, password: str | None = None, pages: list | None = None,
                  read_budget: Any = None) -> Iterator[tuple]:
     """``(path, result or DocumentError)`` for each of ``paths`` in turn, by the built-in
-    rules: ``extract``'s results, while the reading child reads the next files as this one's
-    pages are typed (the two overlap where the machine has a core for each): it is handed
-    the next two, and goes on from one to the other unasked.
+    rules: ``extract``'s results, while reading children read the files ahead as this
+    one's pages are typed. Each child is handed files in turn and goes on from one to the
+    next unasked; two children where the machine has two cores or more, each file going
+    to the one with fewer bytes handed so far (a file's bytes as its reading's work).
 
     Raises: what ``extract`` raises beyond a DocumentError (a bug in dua).
     """
     ahead: dict = {}  # index -> the file's Reading, or the error its start raised
+    chains = [[None, 0] for _ in range(_readers())]  # [its last Reading, bytes handed]
 
-    def read_next(i: int) -> None:
-        """Two files ahead of the one read: the child goes on to the second once it has
-        answered the first, while this file is typed."""
+    def read_ahead(i: int) -> None:
         for j in range(i + 1, min(i + 1 + _AHEAD, len(paths))):
             if j in ahead:
                 continue
-            after = ahead.get(j - 1)
+            chain = min(chains, key=lambda c: c[1])
             try:
-                ahead[j] = start_reading(paths[j], password, pages, graphics=True,
-                                         budget=read_budget, word_rule="reading",
-                                         after=after if isinstance(after, Reading) else None)
+                ahead[j] = chain[0] = start_reading(
+                    paths[j], password, pages, graphics=True, budget=read_budget,
+                    word_rule="reading", after=chain[0])
             except DocumentError as exc:  # said when the file's turn comes
                 ahead[j] = exc
+                continue
+            try:
+                chain[1] += os.path.getsize(paths[j])
+            except OSError:  # gone since its reading started: that reading says so
+                pass
 
     try:
+        read_ahead(-1)
         for i, path in enumerate(paths):
             started, reading = time.perf_counter(), ahead.pop(i, None)
-            context = Context(on_read=lambda i=i: read_next(i))
+            context = Context(on_read=lambda i=i: read_ahead(i))
             try:
                 if isinstance(reading, DocumentError):
                     raise reading
@@ -208,6 +215,14 @@ def extract_each(paths: list, *, password: str | None = None, pages: list | None
         for reading in ahead.values():
             if not isinstance(reading, DocumentError):
                 reading.cancel()
+
+
+def _readers() -> int:
+    """Reading children for a batch: two where this process may run on two cores (no
+    more: each may take the read budget's memory)."""
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(
+        os.cpu_count() or 1)
+    return 2 if len(cores) >= 2 else 1
 
 
 # --- coverage ------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from .document import (
     read_words,
     require_text_layer,
 )
-from .bounded import Reading, ReadBudget, make_searchable, read_bounded, start_reading
+from .bounded import ReadBudget, make_searchable, read_bounded, start_reading
 from .render import DEFAULT_DPI, MAX_DPI, MIN_DPI, PageImage, render_pages
 from .words import read_pages
 
@@ -44,7 +44,6 @@ __all__ = (
     "Page",
     "PageImage",
     "ReadBudget",
-    "Reading",
     "Table",
     "Word",
     "check_file",

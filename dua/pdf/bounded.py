@@ -109,11 +109,11 @@ def start_reading(path: str, password: str | None = None, pages=None, *,
                   word_rule: str = "parser", after: Reading | None = None) -> Reading:
     """Start reading ``path`` in a child; ``Reading.document()`` waits for it.
 
-    ``after``: a reading still under way whose child reads this file next, as soon as it has
-    answered that one, with no word from here in between (a batch: the child never waits
-    on the pages being typed). Collect ``after`` first; this reading's budget counts from
-    then. Where that child cannot take it, or ends after its answer, this file gets a child
-    of its own.
+    ``after``: a reading still under way (or queued itself) whose child reads this file
+    next, as soon as it has answered that one, with no word from here in between (a batch:
+    the child never waits on the pages being typed). Collect ``after`` first; this
+    reading's budget counts from then. Where that child cannot take it, or ends after an
+    answer, this file gets a child of its own.
 
     Raises:
         DocumentNotFoundError, NotAPDFError: the cheap checks, made here before anything starts
@@ -129,6 +129,13 @@ def start_reading(path: str, password: str | None = None, pages=None, *,
 _DROPPED = object()  # a queued reading collected or cancelled ahead of its turn
 
 
+def _unqueue(reading) -> None:
+    """``reading`` and those queued after it, taken off the child they were queued on."""
+    while isinstance(reading, Reading):
+        later, reading._after, reading._host, reading._next = reading._next, None, None, None
+        reading = later
+
+
 class Reading:
     """One PDF being read by a child process; ``document()`` collects it, ``cancel()`` stops it."""
 
@@ -139,11 +146,10 @@ class Reading:
         self.pages: list | None = None  # the word reader's own pages, once delivered
         self.page_count: int | None = None
         self._request, self._child, self._done = request, None, False
-        self._after: Reading | None = None  # the reading whose child reads this one next
-        self._next = None  # the Reading queued on this one's child, or _DROPPED
-        if after is not None and after._queue(self):
-            self._after = after
-        else:
+        self._host = None  # the child asked to read this one after those before it
+        self._after: Reading | None = None  # the reading just before it on that child
+        self._next = None  # the Reading queued right after this one, or _DROPPED
+        if after is None or not after._queue(self):
             self._start()
 
     def _start(self) -> None:
@@ -152,13 +158,25 @@ class Reading:
         self._child, self.started = child.start(self._request), time.monotonic()
 
     def _queue(self, reading: Reading) -> bool:
-        """Ask this reading's child to read ``reading`` next; False where it cannot."""
-        if self._child is None or self._next is not None:
+        """Ask the child that reads this reading to read ``reading`` right after it; False
+        where it cannot."""
+        host = self._child or self._host
+        if host is None or self._done or self._next is not None:
             return False
-        if not self._child.ask(reading._request, queued=True):
+        if not host.ask(reading._request, queued=True):
             return False
-        self._next = reading
+        self._next, reading._after, reading._host = reading, self, host
         return True
+
+    def _leave_queue(self) -> None:
+        """Out of its child's queue, and those queued after it out too: the child stops
+        after the reading before (it must never read a request nobody will collect), and
+        each of them starts a child of its own when collected."""
+        if self._after is not None:
+            self._after._next = _DROPPED
+        later, self._after, self._host = self._next, None, None
+        self._next = None
+        _unqueue(later)
 
     def document(self) -> Document:
         """The Document, once the child delivers it within the budget.
@@ -176,8 +194,8 @@ class Reading:
         if self._done:
             raise ValueError("this reading was collected or cancelled already")
         self._done = True
-        if self._after is not None:  # collected before the reading it was queued on
-            self._after._next, self._after = _DROPPED, None
+        if self._after is not None:  # collected before the reading it was queued after
+            self._leave_queue()
         if self._child is None:
             self._start()
         child, self._child = self._child, None
@@ -192,14 +210,15 @@ class Reading:
 
     def _pass_on(self, child, answer: dict | None) -> None:
         """The child after this reading's ``answer`` (None: none came): on to the reading
-        queued on it where it said it reads again, else kept for the next reading or stopped
-        (it must never wait with a request nobody will collect)."""
+        queued after it where it said it reads again, else kept for the next reading or
+        stopped (it must never wait with a request nobody will collect)."""
         queued, self._next = self._next, None
         if isinstance(queued, Reading):
-            queued._after, queued.started = None, time.monotonic()
+            queued._after, queued._host, queued.started = None, None, time.monotonic()
             if answer is not None and answer.pop("again", False):
                 queued._child = child
-                return  # else it starts a child of its own when collected
+                return
+            _unqueue(queued)  # each starts a child of its own when collected
         if answer is None or queued is not None:
             child.stop()
         else:
@@ -208,11 +227,7 @@ class Reading:
     def cancel(self) -> None:
         """Stop a child whose answer nobody will collect (twice is fine)."""
         self._done = True
-        if self._after is not None:
-            self._after._next, self._after = _DROPPED, None
-        queued, self._next = self._next, None
-        if isinstance(queued, Reading):
-            queued._after = None  # it starts a child of its own when collected
+        self._leave_queue()
         child, self._child = self._child, None
         if child is not None:
             child.stop()

@@ -296,8 +296,9 @@ def serve(fd: int, inbox: int, request: dict) -> int:
     """A forked child's life: answer ``request``, then each request that comes on ``inbox``
     for as long as its answers say it serves again; 0 once it ends so."""
     _begin(fd, request)
+    pending = bytearray()  # what came on inbox after the last request read
     while _answer(fd, request, reusable=True):
-        request = _next_request(inbox)
+        request = _next_request(inbox, pending)
         if request is None:  # the parent closed the pipe, or is gone
             break
         _set_levels(request)
@@ -352,15 +353,17 @@ def _answer(fd: int, request: dict, reusable: bool) -> bool:
     return again
 
 
-def _next_request(inbox: int) -> dict | None:
-    """The next request line on ``inbox``; None at its end."""
-    line = bytearray()
-    while not line.endswith(b"\n"):
+def _next_request(inbox: int, pending: bytearray) -> dict | None:
+    """The next request line on ``inbox`` (several may wait there: a batch's files queued
+    on this child), ``pending`` keeping what came after it; None at the pipe's end."""
+    while b"\n" not in pending:
         chunk = os.read(inbox, 1 << 16)
         if not chunk:
             return None
-        line += chunk
-    return json.loads(bytes(line))
+        pending += chunk
+    line, _, rest = bytes(pending).partition(b"\n")
+    pending[:] = rest
+    return json.loads(line)
 
 
 def _answer_stack_requests(fd: int) -> None:
