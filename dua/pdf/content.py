@@ -23,11 +23,11 @@ _PAINTS = rb"(?:S|s|f\*?|F|B\*?|b\*?)"  # the operators that paint a path
 def _content_patterns(re, paths=False):
     """The scan's patterns: a token inside an array; the stream's, where a show is one
     match with its operand, a run of moves each followed by a show one more, an operator
-    that matters one match with the skipped run before it (and the show right after it,
-    as a typesetter moves and shows), and a skipped run one more; an
-    operand (a number, an operator that ends the operands before it); a literal string's
-    escapes; a move and its show; and what may paint. With ``paths``, the operators that
-    build and paint paths matter too."""
+    that matters one match with the skipped run before it (and the show right after it, as
+    a typesetter moves, then shows), and a skipped run one more; an operand (a number, an
+    operator that ends the operands before it); a literal string's escapes; a move and its
+    show; and what may paint. With ``paths``, the operators that build and paint paths
+    matter too."""
     if paths not in _CONTENT:
         string = rb"\((?:[^()\\]|\\.|\((?:[^()\\]|\\.)*\))*\)|<[0-9A-Fa-f\s]*>"
         array = rb"\[(?:" + string + rb"|[^\[\]()<>%])*\]"
