@@ -143,6 +143,7 @@ child.end_idle()
 print(json.dumps(out))
 """
 
+
 class BoundedReadTest(unittest.TestCase):
     def test_the_forked_reading_is_read_document_word_for_word(self):
         self.assertEqual(_in_fresh_interpreter(_COMPARE, STATEMENT),
