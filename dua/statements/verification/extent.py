@@ -1,6 +1,7 @@
 """Where the table runs on its pages and which lines stand in it as rows do, for the
-ledger: the extent its accounting covers, the rows' left edge, lines printed as rows, and
-lines that head a group of rows rather than belong to one.
+ledger: the extent its accounting covers, the rows' left edge, lines printed as rows,
+lines that head a group of rows rather than belong to one, and lines a page break may have
+carried from a row.
 """
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import re
 from ..table import engine, wordlines
 
 _SAME_X = 1.0  # points: two left edges this close are one edge measured twice
+_BANNER = 2  # a page's heading over what a page break carried: the bank's name, the holder's
 
 
 def region_of(rows: list, items: list, row_like=None) -> dict:
@@ -130,3 +132,48 @@ def learned_label(item: list, settings: dict) -> bool:
                 and engine.looks_like_amount(w[0], settings) for w in item[4])
     return item[5].startswith(wordlines._LABELLED) and not money and \
         not any(re.search(p, item[3], re.IGNORECASE) for p in SKIP_PATTERNS)
+
+
+def carried_over(items: list, region: dict, owned: dict, settings: dict,
+                  rows: list) -> dict:
+    """``{(page, line): why}``: on each page after one a row ends on, up to the page after
+    the table's last, text that opens it where that row's cells of words start may be the
+    rest of the row, which the page break carried over. No reading owns it, and no label
+    (the page's header, an account's title) says what it is: it is named, not passed over
+    (s298005 243 a and 262 b passed with a description's end so taken). A line of the first
+    page's header printed again is the page's own."""
+    out, ends = {}, {}
+    first = min(region, default=0)
+    top = region[first][0] if region else 0.0
+    for row in rows:  # each page's last row
+        ends[row[3][-1][0]] = row
+    for page in range(1, min(max(region, default=-1) + 2, len(items))):
+        row = ends.get(page - 1)
+        starts = _text_starts(row, settings["columns"]) if row else set()
+        banner = 0  # lines over the rest, as a page's own heading prints (the bank, the holder)
+        for k, item in enumerate(items[page] if starts else []):
+            if item[0] == "furniture":
+                continue  # a running header, a page number, a balance carried: its structure
+            at = any(abs(item[4][0][1] - x) <= 2.0 for x in starts) and \
+                not wordlines.letterhead(item[4], items[first], top)
+            if (page, k) in owned or item[0] not in ("text", "outside"):
+                break
+            if at and engine.continues(item, settings):
+                out[(page, k)] = ("opens the page after a row ends, in the columns the row "
+                                  "wraps in: the rest of that row?")
+            elif banner < _BANNER and not at:
+                banner += 1
+            else:
+                break
+    return out
+
+
+def _text_starts(row: list, columns: list) -> set:
+    """Where each of a row's cells of words starts on the page (its leftmost word)."""
+    out: dict = {}
+    for line in row[1]:
+        for w in line:
+            c = wordlines.column_of(w, columns)
+            if columns[c]["kind"] == "text":
+                out[c] = min(out.get(c, w[1]), w[1])
+    return set(out.values())

@@ -113,6 +113,7 @@ def build(pages: list, settings: dict, apart: list | None = None,
     reach = settings.get("continuation_gap", 0.0)
     stray = headings.misplaced(items, settings, rows)
     first = min(region) if region else 0
+    parted, seen = extent.carried_over(items, region, owned, settings, rows), set()
     for page, (low, high, last_row) in sorted(region.items()):
         heading = min([item[1] for item in items[page] if item[0] == "furniture"
                        and item[5] == "the table's column heading"] or [float("-inf")])
@@ -139,6 +140,10 @@ def build(pages: list, settings: dict, apart: list | None = None,
                                                       "read as the row's words")
                     continue
                 _cells(ledger, page, item, row, settings, money)
+                continue
+            seen.add((page, k))
+            if (page, k) in parted:
+                _unaccount(ledger, page, item[4], parted[(page, k)])
                 continue
             # over the heading a later page prints again: the page's own top, wherever the
             # table is read to go on without its heading
@@ -191,7 +196,9 @@ def build(pages: list, settings: dict, apart: list | None = None,
             if low <= word[3] <= high:
                 _own(ledger, page, [word], word[0], reason)
     _loose_rows(ledger, items, region, owned, settings, money, rows)
-    _carried_over(ledger, items, region, owned, settings, rows)
+    for (page, k), why in sorted(parted.items()):  # out of the table's extent on its page
+        if (page, k) not in seen:
+            _unaccount(ledger, page, items[page][k][4], why)
     _groups_of_one(ledger, len(rows))
     return ledger
 
@@ -253,34 +260,6 @@ def _groups_of_one(ledger: Ledger, rows: int) -> None:
                             "why": f"one of {len(heads)} lines that would head groups of "
                                    f"{rows} rows: part of the rows, not a heading over them"}
                            for f in heads]
-
-
-_BANNER = 2  # a page's heading over what a page break carried: the bank's name, the holder's
-
-
-def _carried_over(ledger: Ledger, items: list, region: dict, owned: dict,
-                  settings: dict, rows: list) -> None:
-    """The page after the table's last: text that opens it where the last row's cells of
-    words start may be the rest of that row, which the page break carried over. No reading
-    owns it, and no label says what it is: it is named, not passed over."""
-    after = max(region) + 1 if region else len(items)
-    if after >= len(items) or after in region:
-        return
-    starts = _text_starts(rows[-1], settings["columns"]) if rows else set()
-    banner = 0  # lines over the rest, as a page's own heading prints (the bank, the holder)
-    for k, item in enumerate(items[after]):
-        if item[0] == "furniture":
-            continue  # a running header, a page number: the page's structure
-        if (after, k) in owned or item[0] not in ("text", "outside") \
-                or not engine.continues(item, settings) \
-                or not any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
-            if banner < _BANNER and item[0] in ("text", "outside") and (after, k) not in owned \
-                    and not any(abs(item[4][0][1] - x) <= 2.0 for x in starts):
-                banner += 1
-                continue
-            return
-        _unaccount(ledger, after, item[4], "opens the page after the table's last, in the "
-                                           "columns a row wraps in: the rest of the last row?")
 
 
 def _loose_rows(ledger: Ledger, items: list, region: dict, owned: dict, settings: dict,
@@ -351,17 +330,6 @@ def _money_reason(item: list, page: int, k: int, reason: str, settings: dict,
     said = f" (named: {reason})" if reason else ""
     return "", (f"a line that prints money in the table's columns{said}, and its amounts "
                 "are neither a balance the rows reach nor a total of the rows above it")
-
-
-def _text_starts(row: list, columns: list) -> set:
-    """Where each of a row's cells of words starts on the page (its leftmost word)."""
-    out: dict = {}
-    for line in row[1]:
-        for w in line:
-            c = wordlines.column_of(w, columns)
-            if columns[c]["kind"] == "text":
-                out[c] = min(out.get(c, w[1]), w[1])
-    return set(out.values())
 
 
 def _own(ledger: Ledger, page: int, words: list, text: str, reason: str) -> None:

@@ -200,6 +200,17 @@ class BetweenRowsTest(unittest.TestCase):
         book = ledger.build([HEADER + COFFEE, after], settings())
         self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
 
+    def test_text_opening_a_page_the_table_goes_on_to_in_a_rows_columns_is_unaccounted(self):
+        # the last row's words the break carried, under the bank's name, over the next
+        # account's title and the heading printed again (s298005 262 b: passed as the
+        # page's own header)
+        heading = line(80, (40, "Date"), (100, "Description"), (310, "Amount"), (410, "Balance"))
+        page = (line(30, (40, "Kestrel Bank - Ms Ada Lind")) + line(42, (100, "shop London"))
+                + line(60, (40, "Savings Account 2535")) + heading
+                + row(95, "02/02/24", "Tea", "1.50", "95.00"))
+        book = ledger.build([HEADER + COFFEE, page], settings())
+        self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
+
     def test_a_line_in_the_date_column_over_nearly_every_row_is_no_group_heading(self):
         page = HEADER
         for i in range(4):  # each row's year wrapped onto a line of its own, over the next
