@@ -181,8 +181,15 @@ def one_column_each(rows: list, items: list, settings: dict) -> dict:
     printed over that cell, the heading word names a column of its own that the reading
     merged into its neighbour ('Value' and 'Reference' read as one column, each row's date
     and reference in it). Judged on every page's rows, and on the heading's own page's: a
-    page may set the same columns at other widths."""
+    page may set the same columns at other widths. Fields a row's second line prints have
+    names of their own: one name under two columns is the heading's names wrapped."""
     columns = settings["columns"]
+    tier = [c["name"] for c in settings.get("second_line") or ()]
+    again = next((name for name in tier if tier.count(name) > 1), None)
+    if again:  # s298005 235: 'Value'/'Date' and 'Txn'/'Date', each date's year a 'Date'
+        return {"name": "one_column_each", "passed": None,
+                "detail": f"the heading's second line names {again!r} under more than one "
+                          "column: it may hold the first line's names wrapped, not fields"}
     over = _drawn_over(items)
     if over:
         return {"name": "one_column_each", "passed": None,

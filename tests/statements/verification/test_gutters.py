@@ -160,6 +160,19 @@ class OneColumnEachTest(unittest.TestCase):
         rows = [(w[0], w[1] - 20, w[2] - 20) + w[3:] if w[1] == 175 else w for w in rows]
         self.assertTrue(verdicts(head + rows, s)[1]["passed"])
 
+    def test_one_name_twice_on_the_headings_second_line_leaves_the_columns_undecided(self):
+        # 'Value Date' and 'Txn Date' wrapped onto two lines, read as two tiers whose
+        # second line's 'Date' fields take each date's year (s298005 235)
+        s = self.merged()
+        page = self.page(["AB1", "CD22", "EF333"])
+        s["second_line"] = [{"name": "Date", "x0": 0.0, "kind": "text"},
+                            {"name": "Date", "x0": 90.0, "kind": "text"}]
+        found = verdicts(page, s)[1]
+        self.assertIsNone(found["passed"])
+        self.assertIn("second line names 'Date' under more than one column", found["detail"])
+        s["second_line"][1]["name"] = "Reference"  # a second tier of fields of their own
+        self.assertIsNotNone(verdicts(page, s)[1]["passed"])
+
     def test_a_column_whose_values_start_a_point_or_two_before_its_name_is_merged_too(self):
         # the heading's cells padded apart from the values': 'Reference' at 150, refs at 148.2
         page = list(self.HEAD)
