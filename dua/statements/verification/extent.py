@@ -141,10 +141,13 @@ def carried_over(items: list, region: dict, owned: dict, settings: dict,
     rest of the row, which the page break carried over. No reading owns it, and no label
     (the page's header, an account's title) says what it is: it is named, not passed over
     (s298005 243 a and 262 b passed with a description's end so taken). A line of the first
-    page's header printed again is the page's own."""
+    page's header printed again is the page's own, and so is one starting where that
+    header's lines start: there a row's words cannot be told from the page's (c11: the
+    descriptions start at the margin, where the later pages' own header does)."""
     out, ends = {}, {}
     first = min(region, default=0)
     top = region[first][0] if region else 0.0
+    own = [item[4][0][1] for item in (items[first] if items else []) if item[1] < top and item[4]]
     for row in rows:  # each page's last row
         ends[row[3][-1][0]] = row
     for page in range(1, min(max(region, default=-1) + 2, len(items))):
@@ -154,7 +157,9 @@ def carried_over(items: list, region: dict, owned: dict, settings: dict,
         for k, item in enumerate(items[page] if starts else []):
             if item[0] == "furniture":
                 continue  # a running header, a page number, a balance carried: its structure
-            at = any(abs(item[4][0][1] - x) <= 2.0 for x in starts) and \
+            x = item[4][0][1]
+            at = any(abs(x - s) <= 2.0 for s in starts) and \
+                not any(abs(x - e) <= 2.0 for e in own) and \
                 not wordlines.letterhead(item[4], items[first], top)
             if (page, k) in owned or item[0] not in ("text", "outside"):
                 break

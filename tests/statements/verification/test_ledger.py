@@ -210,6 +210,11 @@ class BetweenRowsTest(unittest.TestCase):
                 + row(95, "02/02/24", "Tea", "1.50", "95.00"))
         book = ledger.build([HEADER + COFFEE, page], settings())
         self.assertEqual(sorted(unaccounted(book)), ["London", "shop"])
+        # where the first page's own header starts its lines, a row's words cannot be told
+        # from the page's: the page's own (c11: descriptions set at the margin)
+        first = line(20, (100, "Quill Bank plc")) + line(35, (40, "Period")) + HEADER + COFFEE
+        book = ledger.build([first, page], settings())
+        self.assertEqual(unaccounted(book), [])
 
     def test_a_line_in_the_date_column_over_nearly_every_row_is_no_group_heading(self):
         page = HEADER
