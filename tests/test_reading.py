@@ -86,6 +86,43 @@ class MarkTest(unittest.TestCase):
         self.assertEqual(texts(reading_words(chars)), ["\u00b4", "x"])
 
 
+class StackTest(unittest.TestCase):
+    """Marks set over or under a group of glyphs (MS Word's equations, LuaTeX's and
+    ConTeXt's, in lm-math's test sheets), read apart from the glyphs they span."""
+
+    def test_a_wide_hat_over_three_letters_is_read_apart_from_them(self):
+        chars = glyphs(("\U0001d44f", 248.64, 253.78), ("\U0001d450", 253.8, 258.99),
+                       ("\U0001d451", 258.96, 265.2), ("\u0302", 249.0, 264.83, 97.0))
+        self.assertEqual(texts(reading_words(chars)), ["\U0001d44f\U0001d450\U0001d451", "\u0302"])
+
+    def test_a_brace_under_letters_and_a_bracket_over_them_are_rows_of_their_own(self):
+        letters = [("a", 258.48 + 6.36 * i, 264.82 + 6.36 * i) for i in range(7)]
+        chars = glyphs(*letters, ("\u23df", 259.68, 301.68, 101.7), ("\u23b4", 258.48, 276.39),
+                       ("\u23b4", 274.68, 286.61), ("\u23b4", 285.0, 302.89))
+        self.assertEqual(sorted(texts(reading_words(chars))), ["aaaaaaa", "\u23b4" * 3, "\u23df"])
+
+    def test_an_arrow_built_of_pieces_over_two_letters_is_one_word_apart(self):
+        pieces = [("\u20d7", 342.24 + 1.44 * i, 343.88 + 1.44 * i, 97.0) for i in range(7)]
+        chars = glyphs(("d", 342.36, 348.6), ("r", 348.6, 354.01), *pieces)
+        self.assertEqual(texts(reading_words(chars)), ["dr", "\u20d7" * 7])
+
+    def test_a_combining_mark_over_one_glyph_follows_it_whatever_its_height(self):
+        # Word's line: the arrow over A set over the bracket after it, 3.2 pt higher than
+        # both (pdfplumber's 3 pt across parts it from them), on a line an arrow of pieces
+        # over 'dr' joins to it
+        pieces = [("\u20d7", 442.24 + 1.44 * i, 443.88 + 1.44 * i, 97.0) for i in range(7)]
+        chars = glyphs(("A", 418.8, 427.79), (")", 427.8, 433.29),
+                       ("\u20d7", 428.52, 428.52, 96.76), ("d", 442.36, 448.6),
+                       ("r", 448.6, 454.01), *pieces)
+        self.assertEqual(texts(reading_words(chars)), ["A)\u20d7", "dr", "\u20d7" * 7])
+
+    def test_a_sign_over_one_large_glyph_behind_the_line_stays_among_its_letters(self):
+        # a watermark's letter behind a line of text: no group under the sign
+        chars = glyphs(("x", 78.28, 83.46), ("\u2212", 83.46, 88.64), ("1", 88.64, 93.82),
+                       ("C", 73.5, 97.51, 98.7, 24.0))
+        self.assertTrue(any("x\u22121" in w for w in texts(reading_words(chars))))
+
+
 class FixtureTest(unittest.TestCase):
     def test_typeset_pages_read_as_their_words(self):
         self.assertIn("Sufficientairflowthroughthenewfluesalsofixed",

@@ -4,8 +4,9 @@ pdfplumber's rule (``wordrule``, the one generated parsers rely on) joins glyphs
 3 pt apart, whatever the size: typeset text, whose word spaces TeX shrinks to 0.22 em, comes
 out as ``thestandardstyles;``. This rule measures a gap against the glyphs' own size, as a
 typesetter spaces them; it sets apart a mark raised or lowered at a smaller size (a
-footnote's number before a word), keeps an accent drawn over its letter with it, and reads
-turned text in the order it was drawn. Over the reader's characters (``chars``), standard
+footnote's number before a word), keeps an accent drawn over its letter with it, reads a
+mark set over or under a group of glyphs apart from them (an equation's wide hat, brace or
+arrow), and reads turned text in the order it was drawn. Over the reader's characters (``chars``), standard
 library only; never copied into parsers.
 """
 from __future__ import annotations
@@ -46,7 +47,11 @@ def reading_words(chars: list) -> list:
         key, order = (3, itemgetter(1)) if upright else (3 if across else 1, itemgetter(8))
         for line in _lines(run, key):
             line.sort(key=order)
-            _cut(words, _accented(line) if upright else line, upright, across)
+            if not upright:
+                _cut(words, line, upright, across)
+                continue
+            for row in _unstacked(_accented(line)):
+                _cut(words, row, upright, across)
     return words
 
 
@@ -154,6 +159,73 @@ def _accented(line: list) -> list:
         else:
             out.append(c)
     return out
+
+
+def _unstacked(line: list) -> list:
+    """The line's rows: the line itself, less the marks set over or under a group of its
+    glyphs (a wide hat over 'bcd', a brace under 'aaaaa', an arrow built of pieces over
+    'dr'), which are rows of their own, one for each layer of marks; read in the line's
+    order, such a mark falls between the letters it spans ('b^cd'); so is a mark built of
+    pieces. A combining mark alone over one glyph is written after that glyph, as Unicode
+    writes a mark after its letter, at whatever height the line holds it."""
+    if not any(_is_mark(c) for c in line if not c[0].isascii()) or \
+            not any(map(_stacked, line, line[1:])):
+        return [line]  # no mark, or none drawn over another glyph (nearly every line)
+    base = [c for c in line if not c[0].isspace() and not _is_mark(c)]
+    layers: list = []
+    carried: dict = {}
+    moved: set = set()
+    for run in _mark_runs(line):
+        under = {id(b) for m in run for b in base if _stacked(m, b)}
+        if len(under) > 1 or len(run) > 1:
+            _into_layers(layers, run)
+        elif under and unicodedata.category(run[0][0][0]) == "Mn":
+            (glyph,) = under
+            carried[glyph] = carried.get(glyph, "") + run[0][0]
+        else:
+            continue
+        moved.update(id(m) for m in run)
+    row = [[c[0] + carried[id(c)]] + c[1:] if id(c) in carried else c
+           for c in line if id(c) not in moved]
+    return [row] + layers
+
+
+def _mark_runs(line: list) -> list:
+    """The line's marks and symbols, in runs of those that touch the one before."""
+    runs: list = []
+    for c in line:
+        if _is_mark(c):
+            if runs and min(runs[-1][-1][2], c[2]) >= max(runs[-1][-1][1], c[1]):
+                runs[-1].append(c)
+            else:
+                runs.append([c])
+    return runs
+
+
+def _into_layers(layers: list, marks: list) -> None:
+    """Each mark into the first layer whose last mark it is not drawn over, or a new one."""
+    for mark in marks:
+        layer = next((layer for layer in layers if not _stacked(layer[-1], mark)), None)
+        if layer is None:
+            layers.append([mark])
+        else:
+            layer.append(mark)
+
+
+def _is_mark(c: list) -> bool:
+    """A mark, an accent or a symbol: what may be set over or under letters. ASCII's are
+    operators and signs, which stand among letters, or accents ``_accented`` composes."""
+    return not c[0].isascii() and unicodedata.category(c[0][0])[0] in "MS"
+
+
+def _stacked(a: list, b: list) -> bool:
+    """Whether one glyph is drawn over the other rather than beside it: they overlap by more
+    than half the narrower one, or one of no width stands inside the other."""
+    wide_a, wide_b = a[2] - a[1], b[2] - b[1]
+    if wide_a > 0 and wide_b > 0:
+        return min(a[2], b[2]) - max(a[1], b[1]) > 0.5 * min(wide_a, wide_b)
+    point, span = (a, b) if wide_a <= 0 else (b, a)
+    return span[1] < point[1] < span[2]
 
 
 def _composed(letter: list, mark: list, fields: list) -> list | None:
