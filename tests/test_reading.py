@@ -123,6 +123,23 @@ class StackTest(unittest.TestCase):
         self.assertTrue(any("x\u22121" in w for w in texts(reading_words(chars))))
 
 
+    def test_a_line_of_marks_stacked_over_one_another_costs_linear_work(self):
+        # a hostile line: every mark over every other and over all the letters
+        from unittest import mock
+
+        from dua.pdf import reading
+
+        def calls(n: int) -> int:
+            chars = glyphs(*[("a", 10 + 5 * i, 15 + 5 * i) for i in range(n)],
+                           *[("\u23df", 10, 10 + 5 * n)] * n)
+            with mock.patch.object(reading, "_stacked", side_effect=reading._stacked) as spy:
+                found = reading_words(chars)
+            self.assertEqual(len(found), n + 1)  # the letters, each brace a row of its own
+            return spy.call_count
+
+        self.assertLess(calls(800), 2.5 * calls(400))
+
+
 class FixtureTest(unittest.TestCase):
     def test_typeset_pages_read_as_their_words(self):
         self.assertIn("Sufficientairflowthroughthenewfluesalsofixed",

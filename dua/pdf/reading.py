@@ -12,6 +12,7 @@ library only; never copied into parsers.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left, bisect_right
 from itertools import groupby
 from operator import itemgetter
 
@@ -31,6 +32,7 @@ SHIFT = 0.15
 # space there when it is SPACED times the narrowest.
 TRACKED = 6
 SPACED = 2.0
+LAYERS = 8  # rows of marks over one another a line is searched for a mark's place
 ACROSS = 3.0  # points: a glyph further across the line than this starts a word (pdfplumber's)
 
 
@@ -172,22 +174,35 @@ def _unstacked(line: list) -> list:
             not any(map(_stacked, line, line[1:])):
         return [line]  # no mark, or none drawn over another glyph (nearly every line)
     base = [c for c in line if not c[0].isspace() and not _is_mark(c)]
+    starts = [c[1] for c in base]
+    widest = max([c[2] - c[1] for c in base], default=0.0)
     layers: list = []
     carried: dict = {}
     moved: set = set()
     for run in _mark_runs(line):
-        under = {id(b) for m in run for b in base if _stacked(m, b)}
-        if len(under) > 1 or len(run) > 1:
+        under = [] if len(run) > 1 else _under(run[0], base, starts, widest)
+        if len(run) > 1 or len(under) > 1:
             _into_layers(layers, run)
         elif under and unicodedata.category(run[0][0][0]) == "Mn":
-            (glyph,) = under
-            carried[glyph] = carried.get(glyph, "") + run[0][0]
+            carried[id(under[0])] = carried.get(id(under[0]), "") + run[0][0]
         else:
             continue
         moved.update(id(m) for m in run)
     row = [[c[0] + carried[id(c)]] + c[1:] if id(c) in carried else c
            for c in line if id(c) not in moved]
     return [row] + layers
+
+
+def _under(mark: list, base: list, starts: list, widest: float) -> list:
+    """Up to two of the glyphs ``mark`` is drawn over (``base``, in the line's order, starts
+    at ``starts``, none wider than ``widest``): no more are needed to tell a group."""
+    found = []
+    for glyph in base[bisect_left(starts, mark[1] - widest):bisect_right(starts, mark[2])]:
+        if _stacked(mark, glyph):
+            found.append(glyph)
+            if len(found) == 2:
+                break
+    return found
 
 
 def _mark_runs(line: list) -> list:
@@ -203,9 +218,11 @@ def _mark_runs(line: list) -> list:
 
 
 def _into_layers(layers: list, marks: list) -> None:
-    """Each mark into the first layer whose last mark it is not drawn over, or a new one."""
+    """Each mark into the first layer whose last mark it is not drawn over, or a new one;
+    past LAYERS deep (no equation stacks so many) a new one at once, in linear time."""
     for mark in marks:
-        layer = next((layer for layer in layers if not _stacked(layer[-1], mark)), None)
+        layer = next((layer for layer in layers[:LAYERS] if not _stacked(layer[-1], mark)),
+                     None)
         if layer is None:
             layers.append([mark])
         else:
