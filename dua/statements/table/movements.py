@@ -64,6 +64,12 @@ def movement_options(frame, exclude=()) -> list:
     return [(what, moves) for what, moves, _ in _movements(frame, exclude)]
 
 
+def halves(moves: list) -> set:
+    """The money in's total and the money out's, as printed (unsigned): from either one,
+    the rows reach the other whatever they are, so neither proves a balance."""
+    return {round(sum(m for m in moves if m > 0), 2), round(-sum(m for m in moves if m < 0), 2)}
+
+
 def _signed_out(values: list) -> bool:
     """A column whose every amount prints a minus: money out, signed as printed."""
     moved = [v for v in values if v]

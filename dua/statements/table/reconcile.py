@@ -12,7 +12,7 @@ import math
 import re
 
 from . import engine, wordlines
-from .movements import _floats, _zero, movement_options, numeric_columns
+from .movements import _floats, _zero, halves, movement_options, numeric_columns
 
 _PROBE = 8  # rows checked first: most wrong assignments fail at once
 
@@ -265,7 +265,13 @@ def running_balances(frame, printed: list, date_column: str | None) -> dict | No
     printed = list(dict.fromkeys(round(v, 2) for v in printed))
     best = None
     for what, moves in movement_options(frame):
+        # the money in's own total is no opening: from it, taking the money in away and
+        # adding the money out reaches the money out's total (and nothing, once every
+        # amount in is taken) whatever the rows; so is the money out's, the other way
+        totals = halves(moves)
         for opening in printed:
+            if round(abs(opening), 2) in totals:
+                continue
             balances, total = set(), opening
             for n, i in enumerate(order):
                 total += moves[i]
@@ -333,12 +339,18 @@ def line_amounts(words: list, settings: dict) -> list:
 
 def amounts_in_table(extraction: tuple, settings: dict) -> list:
     """The amounts printed on the table's own lines that are no row (a total, a balance
-    line, a subtotal between rows): figures about the rows by where they stand."""
+    line, a subtotal between rows): figures about the rows by where they stand, each as
+    ``(amount, the name of the column of money it stands in, or None)``."""
+    columns = settings["columns"]
     found = []
     for items in extraction[1]:
         for item in items:
-            if item[0] in ("money", "furniture") and item[5] != wordlines.HEADING:
-                found += [v for v in (engine.parse_amount(w[0], settings) for w in item[4]
-                                      if engine.looks_like_amount(w[0], settings))
-                          if v is not None]
+            if item[0] not in ("money", "furniture") or item[5] == wordlines.HEADING:
+                continue
+            for w in item[4]:
+                value = engine.parse_amount(w[0], settings) \
+                    if engine.looks_like_amount(w[0], settings) else None
+                if value is not None:
+                    col = columns[wordlines.column_of(w, columns)]
+                    found.append((value, col["name"] if col["kind"] == "amount" else None))
     return found

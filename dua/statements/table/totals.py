@@ -56,8 +56,13 @@ def reconcile_totals(frame, printed: list, in_table: list | None = None,
     if len(found) > 1 and covered == every and not any(net for *_, net in found):
         # each column summed by a total of its own: their net is proven too, and two printed
         # balances it leads from one to the other are the summary's opening and closing
+        led = {pair for _, moves, columns in options if columns == every
+               for pair in _sided_pairs(frame, moves, in_table or ())}
         explained |= {v for _, moves, columns in options if columns == every
                       for v in _explained(printed, sum(moves))}
+        explained |= {v for (p, _), (q, _) in led for v in (p, q)}
+        detail += "".join(f"; the rows lead from the {p} printed under {pc!r} to the {q} "
+                          f"printed under {qc!r}" for (p, pc), (q, qc) in sorted(led))
     explained = sorted(explained | set(halves[4] if halves else ()))
     left = [c for c in numeric_columns(frame) if c not in covered]
     if left:
@@ -141,6 +146,32 @@ def _explained(printed: list, total: float, pairs: bool = True) -> list:
             if p != q and abs(p + total - q) < 0.005:
                 out |= {abs(p), abs(q)}
     return sorted(out)
+
+
+def _sided_pairs(frame, moves: list, in_table: list) -> set:
+    """``((amount, column), (amount, column))`` for each two balances printed on the table's
+    lines in its columns of money (``in_table``) that ``moves`` lead from the one to the
+    other, each signed the way its column moves money: an overdrawn account's opening
+    balance printed under 'Debit' is money owed, the rows lead from it to a closing one
+    printed under 'Credit'."""
+    signs = _column_signs(frame, moves)
+    sided = [(v, c) for v, c in dict.fromkeys(in_table) if c in signs]
+    net = sum(moves)
+    return {((abs(v), c), (abs(w), d)) for v, c in sided for w, d in sided
+            if (v, c) != (w, d) and abs(signs[c] * v + net - signs[d] * w) < 0.005}
+
+
+def _column_signs(frame, moves: list) -> dict:
+    """Each column of money's sign in ``moves``, read off a row that prints money in it
+    alone: +1 where its amounts go in as printed, -1 where they go out."""
+    columns = numeric_columns(frame)
+    values = {c: _zero(_floats(frame, c)) for c in columns}
+    signs = {}
+    for r, move in enumerate(moves):
+        printed = [c for c in columns if values[c][r]]
+        if len(printed) == 1 and printed[0] not in signs and move:
+            signs[printed[0]] = 1.0 if (move > 0) == (values[printed[0]][r] > 0) else -1.0
+    return signs
 
 
 def totals_by_table(frame, printed: list, starts: list, in_table: list | None = None,

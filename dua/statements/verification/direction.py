@@ -6,7 +6,7 @@ first); where neither tells, the verdict says so.
 """
 from __future__ import annotations
 
-from ..table.movements import _movements, numeric_columns
+from ..table.movements import _movements, halves, numeric_columns
 
 
 def signed_by_guess(frame, settings: dict) -> tuple:
@@ -75,11 +75,11 @@ def balance_pairs(moves: list, printed: list) -> list:
     own total and the money out's are no such pair: in less out leads from one to the
     other whatever the rows, and either way round."""
     net = sum(moves)
-    halves = {round(sum(m for m in moves if m > 0), 2), round(-sum(m for m in moves if m < 0), 2)}
+    totals = halves(moves)
     order = [round(v, 2) for v in printed]
     return [(p, t, _before(order, p, t)) for p in dict.fromkeys(order) for t in
             dict.fromkeys(order) if p != t and abs(p + net - t) < 0.005 and abs(net) >= 0.005
-            and {abs(p), abs(t)} != halves]
+            and {abs(p), abs(t)} != totals]
 
 
 def _before(order: list, p: float, t: float):

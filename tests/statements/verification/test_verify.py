@@ -552,6 +552,23 @@ class ReconcileTest(unittest.TestCase):
         lost = frame(Amount=[100.0, -30.0, 5.0])  # a debit lost: that half sums to nothing
         self.assertFalse(totals.reconcile_totals(lost, printed, between=False)["passed"])
 
+    def test_balances_printed_in_the_columns_of_money_are_signed_by_their_column(self):
+        # CIC: an overdrawn opening under 'Debit', the closing under 'Credit'; the rows'
+        # net (644.16) leads from -468.60 to 175.56, which unsigned figures never show
+        rows = frame(Debit=[None, None, 92.2], Credit=[500.0, 236.36, None])
+        in_table = [(468.6, "Debit"), (92.2, "Debit"), (736.36, "Credit"), (175.56, "Credit")]
+        printed = [v for v, _ in in_table]
+        result = totals.reconcile_totals(rows, printed, in_table)
+        self.assertTrue(result["passed"], result["detail"])
+        self.assertIn(468.6, result["explained"])
+        self.assertIn("the rows lead from the 468.6 printed under 'Debit' to the 175.56 "
+                      "printed under 'Credit'", result["detail"])
+        apart = [(v, None) for v, _ in in_table]  # figures in no column of money: no side
+        self.assertNotIn(468.6, totals.reconcile_totals(rows, printed, apart)["explained"])
+        lost = frame(Debit=[None, 92.2], Credit=[500.0, None])  # a credit lost
+        self.assertNotIn(468.6, totals.reconcile_totals(lost, printed, in_table)
+                         .get("explained", []))
+
     def test_movements_that_add_up_to_nothing_never_reconcile(self):
         result = totals.reconcile_totals(frame(Amount=[10.0, -10.0]), [0.0, 42.0])
         self.assertFalse(result["passed"])
@@ -566,6 +583,14 @@ class ReconcileTest(unittest.TestCase):
         self.assertEqual((found["opening"], found["reached"]), (1000.0, [1050.0, 1055.0, 1100.0]))
         self.assertEqual(found["balances"], {1000.0, 1100.0, 1050.0, 1055.0})
 
+
+    def test_a_total_of_the_rows_is_no_opening_the_daily_balances_start_from(self):
+        # CIC's debits and credits, the credits first: from the credits' total, the rows
+        # taken the wrong way reach 0.00 (a rate printed '0,00 %') and the debits' total
+        rows = frame(Date=["05/06/25", "06/06/25", "10/06/25"], Debit=[None, None, 92.2],
+                     Credit=[500.0, 236.36, None])
+        found = reconcile.running_balances(rows, [736.36, 92.2, 0.0, 20.0], "Date")
+        self.assertIsNone(found)
 
 class IntrinsicVerdictTest(unittest.TestCase):
     def verdict(self, pages, s):
