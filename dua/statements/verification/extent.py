@@ -157,12 +157,12 @@ def carried_over(items: list, region: dict, owned: dict, settings: dict,
         for k, item in enumerate(items[page] if starts else []):
             if item[0] == "furniture":
                 continue  # a running header, a page number, a balance carried: its structure
+            if (page, k) in owned or item[0] not in ("text", "outside"):
+                break
             x = item[4][0][1]
             at = any(abs(x - s) <= 2.0 for s in starts) and \
                 not any(abs(x - e) <= 2.0 for e in own) and \
                 not wordlines.letterhead(item[4], items[first], top)
-            if (page, k) in owned or item[0] not in ("text", "outside"):
-                break
             if at and engine.continues(item, settings):
                 out[(page, k)] = ("opens the page after a row ends, in the columns the row "
                                   "wraps in: the rest of that row?")
