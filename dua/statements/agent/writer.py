@@ -185,7 +185,22 @@ class BuiltinWriter(Writer):
                        else "the page layout")
         self._search(best)
         self._signs_both_ways()
+        self._as_without_the_key()
         return self._emit(self._carrying_dates(self._best()), state)
+
+    def _as_without_the_key(self) -> None:
+        """Where the search the key guides reads the key's statement other than the key,
+        what a search without the key would keep is one more candidate: the key then judges
+        it like any other (a section's sign the statement's own figures decide, where the
+        rows the key's distance ranks first sign it another way)."""
+        if self.expected is None or self._best()[0] == 0:
+            return
+        keyless = BuiltinWriter(self.pages, self.found, None, self.budget, self.apart)
+        keyless._search(self.found.settings)
+        keyless._signs_both_ways()
+        before = self._best()[0]
+        if self.evaluate(keyless._best()[1])["distance"] < before:
+            self.origin = "a search without the key"
 
     def refine(self, state=None) -> Draft | None:
         """A candidate the search found better than every parser emitted so far, or None
