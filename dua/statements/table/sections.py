@@ -124,15 +124,21 @@ def left_by_row(above: list, item: list, settings: dict, row: list | None) -> bo
 
 def _opens_next_page(items_by_page: list, p: int, k: int, settings: dict) -> bool:
     """Whether line ``k`` is the last of its page's table (only the page's foot under it)
-    and the next page's table opens with a row: a section's title the page break parted
-    from its first row."""
+    and the next page's table opens with a row, under the heading printed again or, where
+    the heading is printed once, under the page's own header: a section's title the page
+    break parted from its first row."""
     if any(item[0] not in ("furniture", "outside") for item in items_by_page[p][k + 1:]):
         return False
     if p + 1 >= len(items_by_page):
         return False
-    heading = [i for i, item in enumerate(items_by_page[p + 1]) if item[0] == "furniture"
+    items = items_by_page[p + 1]
+    heading = [i for i, item in enumerate(items) if item[0] == "furniture"
                and item[5] == wordlines.HEADING]
-    return bool(heading) and engine.row_below(items_by_page[p + 1], heading[0], settings)
+    if heading:
+        return engine.row_below(items, heading[0], settings)
+    first = next((i for i, item in enumerate(items) if item[0] not in ("furniture", "outside")),
+                 None)
+    return first is not None and items[first][0] == "anchor"
 
 
 def in_heading(pages: list, settings: dict, header: list) -> list | None:

@@ -60,6 +60,16 @@ class GuessTest(unittest.TestCase):
         self.assertEqual(sections.guess([page], three_columns()),
                          [["deposits", 1], ["withdrawals", 1]])
 
+    def test_a_title_at_a_pages_foot_heads_the_rows_the_next_page_opens_with(self):
+        # the heading printed once: 'Money out' ends page 1, its rows open page 2 under
+        # nothing but the page's own header (s418050 003)
+        first = (HEADER + line(62, (40, "Money in")) + row(74, "01/02/24", "Salary", "100.00")
+                 + row(86, "02/02/24", "Refund", "5.00") + line(100, (40, "Money out")))
+        second = row(65, "03/02/24", "Rent", "30.00") + row(77, "04/02/24", "Tea", "1.50")
+        s = three_columns()
+        s.update(header=["date description amount balance"], header_once=True)
+        self.assertEqual(sections.guess([first, second], s), [["money in", 1], ["money out", 1]])
+
     def test_a_line_beside_the_rows_titles_none_of_them(self):
         # a sidebar's lines between the rows' baselines, all right of the table
         page = (HEADER + row(65, "01/02/24", "Salary", "100.00")
