@@ -40,7 +40,9 @@ def _search():
               r"\d{1,4}([./-])\d{1,2}\1\d{1,4}",  # three numbers, any order: '24-7-18'
               r"\d{1,2}[./-]\d{1,2}\.?(?![./-]?\d)")  # day and month alone: kept if in order
     # no run starts in a number's decimals ('4.317,51 июл. 18 2025': the date is the month's)
-    return re.compile(r"(?<![\w/.-])(?<!\d,)(?:%s)(?![\w/-])" % "|".join(shapes), re.IGNORECASE)
+    # nor ends in a number's first digits ('jun.-11 10.455,66': no year 10, a balance)
+    return re.compile(r"(?<![\w/.-])(?<!\d,)(?:%s)(?![\w/-])(?![.,]\d)" % "|".join(shapes),
+                      re.IGNORECASE)
 
 
 def from_lines(lines: list, has_money) -> str | None:

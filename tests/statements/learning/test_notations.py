@@ -305,6 +305,18 @@ class DateNotationTest(unittest.TestCase):
                                         lambda line: True)
         self.assertRegex("DÉCEMBRE 14 24", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
+    def test_without_a_key_a_number_after_the_date_lends_it_no_year(self):
+        # a balance printed right after a date with no year ('jun.-11 10.455,66', s418050
+        # 028): its first digits are no short year of the date
+        def lines(rows):
+            return [[(t, 80.0 * k, 80.0 * k + 40, 10.0 * i, 10.0 * i + 8, 8.0)
+                     for k, t in enumerate(row)] for i, row in enumerate(rows)]
+
+        rows = [("jun.-11", "10.455,66"), ("jun.-12", "10.459,57"), ("jun.-14", "10.473,58"),
+                ("jun.-17", "9.944,21")]
+        found = columndates.from_lines(lines(rows), lambda line: True)
+        self.assertRegex("jun.-27", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
     def test_a_second_accounts_dates_may_start_again_but_dates_in_no_order_are_no_column(self):
         first = [(2024, 3, d) for d in (1, 2, 4, 7, 9, 12, 15, 20, 28)]
         second = [(2024, 3, d) for d in (2, 3, 8, 11, 16, 22, 25, 29)]
