@@ -43,16 +43,32 @@ def join_word_rivers(segments: list, lines: list) -> list:
     dates never join: a gutter one space wide beside them is still a gutter."""
     if len(segments) < 2:
         return segments
+    space = word_space(lines)
     out = [list(segments[0])]
     for seg in segments[1:]:
-        if _reads_on(out[-1], seg, lines):
+        if _reads_on(out[-1], seg, lines, space):
             out[-1][1] = seg[1]
         else:
             out.append(list(seg))
     return [tuple(s) for s in out]
 
 
-def _reads_on(left: list, right: tuple, lines: list) -> bool:
+def word_space(lines: list) -> float | None:
+    """The lines' word space: the median gap between two words that is no wider than a
+    letter (a proportional font sets its spaces narrower than its letters, a fixed-pitch
+    one as wide); None where no two words stand so close."""
+    words = [w for line in lines for w in line]
+    pitch = sum(w[2] - w[1] for w in words) / max(1, sum(len(w[0]) for w in words))
+    gaps = sorted(b[1] - a[2] for line in lines for a, b in zip(line, line[1:])
+                  if 0 < b[1] - a[2] <= pitch)
+    return gaps[len(gaps) // 2] if gaps else None
+
+
+def _reads_on(left: list, right: tuple, lines: list, word: float | None = None) -> bool:
+    """Whether every line with words in both segments reads on from one to the other across
+    one space: at most a letter and a half of its words' pitch, and, where the lines' word
+    space is known, at most one and a half of it (a date's 8 pt before a code, where its
+    words are set 3 pt apart, is a gutter though the code's wide letters make it narrow)."""
     gaps = []
     for line in lines:
         a = [w for w in line if left[0] - 1 <= w[1] and w[2] <= left[1] + 1]
@@ -68,7 +84,8 @@ def _reads_on(left: list, right: tuple, lines: list) -> bool:
             return False  # a column of codes ('S', 'Cr') beside money, not words read on
         space = sum(w[2] - w[1] for w in a + b) / max(1, sum(len(w[0]) for w in a + b))
         if space > 0:  # glyphs of no width (a damaged font) give no letter pitch to measure by
-            gaps.append((b[0][1] - a[-1][2]) / space)
+            gap = b[0][1] - a[-1][2]
+            gaps.append(max(gap / space, gap / word if word else 0.0))
     return len(gaps) >= 2 and max(gaps) <= 1.5
 
 

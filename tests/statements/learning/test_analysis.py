@@ -996,6 +996,23 @@ class SegmentsTest(unittest.TestCase):
                  line(77, (40, "02/02/24"), (300, "1"), (308, "990,96"))]
         self.assertEqual(analysis.join_word_rivers(segments, lines), [(40, 80), (300, 338)])
 
+    def test_a_gap_of_three_word_spaces_is_a_gutter_though_wide_letters_follow_it(self):
+        # s418050 090: '10 июн.' 8.4 pt before 'HW66972998', whose wide capitals and digits
+        # make that gap less than a letter and a half; the rows set their words 3 pt apart
+        def row_(top, day, code, words):
+            out = [(day, 52.0, 64.1), ("июн.", 67.1, 90.5), (code, 98.9, 163.8)]
+            x = 171.6
+            for w in words:
+                out.append((w, x, x + 5.5 * len(w)))
+                x += 5.5 * len(w) + 3.0
+            return [(t, a, b, top, top + 9.0) for t, a, b in out]
+
+        lines = [row_(170.6, "10", "HW66972998", ["Direct", "debit", "Decathlon"]),
+                 row_(185.0, "12", "FM12528267", ["Bill", "payment", "mobile"])]
+        found = [(52.0, 64.5), (67.0, 91.0), (98.5, 164.0), (171.5, 300.0)]
+        self.assertEqual(analysis.join_word_rivers(found, lines),
+                         [(52.0, 91.0), (98.5, 164.0), (171.5, 300.0)])
+
     def test_money_one_space_beside_words_stays_a_column_of_its_own(self):
         lines = [line(65, (40, "01/02/24"), (100, "Coffee"), (133, "3.50")),
                  line(77, (40, "02/02/24"), (100, "Bakery"), (133, "1.50"))]
