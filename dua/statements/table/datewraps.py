@@ -38,16 +38,20 @@ def wrapped_heads(lines_by_page: list, settings: dict) -> dict:
                 wrapped.add(c)
                 tails.update(normalize(t) for t in tail)
                 if c == col:
-                    heads.add(re.escape(head))
+                    heads.add(head)
     if not wrapped:
         return settings
     # a line of a date's tail under a month in each date column is no other table's heading,
-    # where the key taught the heads as much as where this reading finds them
-    if settings.get("date_head_pattern"):
+    # where the key taught the heads as much as where this reading finds them; heads the
+    # taught ones do not read (a month alone, where a longer month wraps before its day)
+    # are read too
+    known = settings.get("date_head_pattern")
+    if known:
         wrapped.discard(col)
-    elif heads:
+        heads = {h for h in heads if not re.fullmatch(known, h, re.IGNORECASE)}
+    if heads:
         settings = dict(settings, date_head_pattern="(?:%s)|%s" % (
-            settings["date_pattern"], "|".join(sorted(heads))))
+            known or settings["date_pattern"], "|".join(sorted(map(re.escape, heads)))))
     return dict(settings, date_tails=sorted(tails),
                 wrapped_columns=sorted(set(settings.get("wrapped_columns", ())) | wrapped))
 

@@ -457,6 +457,15 @@ class WrappedCellsTest(unittest.TestCase):
         rows = engine.extract([page], s)[0]
         self.assertEqual([r[0][0] for r in rows], ["01 June 2024", "02 June 2024"])
 
+    def test_a_month_that_wraps_before_its_day_heads_its_date_too(self):
+        # learned where 'MAI 08' over '2024' wrapped after the day; 'AOÛT' wraps before it
+        s = settings(date_pattern=r"[A-ZÛ]+ \d{2} \d{4}", date_head_pattern=r"[A-ZÛ]+ \d{2}",
+                     wrapped_columns=[0])
+        page = HEADER + row(65, "AOÛT", "Coffee", "3.50") + line(75, (40, "06 2025")) \
+            + row(90, "AOÛT", "Tea", "1.50") + line(100, (40, "07 2025"))
+        rows = engine.extract([page], s)[0]
+        self.assertEqual([r[0][0] for r in rows], ["AOÛT 06 2025", "AOÛT 07 2025"])
+
     def test_without_the_wrap_learned_the_dates_tail_is_no_part_of_the_row(self):
         s = settings(date_pattern=r"\d{2} [A-Z][a-z]+")
         page = HEADER + row(65, "01 June", "Coffee", "3.50") + line(75, (40, "2024"))
