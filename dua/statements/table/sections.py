@@ -93,12 +93,26 @@ def _over_rows(pages: list, settings: dict) -> list:
             if item[0] != "text" or (p, k) in owned or k and left_by_row(
                     items[k - 1], item, settings, words.get((p, k - 1))):
                 continue
-            beside = item[4][-1][2] < left or item[4][0][1] > right
+            beside = (item[4][-1][2] < left or item[4][0][1] > right) and \
+                not _own_line(items, k, p, owned)
             worded = re.search(r"[^\W\d_]", item[4][0][0])  # not a wrapped date's year
             if worded and not beside and (engine.row_below(items, k, settings)
                                           or _opens_next_page(items_by_page, p, k, settings)):
                 out.append((p, k, wordlines.normalize(item[3])))
     return out
+
+
+def _own_line(items: list, k: int, page: int, owned: set) -> bool:
+    """Whether line ``k`` takes a line of the table's own: the lines of the heading and of
+    the rows (``owned``) over and under it stand further apart than one and a half of the
+    rows' leading. A sidebar set beside the table between two rows' lines pushes them no
+    further apart."""
+    rows = sorted(it[1] for j, it in enumerate(items) if (page, j) in owned)
+    leading = min((b - a for a, b in zip(rows, rows[1:]) if b - a > 0.5), default=None)
+    lines = rows + [it[1] for it in items if it[0] == "furniture" and it[5] == wordlines.HEADING]
+    over = [t for t in lines if t < items[k][1]]
+    under = [t for t in lines if t > items[k][1]]
+    return bool(leading and over and under) and min(under) - max(over) >= 1.5 * leading
 
 
 def row_words(rows: list, items_by_page: list) -> dict:

@@ -78,6 +78,15 @@ class GuessTest(unittest.TestCase):
                 + row(89, "03/02/24", "Rent", "30.00"))
         self.assertEqual(sections.titles([page], three_columns()), [])
 
+    def test_titles_set_right_of_the_rows_on_lines_of_their_own_name_the_sections(self):
+        # 'Money in' and 'Money out' flush with the page's right margin, past every row's
+        # words, each pushing the rows a line apart: the table's lines, not a sidebar's
+        page = (HEADER + line(62, (520, "Money in")) + row(74, "01/02/24", "Salary", "100.00")
+                + row(86, "02/02/24", "Refund", "5.00") + line(98, (520, "Money out"))
+                + row(110, "03/02/24", "Rent", "30.00") + row(122, "04/02/24", "Tea", "1.50"))
+        self.assertEqual(sections.guess([page], three_columns()),
+                         [["money in", 1], ["money out", 1]])
+
     def test_a_title_under_a_column_the_heading_names_and_no_row_fills_is_no_sidebar(self):
         # 'Ref' over nothing, at the table's left: a title set there, under the heading,
         # stands left of every row's words, and inside the table its heading draws
