@@ -103,16 +103,18 @@ def _over_rows(pages: list, settings: dict) -> list:
 
 
 def _own_line(items: list, k: int, page: int, owned: set) -> bool:
-    """Whether line ``k`` takes a line of the table's own: the lines of the heading and of
-    the rows (``owned``) over and under it stand further apart than one and a half of the
-    rows' leading. A sidebar set beside the table between two rows' lines pushes them no
-    further apart."""
+    """Whether line ``k`` takes a line of the table's own: the lines right over and under it
+    are the heading's or the rows' (``owned``), and stand further apart than one and a half
+    of the rows' leading. A sidebar set beside the table between two rows' lines pushes
+    them no further apart, and its lines stand over and under one another."""
+    def table_line(j: int) -> bool:
+        return 0 <= j < len(items) and ((page, j) in owned or items[j][0] == "furniture"
+                                        and items[j][5] == wordlines.HEADING)
+
     rows = sorted(it[1] for j, it in enumerate(items) if (page, j) in owned)
     leading = min((b - a for a, b in zip(rows, rows[1:]) if b - a > 0.5), default=None)
-    lines = rows + [it[1] for it in items if it[0] == "furniture" and it[5] == wordlines.HEADING]
-    over = [t for t in lines if t < items[k][1]]
-    under = [t for t in lines if t > items[k][1]]
-    return bool(leading and over and under) and min(under) - max(over) >= 1.5 * leading
+    return bool(leading) and table_line(k - 1) and table_line(k + 1) and \
+        items[k + 1][1] - items[k - 1][1] >= 1.5 * leading
 
 
 def row_words(rows: list, items_by_page: list) -> dict:

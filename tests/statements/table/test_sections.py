@@ -87,6 +87,13 @@ class GuessTest(unittest.TestCase):
         self.assertEqual(sections.guess([page], three_columns()),
                          [["money in", 1], ["money out", 1]])
 
+    def test_a_sidebars_paragraph_between_the_heading_and_the_rows_titles_none_of_them(self):
+        # a card guide's note beside the table, its lines over one another where the
+        # heading stands well above the first row (r08 Westpac)
+        page = (HEADER + line(58, (520, "A list of")) + line(66, (520, "all the rows"))
+                + row(80, "01/02/24", "Salary", "100.00") + row(92, "02/02/24", "Rent", "5.00"))
+        self.assertEqual(sections.titles([page], three_columns()), [])
+
     def test_a_title_under_a_column_the_heading_names_and_no_row_fills_is_no_sidebar(self):
         # 'Ref' over nothing, at the table's left: a title set there, under the heading,
         # stands left of every row's words, and inside the table its heading draws
