@@ -6,8 +6,8 @@ out as ``thestandardstyles;``. This rule measures a gap against the glyphs' own 
 typesetter spaces them; it sets apart a mark raised or lowered at a smaller size (a
 footnote's number before a word), keeps an accent drawn over its letter with it, reads a
 mark set over or under a group of glyphs apart from them (an equation's wide hat, brace or
-arrow), and reads turned text in the order it was drawn. Over the reader's characters (``chars``), standard
-library only; never copied into parsers.
+arrow), and reads turned text in the order it was drawn. Over the reader's characters
+(``chars``), standard library only; never copied into parsers.
 """
 from __future__ import annotations
 
@@ -165,11 +165,11 @@ def _accented(line: list) -> list:
 
 def _unstacked(line: list) -> list:
     """The line's rows: the line itself, less the marks set over or under a group of its
-    glyphs (a wide hat over 'bcd', a brace under 'aaaaa', an arrow built of pieces over
-    'dr'), which are rows of their own, one for each layer of marks; read in the line's
-    order, such a mark falls between the letters it spans ('b^cd'); so is a mark built of
-    pieces. A combining mark alone over one glyph is written after that glyph, as Unicode
-    writes a mark after its letter, at whatever height the line holds it."""
+    glyphs or built of pieces (a wide hat over 'bcd', a brace under 'aaaaa', an arrow over
+    'dr'), which are rows of their own, one for each layer of marks: read in the line's
+    order, such a mark falls between the letters it spans ('b^cd'). A combining mark alone
+    over one glyph is written after that glyph, as Unicode writes a mark after its letter,
+    at whatever height the line holds it."""
     if not any(_is_mark(c) for c in line if not c[0].isascii()) or \
             not any(map(_stacked, line, line[1:])):
         return [line]  # no mark, or none drawn over another glyph (nearly every line)

@@ -111,9 +111,6 @@ class GuessTest(unittest.TestCase):
         self.assertEqual(sections.guess([page, page], three_columns()), [])
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class TitleUnderHeadingTest(unittest.TestCase):
     def test_a_title_set_close_under_the_heading_where_later_titles_stand_is_no_part_of_it(self):
