@@ -53,6 +53,12 @@ def _page_values(got, key, layout: dict) -> bool:
     return got.equals(key)
 
 
+def lines_of(rows: list, pitch: float = 40.0) -> list:
+    """Lines of words, one a row, each row's texts in columns ``pitch`` apart."""
+    return [[(t, pitch * k, pitch * k + 0.75 * pitch, 10.0 * i, 10.0 * i + 8, 8.0)
+             for k, t in enumerate(row)] for i, row in enumerate(rows)]
+
+
 class NotationStatementsTest(unittest.TestCase):
     """Every statement, with its key and without, parsed once for the whole class."""
 
@@ -287,13 +293,9 @@ class DateNotationTest(unittest.TestCase):
     def test_without_a_key_the_date_is_found_behind_an_amount_that_reads_as_a_day_and_month(self):
         # Money printed first ('5.26 H 15dic.2025'): the amount is the line's first
         # date-like run, and only the runs that keep one shape in order are the dates.
-        def lines(rows):
-            return [[(t, 40.0 * k, 40.0 * k + 30, 10.0 * i, 10.0 * i + 8, 8.0)
-                     for k, t in enumerate(row)] for i, row in enumerate(rows)]
-
         rows = [("5.26", "15dic.2025"), ("17.78", "17dic.2025"), ("3.53", "02ene.2026"),
                 ("1.04", "09ene.2026")]
-        found = columndates.from_lines(lines(rows), lambda line: True)
+        found = columndates.from_lines(lines_of(rows), lambda line: True)
         self.assertRegex("15dic.2025", re.compile("^(?:%s)$" % found, re.IGNORECASE))
         self.assertNotRegex("5.26", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
@@ -308,13 +310,9 @@ class DateNotationTest(unittest.TestCase):
     def test_without_a_key_a_number_after_the_date_lends_it_no_year(self):
         # a balance printed right after a date with no year ('jun.-11 10.455,66', s418050
         # 028): its first digits are no short year of the date
-        def lines(rows):
-            return [[(t, 80.0 * k, 80.0 * k + 40, 10.0 * i, 10.0 * i + 8, 8.0)
-                     for k, t in enumerate(row)] for i, row in enumerate(rows)]
-
         rows = [("jun.-11", "10.455,66"), ("jun.-12", "10.459,57"), ("jun.-14", "10.473,58"),
                 ("jun.-17", "9.944,21")]
-        found = columndates.from_lines(lines(rows), lambda line: True)
+        found = columndates.from_lines(lines_of(rows, 80.0), lambda line: True)
         self.assertRegex("jun.-27", re.compile("^(?:%s)$" % found, re.IGNORECASE))
 
     def test_a_second_accounts_dates_may_start_again_but_dates_in_no_order_are_no_column(self):
