@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import tempfile
+import threading
 import time
 import unittest
 from unittest import mock
@@ -280,6 +281,43 @@ class InterruptDeferredTest(unittest.TestCase):
                 done.append("stamp")
         self.assertEqual(done, ["csv", "stamp"])
         self.assertIs(signal.getsignal(signal.SIGINT), signal.default_int_handler)
+
+
+class PoolInterruptTest(unittest.TestCase):
+    def setUp(self):
+        # as in a terminal, even when the tests run in the background with SIGINT ignored
+        self.addCleanup(signal.signal, signal.SIGINT,
+                        signal.signal(signal.SIGINT, signal.default_int_handler))
+
+    def test_a_pool_worker_that_took_ctrl_c_starts_no_further_file(self):
+        from dua.batch import worker
+
+        task = batch.plan(PARSER, [os.path.join(STATEMENTS, "a.pdf")])[0]
+        self.addCleanup(worker._INTERRUPTED.clear)
+        with self.assertRaises(KeyboardInterrupt):
+            worker._interrupted(signal.SIGINT, None)  # Ctrl-C while a file was running
+        with mock.patch.object(worker, "convert") as convert:
+            with self.assertRaises(KeyboardInterrupt) as caught:
+                worker.convert_in_pool(task)  # the file it had taken off the queue
+        convert.assert_not_called()
+        self.assertIn("before " + task.pdf_path, str(caught.exception))
+
+    def test_ctrl_c_taken_by_another_thread_ends_the_wait_for_results_at_once(self):
+        from dua.batch.runner import _as_completed
+
+        never = cf.Future()  # no result within the test, unless the wait outlives it
+        late = threading.Timer(5.0, never.set_result, args=(None,))
+        late.start()
+        self.addCleanup(late.cancel)
+        # the kernel may hand a process's signal to any of its threads: here, a pool's thread
+        ctrl_c = threading.Timer(0.3, lambda: signal.pthread_kill(threading.get_ident(),
+                                                                  signal.SIGINT))
+        ctrl_c.start()
+        started = time.monotonic()
+        with self.assertRaises(KeyboardInterrupt):
+            list(_as_completed([never]))
+        self.assertLess(time.monotonic() - started, 2.0)
+        self.assertFalse(never.done())
 
 
 class OutputPathsTest(unittest.TestCase):

@@ -11,11 +11,10 @@ import time
 from typing import Callable, Iterable, Mapping
 
 from .. import errors
-from ..lifetime import die_with_parent
 from .plan import check_parser, default_workers, plan
 from .results import BatchResult, FileResult, Progress, Task
 from .stamps import completed
-from .worker import convert, failure
+from .worker import convert, convert_in_pool, failure, pool_worker
 
 
 def run(parser_path: str, pdf_paths: Iterable[str], executor=None, out_dir: str | None = None,
@@ -125,14 +124,14 @@ def _submit_all(todo: list, executor, finish, workers: int) -> None:
 
     owned = executor is None
     if owned:
-        # Each worker dies with this process, however it ends (a SIGKILL included).
         executor = cf.ProcessPoolExecutor(max_workers=max(1, min(workers, len(todo))),
                                           mp_context=_fork_context(),
-                                          initializer=die_with_parent, initargs=(os.getpid(),))
+                                          initializer=pool_worker, initargs=(os.getpid(),))
     futures = {}
     try:
-        futures = {executor.submit(convert, t): t for t in todo}
-        for future in cf.as_completed(futures):
+        work = convert_in_pool if owned else convert
+        futures = {executor.submit(work, t): t for t in todo}
+        for future in _as_completed(futures):
             task = futures[future]
             try:
                 doc = future.result()
@@ -150,3 +149,22 @@ def _submit_all(todo: list, executor, finish, workers: int) -> None:
     finally:
         if owned:
             executor.shutdown(wait=True)
+
+
+def _as_completed(futures, wake: float = 0.25):
+    """Each future as it completes, as ``concurrent.futures.as_completed`` yields them, but
+    waking every ``wake`` seconds: the kernel may hand Ctrl-C to one of the pool's threads,
+    and its handler runs only when the main thread next runs Python code."""
+    import queue  # lazy: keeps import dua fast
+
+    finished = queue.SimpleQueue()
+    for future in futures:
+        future.add_done_callback(finished.put)
+    for _ in range(len(futures)):
+        future = None
+        while future is None:
+            try:
+                future = finished.get(timeout=wake)
+            except queue.Empty:
+                pass
+        yield future

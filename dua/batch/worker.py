@@ -12,10 +12,38 @@ import threading
 import time
 
 from .. import errors
+from ..lifetime import die_with_parent
 from .checks import rows_check
 from .stamps import retire_others, rows_as, source_stamp, write_stamp
 
 AGENT_ID = "dua_batch"
+_INTERRUPTED: list = []  # Ctrl-C reached this pool worker: it starts no other file
+
+
+def pool_worker(parent: int) -> None:
+    """Start of each worker of a batch's own process pool: it dies with the batch, however
+    that ends, and after a Ctrl-C starts no file (see ``convert_in_pool``)."""
+    import signal  # lazy: only a pool worker needs it
+
+    die_with_parent(parent)
+    signal.signal(signal.SIGINT, _interrupted)
+
+
+def _interrupted(signum, frame) -> None:
+    _INTERRUPTED.append(signum)
+    raise KeyboardInterrupt  # as Python's own handler: the running file unwinds its cleanup
+
+
+def convert_in_pool(task) -> dict:
+    """``convert`` in a pool worker, unless Ctrl-C came first.
+
+    Ctrl-C reaches the whole terminal group at once: the parent cancels the files not yet
+    started, but a worker may already hold one it took off the queue. Started, that file
+    would keep the interrupted batch waiting up to its reading budget.
+    """
+    if _INTERRUPTED:
+        raise KeyboardInterrupt(f"the batch was interrupted before {task.pdf_path} started")
+    return convert(task)
 
 
 def convert(task) -> dict:
