@@ -211,8 +211,10 @@ def continues(item: list, settings: dict) -> bool:
         money = {i for i, c in enumerate(columns) if c["kind"] == "amount"}
         dated = {date, *settings.get("carry_columns", ())}  # no date column wraps other words
         barred = set() if settings.get("date_groups") else dated
-        barred -= set(settings.get("wrapped_columns", ()))  # a cell wrapped in a narrow column
+        tails = barred & set(settings.get("wrapped_columns", ()))  # narrow: a date wraps in it
+        barred -= tails  # and nothing else (an account's title at the table's left edge)
         return not any(column_of(w, columns) in barred or (
+            column_of(w, columns) in tails and not date_tail([w], settings)) or (
             column_of(w, columns) in money and not _runs_on(words, n, settings)
             and not codes_only([w], settings))  # the sign, beside a wrapped line
             for n, w in enumerate(words))

@@ -457,6 +457,17 @@ class WrappedCellsTest(unittest.TestCase):
         rows = engine.extract([page], s)[0]
         self.assertEqual([r[0][0] for r in rows], ["01 June 2024", "02 June 2024"])
 
+    def test_under_a_date_wrapped_in_its_cell_a_title_at_the_tables_left_edge_is_no_rows(self):
+        # the last row's year wraps; the next account's title, at the table's left edge
+        # under it, is no part of the date cell nor of the row (found wrapping, untold)
+        s = settings(date_pattern=r"\d{2} [A-Z][a-z]+ \d{2}")
+        page = HEADER + row(65, "17 June", "Coffee", "3.50") + line(75, (40, "24")) \
+            + row(90, "18 June", "Tea", "1.50") + line(100, (40, "24")) \
+            + line(112, (40, "Savings Account"), (130, "2412 1589"))
+        rows = engine.extract([page], s)[0]
+        self.assertEqual([r[0][:2] for r in rows], [["17 June 24", "Coffee"],
+                                                    ["18 June 24", "Tea"]])
+
     def test_a_month_that_wraps_before_its_day_heads_its_date_too(self):
         # learned where 'MAI 08' over '2024' wrapped after the day; 'AOÛT' wraps before it
         s = settings(date_pattern=r"[A-ZÛ]+ \d{2} \d{4}", date_head_pattern=r"[A-ZÛ]+ \d{2}",
