@@ -162,14 +162,23 @@ class KeyAndNoKeyTest(unittest.TestCase):
         self.assertTrue(result["supervised"], result["why"])
         self.assertTrue(result["reused"])
 
+    def test_bold_titles_over_the_rows_descriptions_sign_them_without_a_key(self):
+        # s248747 8 (pdfLaTeX): rows print their description above their date and amounts,
+        # and 'Money out' and 'Money in', in bold, stand over the first one of each section:
+        # where a row's text would, but in a face no row is set in
+        result = score_layout(os.path.join(CASES, "s248747_008_latex"))
+        self.assertEqual([u[:3] for u in result["unsupervised"]],
+                         [("a", "passed", True), ("b", "passed", True)], result["unsupervised"])
+
     def test_the_kept_cases_keys_are_drawn_again_byte_for_byte(self):
         tmp = tempfile.mkdtemp(prefix="dua-space-")
         self.addCleanup(shutil.rmtree, tmp, True)
-        done = generate("--seed", "418050", "--first", "250", "--count", "1", "--out", tmp,
-                        "--csv-only")
-        self.assertEqual(done.returncode, 0, done.stderr)
-        for file in ("layout.json", "a.csv", "b.csv"):
-            with self.subTest(file=file):
-                self.assertTrue(filecmp.cmp(os.path.join(CASES, "s418050_250_latex", file),
-                                            os.path.join(tmp, "s418050_250_latex", file),
-                                            shallow=False))
+        for seed, first, name in (("418050", "250", "s418050_250_latex"),
+                                  ("248747", "8", "s248747_008_latex")):
+            done = generate("--seed", seed, "--first", first, "--count", "1", "--out", tmp,
+                            "--csv-only")
+            self.assertEqual(done.returncode, 0, done.stderr)
+            for file in ("layout.json", "a.csv", "b.csv"):
+                with self.subTest(case=name, file=file):
+                    self.assertTrue(filecmp.cmp(os.path.join(CASES, name, file),
+                                                os.path.join(tmp, name, file), shallow=False))

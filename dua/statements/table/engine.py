@@ -1,10 +1,10 @@
 """The statement engine: pure functions over words, driven by one SETTINGS dict.
 
-Copied verbatim, after ``amounts``, ``pagewords``, ``wordlines`` and ``datewraps``, before
-``dataframe``, into every generated parser: it imports only the standard library. Words are
-``(text, x0, x1, top, bottom, size)`` tuples, one list per page (``pagewords`` makes them from
-the reader's, and gives a number wrapped over two lines the top of its second as a seventh
-field; ``wordlines`` groups them into lines and cells).
+Copied verbatim, after ``amounts``, ``pagewords``, ``wordlines``, ``datewraps`` and ``faces``,
+before ``dataframe``, into every generated parser: it imports only the standard library.
+Words are ``(text, x0, x1, top, bottom, size, font)``, one list per page (``pagewords`` makes
+them from the reader's, a number wrapped over two lines with the top of its second as an
+eighth field; ``wordlines`` groups them into lines and cells).
 
 Every line of a page gets a kind: ``anchor`` (it starts a row), ``text`` (it may continue
 one), ``furniture`` (no part of any row, for a reason the item states), ``money`` (it
@@ -18,6 +18,7 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .datewraps import carry_dates, date_goes_on, wrapped_heads
+from .faces import face_of, title_faces
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
                         codes_only, column_of, date_tail, figures_only, foreign_heading,
@@ -191,7 +192,7 @@ def _lower_by(a: list, b: list) -> float:
     amount wrapped onto a second line ('13' over '856,38-') is one word on the row's line,
     and the row's text goes on under its second (``pagewords._wrapped_numbers``)."""
     upper, lower = (a, b) if a[1] <= b[1] else (b, a)
-    return lower[1] - max([upper[1]] + [w[6] for w in upper[4] if len(w) > 6])
+    return lower[1] - max([upper[1]] + [w[7] for w in upper[4] if len(w) > 7])
 
 
 def continues(item: list, settings: dict) -> bool:
@@ -234,7 +235,7 @@ def row_below(items: list, k: int, settings: dict) -> bool:
     return False
 
 
-def _page_parts(items: list, settings: dict) -> tuple:
+def _page_parts(items: list, settings: dict, titles: frozenset = frozenset()) -> tuple:
     """``({anchor: [item indices]}, [text items before the first anchor, left unowned])``."""
     # a line a whole reach under its row stands there: its coordinates' last bits are noise
     gap = settings["continuation_gap"] + 1e-6
@@ -250,8 +251,8 @@ def _page_parts(items: list, settings: dict) -> tuple:
             else:
                 leading.append(i)  # a row's second line on the page after its first
             continue
-        if item[0] != "text" or not continues(item, settings):
-            continue
+        if item[0] != "text" or not continues(item, settings) or face_of(item[4]) in titles:
+            continue  # no row's, or set in a title's face (``faces``)
         over = max((a for a in parts if a < i), default=None) if mode == "above" else None
         if over is not None and codes_only(item[4], settings):
             parts[over].append(i)  # the sign a narrow cell wraps under its amount
@@ -370,8 +371,9 @@ def _extract(pages: list, settings: dict) -> tuple:
     if settings.get("running", True):
         mark_running(items_by_page, settings)
     rows, above, carried = [], settings.get("continuation") == "above", None
+    titles = title_faces(items_by_page)
     for page, items in enumerate(items_by_page):
-        parts, leading = _page_parts(items, settings)
+        parts, leading = _page_parts(items, settings, titles)
         if carried and any(item[5] == TITLE for item in items[:min(parts, default=0)]):
             carried = None  # a section starts over the page's first row: none goes on into it
         if leading and rows and settings.get("carry_rows", True) and not above:
@@ -389,8 +391,7 @@ def _extract(pages: list, settings: dict) -> tuple:
 
 
 def _extend(row: list, items: list, lines: list, page: int, first: bool = False) -> None:
-    """``row`` continued by ``lines`` of ``page`` (``first``: they open it, from the page
-    before)."""
+    """``row`` continued by ``lines`` of ``page`` (``first``: opening it, from the page before)."""
     for c, cell in enumerate(row[0]):
         more = " ".join(items[k][2][c] for k in lines if items[k][2][c])
         row[0][c] = " ".join(t for t in ((more, cell) if first else (cell, more)) if t)

@@ -4,7 +4,7 @@ glyphs that map to no character), each with the reason a person can check.
 
 Copied verbatim, after ``amounts``, into every generated parser: standard
 library only. Reader words are ``(text, x0, x1, top, bottom, font, size, runs)``; the
-engine's are ``(text, x0, x1, top, bottom, size)``.
+engine's are ``(text, x0, x1, top, bottom, size, font)``.
 """
 from __future__ import annotations
 
@@ -129,10 +129,10 @@ def _wrapped_numbers(words: list) -> list:
             lead = _groups_before(words, i)
             gone.update(lead)
             start = [words[k] for k in lead] + [u]
-            # on its first line; its seventh field is where its last part stands, under
+            # on its first line; its eighth field is where its last part stands, under
             # which the row's text goes on (``engine``)
             joined[i] = (" ".join(w[0] for w in start + [t]), min(start[0][1], t[1]),
-                         max(u[2], t[2]), u[3], u[4], u[5], t[3])
+                         max(u[2], t[2]), u[3], u[4], u[5], u[6] if len(u) > 6 else None, t[3])
             gone.add(j)
             break
     if not joined:
@@ -179,10 +179,11 @@ def _pieces(w: tuple, gap: float | None, usual: float) -> list:
     """The word cut where its glyphs stand ``gap`` em apart or change between the page's
     usual size and a watermark's; one engine word when nothing cuts it."""
     runs = w[7] if len(w) > 7 else ()
+    font = w[5] if len(w) > 6 and isinstance(w[5], str) else None
     if len(w) > 8 and w[8]:  # glyphs of no width stacked: the text in the order drawn
-        return [(w[8], w[1], w[2], w[3], w[4], _size(w))]
+        return [(w[8], w[1], w[2], w[3], w[4], _size(w), font)]
     if not runs:
-        return [(w[0], w[1], w[2], w[3], w[4], _size(w))]
+        return [(w[0], w[1], w[2], w[3], w[4], _size(w), font)]
     cuts = [0]
     for i in range(1, len(runs)):
         a, b = runs[i - 1], runs[i]
@@ -199,7 +200,7 @@ def _pieces(w: tuple, gap: float | None, usual: float) -> list:
         group = runs[i:j]
         out.append((w[0][start:end], group[0][1], max(r[2] for r in group),
                     min(r[3] for r in group), max(r[4] for r in group),
-                    max(r[5] for r in group)))
+                    max(r[5] for r in group), font))
     return [p for p in out if p[0].strip()]
 
 
@@ -220,7 +221,7 @@ def _leaders(pieces: list) -> list:
             if name:
                 lead = start + len(w[0][start:end]) - len(w[0][start:end].lstrip("."))
                 out.append((name, w[1] + lead * step, w[1] + (lead + len(name)) * step,
-                            w[3], w[4], w[5]))
+                            *w[3:7]))
             start = m.end() if m else end
     return out
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from . import engine, wordlines
+from . import engine, faces, wordlines
 from .columns import GLUE_GAP, LINE_TOLERANCE
 
 
@@ -86,12 +86,14 @@ def _over_rows(pages: list, settings: dict) -> list:
              if item[0] == "furniture" and item[5] == wordlines.HEADING for w in item[4]]
     left, right = min(w[1] for w in rows), max(w[2] for w in rows)
     out, words = [], row_words(found, items_by_page)
+    titles = faces.title_faces(items_by_page)
     for p, items in enumerate(items_by_page):
         for k, item in enumerate(items):
             # a line no row took: one no row may continue, or one apart from every row
-            # (under the heading, under a total)
+            # (under the heading, under a total), or one set in a title's face
             if item[0] != "text" or (p, k) in owned or k and left_by_row(
-                    items[k - 1], item, settings, words.get((p, k - 1))):
+                    items[k - 1], item, settings, words.get((p, k - 1))) and \
+                    faces.face_of(item[4]) not in titles:
                 continue
             beside = (item[4][-1][2] < left or item[4][0][1] > right) and \
                 not _own_line(items, k, p, owned)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..table import engine, sections, wordlines
+from ..table import engine, faces, sections, wordlines
 
 _ELSEWHERE = ("reads as a line of the heading, but stands where the heading's names are not "
               "printed")
@@ -28,11 +28,35 @@ def misplaced(items: list, settings: dict, rows: list) -> dict:
 def left_behind(items: list, settings: dict, rows: list) -> set:
     """``(page, line)`` of section titles right under a row's line, or a line of money no row
     took, that the row may go on with: a section starts over its rows, and a title that may
-    be the row's text is no evidence of one (``sections`` reads titles so too)."""
-    words = sections.row_words(rows, items)
+    be the row's text is no evidence of one (``sections`` reads titles so too), unless it
+    turns the sign in a title's face (``_turning``)."""
+    words, turning = sections.row_words(rows, items), _turning(items, settings)
     return {(page, k) for page, lines in enumerate(items) for k in range(1, len(lines))
             if lines[k][0] == "furniture" and lines[k][5] == engine.TITLE
+            and (page, k) not in turning
             and sections.left_by_row(lines[k - 1], lines[k], settings, words.get((page, k - 1)))}
+
+
+def _turning(items: list, settings: dict) -> set:
+    """``(page, line)`` of the section titles set in a title's face (``faces``) that turn
+    the sign of the amounts the sections sign: the rows under one are read with the other
+    sign from the rows above it. A title may stand where a row's text would; a row's line
+    set in another face than the rows (a foreign amount's rate) signs no rows, and one that
+    heads no row turns nothing."""
+    if not any(c.get("section_signed") for c in settings.get("columns") or ()):
+        return set()
+    titles, signs = faces.title_faces(items), dict(settings.get("sections") or ())
+    out, pending, section, current = set(), None, None, None
+    for page, lines in enumerate(items):
+        for k, item in enumerate(lines):
+            if item[0] == "furniture" and item[5] == engine.TITLE:
+                section = signs.get(wordlines.normalize(item[3]))
+                pending = (page, k) if faces.face_of(item[4]) in titles else None
+            elif item[0] == "anchor":
+                if pending and current is not None and section != current:
+                    out.add(pending)
+                pending, current = None, section
+    return out
 
 
 def stray(items: list, settings: dict) -> set:

@@ -134,7 +134,7 @@ class PageRowsTest(unittest.TestCase):
     def test_text_under_a_rows_wrapped_amount_continues_the_row(self):
         # '181' over '081.39' is one word on the row's line that says where its second line
         # stands: the description goes on under that, a line's reach from the row's last line
-        amount = [("181 081.39", 320, 345, 65, 73, 8.0, 75)]
+        amount = [("181 081.39", 320, 345, 65, 73, 8.0, None, 75)]
         page = (HEADER + line(65, (40, "01/02/24"), (100, "Transfer")) + amount
                 + line(87, (100, "reference AB12")))
         frame = dataframe.build_frame([page], settings(continuation_gap=12.0))
@@ -156,6 +156,23 @@ def row(top, date, description, amount, balance=None):
     """One transaction's first line under HEADER's columns."""
     cells = [(40, date), (100, description), (320, amount)]
     return line(top, *(cells + [(420, balance)] if balance else cells))
+
+
+def set_in(face, words):
+    """``words`` as the reader gives the engine a face: size, then font."""
+    return [w[:5] + (8.0, face) for w in words]
+
+
+def in_sections(face):
+    """Five rows whose descriptions stand above them, under 'Money out' and 'Money in' set
+    in ``face`` (the rows are set in 'Regular')."""
+    rows = [line(72, (100, "Coffee")) + row(82, "01/02/24", "", "3.50"),
+            line(94, (100, "Tea")) + row(104, "02/02/24", "", "1.50"),
+            line(116, (100, "Cake")) + row(126, "03/02/24", "", "2.00"),
+            line(150, (100, "Salary")) + row(160, "04/02/24", "", "900.00"),
+            line(172, (100, "Refund")) + row(182, "05/02/24", "", "9.00")]
+    page = set_in("Regular", HEADER + rows[0] + rows[1] + rows[2] + rows[3] + rows[4])
+    return page + set_in(face, line(62, (100, "Money out")) + line(138, (100, "Money in")))
 
 
 def descriptions(pages, s):
@@ -419,6 +436,14 @@ class DescriptionAboveTest(unittest.TestCase):
     def test_read_as_below_the_same_lines_go_to_the_wrong_rows(self):
         self.assertNotEqual(descriptions([self.PAGE], settings(continuation="below")),
                             ["Coffee shop Main Street", "Tea"])
+
+    def test_a_title_set_in_a_face_no_row_is_set_in_is_no_rows_description(self):
+        s = settings(continuation="above")
+        self.assertEqual(descriptions([in_sections("Bold")], s),
+                         ["Coffee", "Tea", "Cake", "Salary", "Refund"])
+        # set as the rows are, the same lines stand where the rows' wrapped text does
+        self.assertEqual(descriptions([in_sections("Regular")], s),
+                         ["Money out Coffee", "Tea", "Cake", "Money in Salary", "Refund"])
 
     def test_a_labels_word_wrapped_at_a_pages_top_goes_to_no_row(self):
         # 'Balance brought' over 'forward', then the last row's wrapped words: the label's

@@ -154,7 +154,7 @@ class WrappedNumberTest(unittest.TestCase):
                  self.engine_word("081,39", 290, 315, 60)]
         joined = pagewords._wrapped_numbers(words)
         self.assertEqual([(w[0], w[3]) for w in joined], [("Rent", 50), ("181 081,39", 50)])
-        self.assertEqual(joined[1][6], 60)  # where its last part stands
+        self.assertEqual(joined[1][7], 60)  # where its last part stands
 
     def test_a_head_of_several_groups_is_joined_whole(self):
         # '1 023' over '742,77': the millions' group a narrow space before the thousands'

@@ -6,7 +6,7 @@ import unittest
 
 from dua.statements.table import engine, sections
 
-from .test_engine import HEADER, line, row, settings
+from .test_engine import HEADER, in_sections, line, row, settings
 
 
 def three_columns():
@@ -188,6 +188,13 @@ class TitleUnderHeadingTest(unittest.TestCase):
         self.assertTrue(wordlines.past_its_end(line(77, (200, "Money in")), above, columns))
         # in a column the row prints nothing in, no cell of it to wrap: it may be its text
         self.assertFalse(wordlines.past_its_end(line(77, (420, "Money in")), above, columns))
+
+    def test_titles_set_in_a_face_no_row_is_set_in_name_the_sections_where_rows_go_on(self):
+        # each stands where the row above's text goes on, or over a row's description
+        s = settings(continuation="above")
+        found = [t for _, _, t in sections.titles([in_sections("Bold")], s)]
+        self.assertEqual(found, ["money out", "money in"])
+        self.assertEqual(sections.titles([in_sections("Regular")], s), [])
 
     def test_a_wrapped_dates_year_over_a_row_titles_nothing(self):
         page = (HEADER + row(65, "01/02/24", "Coffee", "3.50") + line(75, (40, "2024"))

@@ -6,7 +6,7 @@ import unittest
 
 from dua.statements.verification import ledger
 
-from ..table.test_engine import HEADER, line, row, settings
+from ..table.test_engine import HEADER, in_sections, line, row, settings
 
 COFFEE = row(65, "01/02/24", "Coffee", "3.50", "96.50")
 TEA = row(90, "02/02/24", "Tea", "1.50", "95.00")
@@ -42,6 +42,23 @@ class LeftBehindTitleTest(unittest.TestCase):
         # in the date column, where no row goes on, it stands as a title
         page = HEADER + line(58, (40, "Money in")) + COFFEE + line(77, (40, "Loan instalment"))
         self.assertEqual(unaccounted(ledger.build([page + TEA], s)), [])
+
+    def test_a_title_set_in_a_face_no_row_is_set_in_is_accounted_where_a_row_may_go_on(self):
+        s = settings(continuation="above", sections=[["money out", -1], ["money in", 1]])
+        s["columns"][2]["section_signed"] = True
+        book = ledger.build([in_sections("Bold")], s)
+        self.assertEqual(unaccounted(book), [])
+        self.assertEqual([f[1] for f in furniture(book)], ["Money out", "Money in"])
+        # set as the rows are, 'Money in' under 'Cake' may be that row's words; and so may
+        # a line in another face that signs the rows under it as those above are signed
+        self.assertEqual(unaccounted(ledger.build([in_sections("Regular")], s)),
+                         ["Money", "in"])
+        s["sections"] = [["money out", -1], ["money in", -1]]
+        self.assertEqual(unaccounted(ledger.build([in_sections("Bold")], s)), ["Money", "in"])
+        # or where the amounts print their own signs, which no section turns
+        s["sections"] = [["money out", -1], ["money in", 1]]
+        s["columns"][2]["section_signed"] = False
+        self.assertEqual(unaccounted(ledger.build([in_sections("Bold")], s)), ["Money", "in"])
 
 
 class StrayHeadingTest(unittest.TestCase):
