@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from ..notation.dates import DATE_SEARCH
-from . import engine, wordlines
+from . import engine, faces, wordlines
 from .columns import GLUE_GAP, LINE_TOLERANCE, _aligned_tier, _phrases, _split_at_rivers
 
 # Used only when no river geometry is given (and as a hint): common English column words.
@@ -129,7 +129,7 @@ def find_header(pages: list, first: tuple, segments: list | None = None) -> list
             break
     if best is None:
         return []
-    stack = _stack(lines, best, segments, reach)
+    stack = _stack(lines, best, segments, reach, faces.face_of(anchor))
     whole = _whole(stack, every)
     return _repeated_with(pages, whole[stack.index(best)], whole)
 
@@ -150,17 +150,22 @@ def _repeated_with(pages: list, best: list, block: list) -> list:
         wordlines.normalize(wordlines.join_words(ln, GLUE_GAP)) in near for near in places)]
 
 
-def _stack(lines: list, best: list, segments: list | None, reach: tuple | None = None) -> list:
+def _stack(lines: list, best: list, segments: list | None, reach: tuple | None = None,
+           rows_face: str | None = None) -> list:
     """``best`` and the plain lines that touch it above and below (a wrapped heading),
     within the table's ``reach`` where known: its rows' lines, descriptions printed on
-    lines of their own included, not only the columns of their first lines."""
+    lines of their own included, not only the columns of their first lines. A line set in
+    the face of the rows (``rows_face``), where the heading is set in another, is a row's
+    (the first row's description, printed above its amounts)."""
     height = max(w[4] - w[3] for w in best)
     block = [best]
+    own = rows_face if rows_face != faces.face_of(best) else None
     grew = True
     while grew:
         grew = False
         for ln in lines:
-            if any(ln is b for b in block) or not _plain(ln) or _numbered(ln):
+            if any(ln is b for b in block) or not _plain(ln) or _numbered(ln) or (
+                    own is not None and faces.face_of(ln) == own):
                 continue
             # a heading cell wraps right under (or over) its own words: a line under a cell
             # whose next line down is empty is the first row's text, not a third tier; a

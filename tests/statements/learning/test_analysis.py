@@ -11,7 +11,7 @@ from dua.pdf import read_document
 from dua.statements.table import dataframe, engine, notation
 from dua.statements.learning import analysis
 
-from ..table.test_engine import line
+from ..table.test_engine import line, set_in
 
 
 def rows(*specs, top=80.0, pitch=12.0):
@@ -743,6 +743,23 @@ class HeadingTiersTest(unittest.TestCase):
         header = analysis.find_header([page], found[0], segments)
         self.assertEqual([[w[0] for w in ln] for ln in header],
                          [["POSTING", "DESCRIPTION", "AMOUNT"], ["DATE"]])
+
+    def test_a_first_rows_description_set_in_the_rows_face_under_the_heading_is_no_tier(self):
+        # the heading in bold; the first row's description, printed over its amounts right
+        # under the heading's last name, is set in the regular face of every row's lines
+        heading = line(50, (40, "Amount"), (100, "Date"), (160, "Details"))
+        page = []
+        for i, (text, amount, day) in enumerate((("Coffee", "3.50", "01/02/24"),
+                                                 ("Tea", "1.50", "02/02/24"),
+                                                 ("Cake", "2.00", "03/02/24"))):
+            page += line(60 + 22 * i, (160, text)) + line(70 + 22 * i, (40, amount),
+                                                           (100, day))
+        for face, tiers in (("Bold", 1), ("Regular", 2)):  # set as the rows are: a tier
+            with self.subTest(heading_face=face):
+                words = set_in(face, heading) + set_in("Regular", page)
+                found = analysis.candidate_lines([words])
+                segments = analysis.find_segments([ln for _, ln in found])
+                self.assertEqual(len(analysis.find_header([words], found[0], segments)), tiers)
 
     def test_a_heading_over_the_first_columns_of_long_descriptions_is_found(self):
         # the descriptions run on far to the right, a word space at a time: their last
