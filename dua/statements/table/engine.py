@@ -18,7 +18,7 @@ import re
 
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .datewraps import carry_dates, date_goes_on, wrapped_heads
-from .faces import face_of, title_faces
+from .faces import in_title_face, title_faces
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
                         codes_only, column_of, date_tail, figures_only, foreign_heading,
@@ -251,7 +251,7 @@ def _page_parts(items: list, settings: dict, titles: frozenset = frozenset()) ->
             else:
                 leading.append(i)  # a row's second line on the page after its first
             continue
-        if item[0] != "text" or not continues(item, settings) or face_of(item[4]) in titles:
+        if item[0] != "text" or not continues(item, settings) or in_title_face(items, i, titles):
             continue  # no row's, or set in a title's face (``faces``)
         over = max((a for a in parts if a < i), default=None) if mode == "above" else None
         if over is not None and codes_only(item[4], settings):

@@ -12,8 +12,21 @@ from __future__ import annotations
 def face_of(words: list) -> str | None:
     """The font a line's words share; None where they mix fonts or one names none (a
     word some other reading than the reader's made)."""
-    faces = {w[6] if len(w) > 6 else None for w in words}
-    return faces.pop() if len(faces) == 1 else None
+    found = {w[6] if len(w) > 6 else None for w in words}
+    return found.pop() if len(found) == 1 else None
+
+
+def in_title_face(items: list, k: int, titles: frozenset) -> bool:
+    """Whether line ``k`` of a page's items is set in one of ``titles`` on a line of its
+    own: a word of a row set in another font a little off the row's line (a patched
+    payee's name) overlaps that line, and is the row's."""
+    words = items[k][4]
+    if face_of(words) not in titles:
+        return False
+    top, bottom = min(w[3] for w in words), max(w[4] for w in words)
+    return not any(0 <= j < len(items) and items[j][0] == "anchor"
+                   and min(bottom, max(w[4] for w in items[j][4]))
+                   > max(top, min(w[3] for w in items[j][4])) for j in (k - 1, k + 1))
 
 
 def title_faces(items_by_page: list) -> frozenset:

@@ -93,7 +93,7 @@ def _over_rows(pages: list, settings: dict) -> list:
             # (under the heading, under a total), or one set in a title's face
             if item[0] != "text" or (p, k) in owned or k and left_by_row(
                     items[k - 1], item, settings, words.get((p, k - 1))) and \
-                    faces.face_of(item[4]) not in titles:
+                    not faces.in_title_face(items, k, titles):
                 continue
             beside = (item[4][-1][2] < left or item[4][0][1] > right) and \
                 not _own_line(items, k, p, owned)

@@ -437,14 +437,6 @@ class DescriptionAboveTest(unittest.TestCase):
         self.assertNotEqual(descriptions([self.PAGE], settings(continuation="below")),
                             ["Coffee shop Main Street", "Tea"])
 
-    def test_a_title_set_in_a_face_no_row_is_set_in_is_no_rows_description(self):
-        s = settings(continuation="above")
-        self.assertEqual(descriptions([in_sections("Bold")], s),
-                         ["Coffee", "Tea", "Cake", "Salary", "Refund"])
-        # set as the rows are, the same lines stand where the rows' wrapped text does
-        self.assertEqual(descriptions([in_sections("Regular")], s),
-                         ["Money out Coffee", "Tea", "Cake", "Money in Salary", "Refund"])
-
     def test_a_labels_word_wrapped_at_a_pages_top_goes_to_no_row(self):
         # 'Balance brought' over 'forward', then the last row's wrapped words: the label's
         # word is the label's, the rest the row's
@@ -463,7 +455,6 @@ class DescriptionAboveTest(unittest.TestCase):
         self.assertEqual(descriptions([first, second], settings(continuation="above")),
                          ["Coffee", "Tea room London"])
 
-
     def test_words_at_a_pages_foot_open_no_row_under_a_section_title_on_the_next(self):
         # the next account's title at the foot, its heading and 'Money out' over the page
         first = HEADER + line(62, (100, "Coffee")) + row(72, "01/02/24", "", "3.50") \
@@ -472,6 +463,28 @@ class DescriptionAboveTest(unittest.TestCase):
                   + row(82, "02/02/24", "", "1.50"))
         s = settings(continuation="above", sections=[["money out", -1]])
         self.assertEqual(descriptions([first, second], s), ["Coffee", "Tea room"])
+
+
+class TypeFaceTest(unittest.TestCase):
+    """Lines set in a face no row is set in (``faces``): titles, unless on a row's line."""
+
+    def test_a_title_set_in_a_face_no_row_is_set_in_is_no_rows_description(self):
+        s = settings(continuation="above")
+        self.assertEqual(descriptions([in_sections("Bold")], s),
+                         ["Coffee", "Tea", "Cake", "Salary", "Refund"])
+        # set as the rows are, the same lines stand where the rows' wrapped text does
+        self.assertEqual(descriptions([in_sections("Regular")], s),
+                         ["Money out Coffee", "Tea", "Cake", "Money in Salary", "Refund"])
+
+    def test_a_rows_word_in_another_face_a_little_off_its_line_stays_the_rows(self):
+        # a payee's name patched in another font, 3.2 pt under its row's line: a line of
+        # its own to the reading, but overlapping the row's, so no title however set
+        page = set_in("Regular", HEADER + row(65, "01/02/24", "", "3.50")
+                      + row(90, "02/02/24", "Tea", "1.50") + row(105, "03/02/24", "Cake", "2.00")
+                      + row(120, "04/02/24", "Bus", "1.00"))
+        page += set_in("Minion", line(68.2, (100, "AMAZON")))
+        self.assertEqual(descriptions([page], settings()), ["AMAZON", "Tea", "Cake", "Bus"])
+
 
 class WrappedCellsTest(unittest.TestCase):
     def test_a_date_wrapped_in_its_cell_joins_its_first_line(self):
