@@ -294,8 +294,11 @@ class PoolInterruptTest(unittest.TestCase):
 
         task = batch.plan(PARSER, [os.path.join(STATEMENTS, "a.pdf")])[0]
         self.addCleanup(worker._INTERRUPTED.clear)
-        with self.assertRaises(KeyboardInterrupt):
-            worker._interrupted(signal.SIGINT, None)  # Ctrl-C while a file was running
+        # Ctrl-C while a file runs: it unwinds (its sandbox's folder is removed)
+        with mock.patch.object(worker, "convert", side_effect=lambda task: worker._interrupted(
+                signal.SIGINT, None)), self.assertRaises(KeyboardInterrupt):
+            worker.convert_in_pool(task)
+        worker._interrupted(signal.SIGINT, None)  # again, idle: no traceback, the flag only
         with mock.patch.object(worker, "convert") as convert:
             with self.assertRaises(KeyboardInterrupt) as caught:
                 worker.convert_in_pool(task)  # the file it had taken off the queue

@@ -6,6 +6,7 @@ its file with ParserCrashedError; Ctrl-C drops what has not started.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from typing import Callable, Iterable, Mapping
@@ -130,7 +131,8 @@ def _submit_all(todo: list, executor, finish, workers: int) -> None:
     futures = {}
     try:
         work = convert_in_pool if owned else convert
-        futures = {executor.submit(work, t): t for t in todo}
+        with _ctrl_c_held(owned):  # the workers it starts take it once they can, quietly
+            futures = {executor.submit(work, t): t for t in todo}
         for future in _as_completed(futures):
             task = futures[future]
             try:
@@ -149,6 +151,22 @@ def _submit_all(todo: list, executor, finish, workers: int) -> None:
     finally:
         if owned:
             executor.shutdown(wait=True)
+
+
+@contextlib.contextmanager
+def _ctrl_c_held(hold: bool):
+    """Ctrl-C held back from this thread for the block: a process forked in it starts
+    with Ctrl-C held too (``worker.pool_worker`` takes it), and this one takes it after."""
+    import signal  # lazy: keeps import dua fast
+
+    if not hold or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _as_completed(futures, wake: float = 0.25):

@@ -18,20 +18,25 @@ from .stamps import retire_others, rows_as, source_stamp, write_stamp
 
 AGENT_ID = "dua_batch"
 _INTERRUPTED: list = []  # Ctrl-C reached this pool worker: it starts no other file
+_RUNNING: list = []  # the file this pool worker is converting, while it does
 
 
 def pool_worker(parent: int) -> None:
     """Start of each worker of a batch's own process pool: it dies with the batch, however
-    that ends, and after a Ctrl-C starts no file (see ``convert_in_pool``)."""
+    that ends, and after a Ctrl-C starts no file (see ``convert_in_pool``). The pool starts
+    it with Ctrl-C held (``runner``), taken here once it can be taken quietly."""
     import signal  # lazy: only a pool worker needs it
 
     die_with_parent(parent)
     signal.signal(signal.SIGINT, _interrupted)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
 
 
 def _interrupted(signum, frame) -> None:
     _INTERRUPTED.append(signum)
-    raise KeyboardInterrupt  # as Python's own handler: the running file unwinds its cleanup
+    if _RUNNING:  # the running file unwinds its cleanup, as under Python's own handler;
+        raise KeyboardInterrupt  # an idle worker waits for the batch to end it, quietly
 
 
 def convert_in_pool(task) -> dict:
@@ -43,7 +48,11 @@ def convert_in_pool(task) -> dict:
     """
     if _INTERRUPTED:
         raise KeyboardInterrupt(f"the batch was interrupted before {task.pdf_path} started")
-    return convert(task)
+    _RUNNING.append(task)
+    try:
+        return convert(task)
+    finally:
+        _RUNNING.clear()
 
 
 def convert(task) -> dict:
