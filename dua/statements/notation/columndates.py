@@ -29,14 +29,15 @@ def in_order(keys: list) -> bool:
 
 @functools.lru_cache(maxsize=1)
 def _search():
-    """Date-like runs of any notation: a month word of any language beside numbers, CJK
-    marks, or three numbers under one separator."""
+    """Date-like runs of any notation: a month word of any language beside numbers (a day
+    with its ordinal's ending or without), CJK marks, or three numbers under one separator."""
     month = month_pattern(months.MONTHS)
     sep = r"[ .\-/,]*"
+    day = r"\d{1,2}(?:[^\W\d_]{1,2}(?![^\W\d_]))?"  # an ordinal's ending allowed: '12th'
     shapes = (r"\d{2,4}\s*[年년]\s*\d{1,2}\s*[月월\u2f49]\s*\d{1,2}\s*[日일\u2f47]?",
               r"\d{1,2}\s*[月월\u2f49]\s*\d{1,2}\s*[日일\u2f47]",
-              r"\d{1,2}%s%s(?:%s\d{4}|%s\d{2}(?!\d))?" % (sep, month, sep, sep),
-              r"%s%s\d{1,2}(?:%s\d{4}|%s\d{2}(?!\d))?" % (month, sep, sep, sep),
+              r"%s%s%s(?:%s\d{4}|%s\d{2}(?!\d))?" % (day, sep, month, sep, sep),
+              r"%s%s%s(?:%s\d{4}|%s\d{2}(?!\d))?" % (month, sep, day, sep, sep),
               r"\d{1,4}([./-])\d{1,2}\1\d{1,4}",  # three numbers, any order: '24-7-18'
               r"\d{1,2}[./-]\d{1,2}\.?(?![./-]?\d)")  # day and month alone: kept if in order
     # no run starts in a number's decimals ('4.317,51 июл. 18 2025': the date is the month's)

@@ -88,7 +88,8 @@ def induce(values: list) -> dict | None:
     for cuts in _cuts(kinds, shaped):
         cut = [_cut(s, cuts) for s in shaped]
         columns = [[s[1][i] for s in cut] for i in range(len(cut[0][0]))]
-        roles, languages = _roles(cut[0][0], columns)
+        glued = [all(not s[2][i] for s in cut) for i in range(len(cut[0][0]))]
+        roles, languages = _roles(cut[0][0], columns, glued)
         if roles is not None:
             shaped, kinds = cut, cut[0][0]
             break
@@ -199,8 +200,9 @@ def _by_the_days(free: list, columns: list) -> dict:
     return roles
 
 
-def _roles(kinds: tuple, columns: list) -> tuple:
-    """Each part's role: a month word or a number marked by 年月日; the rest by their ranges."""
+def _roles(kinds: tuple, columns: list, glued: list) -> tuple:
+    """Each part's role: a month word or a number marked by 年月日; the rest by their ranges.
+    ``glued[i]``: part ``i`` touches the part before it on every date."""
     roles, languages = [None] * len(kinds), set()
     for i, (kind, col) in enumerate(zip(kinds, columns)):
         if kind != "w":
@@ -210,6 +212,9 @@ def _roles(kinds: tuple, columns: list) -> tuple:
             roles[i], roles[i - 1] = "mark", marks.pop()
             continue
         langs = _languages(col)
+        if not langs and _ordinal(i, kinds, col, glued):
+            roles[i] = "o"
+            continue
         if langs and "m" not in roles:
             roles[i], languages = "m", langs
         elif len({t.lower() for t in col}) == 1 or "m" in roles:
@@ -245,6 +250,13 @@ def _roles(kinds: tuple, columns: list) -> tuple:
     return roles, languages
 
 
+def _ordinal(i: int, kinds: tuple, col: list, glued: list) -> bool:
+    """Whether part ``i`` is an ordinal's ending ('12th', '1st', '1er'): letters glued to
+    the number before them on every date, too short to be a month's name (so the ending
+    of any other day reads too: a key of the 4th to the 20th shows only 'th')."""
+    return bool(i) and kinds[i - 1] == "n" and glued[i] and max(len(t) for t in col) <= 2
+
+
 def _languages(col: list) -> set:
     """The languages in which every word of ``col`` names a month (all of them, tokens
     being ambiguous across languages, so the pattern covers each language's months)."""
@@ -264,6 +276,8 @@ def _part(role: str, col: list, languages: set) -> str:
         return month_pattern(languages)
     if role == "w":
         return r"[^\W\d_]+\.?" if len({t.lower() for t in col}) > 1 else re.escape(col[0])
+    if role == "o":
+        return r"[^\W\d_]{1,2}"
     lo, hi = min(len(t) for t in col), max(len(t) for t in col)
     if role in ("d", "m") and (lo == 1 or not any(t.startswith("0") for t in col)):
         lo, hi = 1, 2  # a day or month printed unpadded (none seen below ten is no proof)

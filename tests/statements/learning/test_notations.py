@@ -269,6 +269,26 @@ class DateNotationTest(unittest.TestCase):
         self.assertRegex("1 ENERO 2025", pattern)
         self.assertNotRegex("1 janvier 2025", pattern)
 
+    def test_a_days_ordinal_ending_is_learned_so_any_days_ending_reads(self):
+        # UK banks print '12th Feb': a key of the 4th to the 20th shows only 'th'
+        for values, meant, unseen in (
+                (["4th Feb 2022", "12th Feb 2022"], [(2022, 2, 4), (2022, 2, 12)], "21st Mar 2022"),
+                (["Jan 20th", "Jan 23rd"], [(0, 1, 20), (0, 1, 23)], "Feb 1st"),
+                (["1er mars", "1er avril"], [(0, 3, 1), (0, 4, 1)], "1er mai")):
+            with self.subTest(values=values):
+                found = datenotation.induce(values)
+                pattern = re.compile("^(?:%s)$" % found["pattern"], re.IGNORECASE)
+                self.assertRegex(unseen, pattern)
+                self.assertEqual(datenotation.order_keys(values, found), meant)
+
+    def test_without_a_key_days_with_their_ordinal_endings_are_a_date_column(self):
+        def lines(texts):
+            return [[(t, 0.0, 10.0, 10.0 * i, 10.0 * i + 8, 8.0)] for i, t in enumerate(texts)]
+
+        found = columndates.from_lines(lines(["12th Feb", "15th Feb", "1st Mar", "2nd Mar"]),
+                                       lambda line: True)
+        self.assertRegex("23rd Mar", re.compile("^(?:%s)$" % found, re.IGNORECASE))
+
     def test_words_and_numbers_that_are_no_date_give_no_notation(self):
         for values in (["12.50", "3.75"], ["Transfer to X", "ATM"], ["REF 1234", "REF 99"]):
             self.assertIsNone(datenotation.induce(values), values)
