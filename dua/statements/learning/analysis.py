@@ -201,7 +201,7 @@ def _read_layout(pages: list, candidates: list, group_pattern: str | None,
                  header: list | None = None, patterns: tuple = DATE_PATTERNS) -> Analysis:
     rows = margins.aligned(candidates)  # rivers in one frame, where a page's margin moved
     raw = find_segments(rows)
-    segments = join_word_rivers(raw, rows)
+    segments = join_word_rivers(raw, rows, () if patterns == DATE_PATTERNS else patterns)
     if header is None:
         header = find_header(pages, candidates[0], segments)
     # a row's text longer than any other row's is too rare to cover a segment of its own:

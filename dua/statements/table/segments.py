@@ -6,6 +6,7 @@ them, and grouping them into columns, is ``columns``'s.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from ..notation.dates import DATE_SEARCH
@@ -36,17 +37,21 @@ def find_segments(lines: list) -> list:
     return [(a * step, (b + 1) * step) for a, b in segments]
 
 
-def join_word_rivers(segments: list, lines: list) -> list:
+def join_word_rivers(segments: list, lines: list, dates: tuple = ()) -> list:
     """Neighbouring segments of words joined where every line with words in both reads on
     from one to the other across a single space: the words of one column that happen to
     align on every row (a few rows of a fixed-pitch printout), not two columns. Money and
-    dates never join: a gutter one space wide beside them is still a gutter."""
+    dates never join: a gutter one space wide beside them is still a gutter. ``dates``: the
+    patterns of the dates this statement prints, where learned ('02-06' as Rabobank prints
+    its day and month), beside the usual shapes."""
     if len(segments) < 2:
         return segments
     space = word_space(lines)
+    numeric = _numeric if not dates else functools.partial(
+        _numeric, dates=re.compile("|".join(f"(?:{p})" for p in dates), re.IGNORECASE))
     out = [list(segments[0])]
     for seg in segments[1:]:
-        if _reads_on(out[-1], seg, lines, space):
+        if _reads_on(out[-1], seg, lines, space, numeric):
             out[-1][1] = seg[1]
         else:
             out.append(list(seg))
@@ -64,7 +69,8 @@ def word_space(lines: list) -> float | None:
     return gaps[len(gaps) // 2] if gaps else None
 
 
-def _reads_on(left: list, right: tuple, lines: list, word: float | None = None) -> bool:
+def _reads_on(left: list, right: tuple, lines: list, word: float | None = None,
+              numeric=None) -> bool:
     """Whether every line with words in both segments reads on from one to the other across
     one space: at most a letter and a half of its words' pitch, and, where the lines' word
     space is known, at most one and a half of it (a date's 8 pt before a code, where its
@@ -78,7 +84,7 @@ def _reads_on(left: list, right: tuple, lines: list, word: float | None = None) 
         if _grouped(a, b):
             gaps.append(0.0)  # '7' and '562,40': one amount its thousands are spaced off
             continue
-        if any(_numeric(w[0]) for w in a + b):
+        if any((numeric or _numeric)(w[0]) for w in a + b):
             return False
         if all(_CODE.fullmatch(w[0]) for w in a):
             return False  # a column of codes ('S', 'Cr') beside money, not words read on
@@ -96,8 +102,9 @@ def _grouped(a: list, b: list) -> bool:
         and b[0][1] - a[0][2] <= letter and engine.looks_like_amount(f"{a[0][0]} {b[0][0]}")
 
 
-def _numeric(text: str) -> bool:
-    return engine.looks_like_amount(text) or bool(DATE_SEARCH.fullmatch(text))
+def _numeric(text: str, dates=None) -> bool:
+    return engine.looks_like_amount(text) or bool(DATE_SEARCH.fullmatch(text)) or \
+        bool(dates and dates.fullmatch(text))
 
 
 def money_segments(segments: list, lines: list) -> list:

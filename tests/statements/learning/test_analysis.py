@@ -1030,6 +1030,16 @@ class SegmentsTest(unittest.TestCase):
         self.assertEqual(analysis.join_word_rivers(found, lines),
                          [(52.0, 91.0), (98.5, 164.0), (171.5, 300.0)])
 
+    def test_a_date_in_the_statements_own_notation_one_space_beside_a_code_stays_apart(self):
+        # Rabobank: '02-06' (day and month, no shape the usual dates have) a space before
+        # its type code 'ei': the notation learned from the column says it is a date
+        segments = [(36.5, 61.5), (65.5, 75.5), (88.5, 140)]
+        lines = [line(65, (36.5, "02-06"), (65.5, "ei"), (88.5, "NL98 INGB")),
+                 line(77, (36.5, "03-06"), (65.5, "bc"), (88.5, "NL45 INGB"))]
+        self.assertEqual(len(analysis.join_word_rivers(segments, lines)), 2)
+        learned = (r"\d{2}\s*\-\s*\d{2}",)
+        self.assertEqual(analysis.join_word_rivers(segments, lines, learned), segments)
+
     def test_money_one_space_beside_words_stays_a_column_of_its_own(self):
         lines = [line(65, (40, "01/02/24"), (100, "Coffee"), (133, "3.50")),
                  line(77, (40, "02/02/24"), (100, "Bakery"), (133, "1.50"))]
