@@ -25,7 +25,7 @@ from ..verification import verify
 # needs the ones before).
 ENGINE_SOURCES = tuple(os.path.join(os.path.dirname(os.path.abspath(engine.__file__)), name)
                        for name in ("amounts.py", "pagewords.py", "wordlines.py", "datewraps.py",
-                                    "faces.py", "engine.py", "dataframe.py"))
+                                    "faces.py", "pagebreaks.py", "engine.py", "dataframe.py"))
 SEARCH_BUDGET = 80
 SEARCH_SECONDS = 30.0
 

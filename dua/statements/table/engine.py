@@ -1,7 +1,7 @@
 """The statement engine: pure functions over words, driven by one SETTINGS dict.
 
-Copied verbatim, after ``amounts``, ``pagewords``, ``wordlines``, ``datewraps`` and ``faces``,
-before ``dataframe``, into every generated parser: it imports only the standard library.
+Copied verbatim, after ``amounts``, ``pagewords``, ``wordlines``, ``datewraps``, ``faces`` and
+``pagebreaks``, before ``dataframe``, into every generated parser: standard library only.
 Words are ``(text, x0, x1, top, bottom, size, font)``, one list per page (``pagewords`` makes
 them from the reader's, a number wrapped over two lines with the top of its second as an
 eighth field; ``wordlines`` groups them into lines and cells).
@@ -19,6 +19,7 @@ import re
 from .amounts import CURRENCY_CODES, amount_marker, looks_like_amount, parse_amount  # noqa: F401
 from .datewraps import carry_dates, date_goes_on, wrapped_heads
 from .faces import in_title_face, title_faces
+from .pagebreaks import carried_over, leading_run, row_steps, trailing_run
 from .pagewords import statement_pages  # noqa: F401
 from .wordlines import (HEADING, _LABELLED, _is_header, _runs_on, _skip_reason, after_figures,
                         codes_only, column_of, date_tail, figures_only, foreign_heading,
@@ -236,7 +237,8 @@ def row_below(items: list, k: int, settings: dict) -> bool:
 
 
 def _page_parts(items: list, settings: dict, titles: frozenset = frozenset()) -> tuple:
-    """``({anchor: [item indices]}, [text items before the first anchor, left unowned])``."""
+    """``({anchor: [item indices]}, [text items before the first anchor (after the last,
+    where descriptions stand above), left unowned], row_steps)``."""
     # a line a whole reach under its row stands there: its coordinates' last bits are noise
     gap = settings["continuation_gap"] + 1e-6
     mode = settings.get("continuation", "below")  # where a row's wrapped lines stand
@@ -273,57 +275,8 @@ def _page_parts(items: list, settings: dict, titles: frozenset = frozenset()) ->
         elif (i < first and mode == "below") or (i > first and mode == "above"):
             leading.append(i)  # above: over a row that the page break carries to the next page
     if mode == "above":
-        return parts, _trailing_run(items, leading)
-    run = _leading_run(items, leading, first)
-    # a row carried over stands as close to the line under it (a row, a day's date) as the
-    # rows stand to each other; a page's own header stands further off
-    steps = sorted(items[b][1] - max(items[k][1] for k in parts[a])
-                   for a, b in zip(sorted(parts), sorted(parts)[1:])) or [gap]
-    after = run[-1] + 1 if run else len(items)
-    near = run and (first == len(items) or after == len(items)
-                    or items[after][1] - items[run[-1]][1] <= 1.2 * steps[len(steps) // 2])
-    return parts, run if near else []
-
-
-def _leading_run(items: list, leading: list, first: int) -> list:
-    """The text lines that open a page's table, before its first row and touching each
-    other: a description that began on an earlier page continues here. A page with no row
-    of its own continues one only under the table's heading printed again (the rest of a
-    row the page break cut) or over the balance the table closes with; without either, it
-    is some other text (terms, a notice)."""
-    heads = [i for i in range(first) if items[i][0] == "furniture" and items[i][5] == HEADING]
-    leading = [i for i in leading if not heads or i > max(heads)]  # over it: the page's header
-    after = next((i for i in range(min(leading or [0]), first) if i not in leading), None)
-    # the summary's figures on its labels' line, or on the line under them
-    summary = after is not None and items[after][5].startswith(_LABELLED) and any(
-        looks_like_amount(w[0]) for item in items[after:after + 2] for w in item[4])
-    if not leading or first == len(items) and not heads and not summary:
-        return []
-    # the first wrapped line, under nothing but the page's furniture and text no row
-    # continues (a running header the page prints in its own place)
-    start = min(leading)
-    if any(items[i][0] not in ("outside", "furniture", "text") for i in range(start)):
-        return []
-    run = []
-    for i in range(start, first):
-        if i not in leading:
-            break
-        run.append(i)
-    return run
-
-
-def _trailing_run(items: list, trailing: list) -> list:
-    """The text lines that close a page's table after its last row and touch each other:
-    the start of a row whose date and amounts the next page prints."""
-    if not trailing:
-        return []
-    end = max(i for i, item in enumerate(items) if item[0] not in ("outside", "furniture"))
-    run = []
-    for i in range(end, -1, -1):
-        if i not in trailing:
-            break
-        run.insert(0, i)
-    return run
+        return parts, trailing_run(items, leading), []
+    return parts, leading_run(items, leading, first), row_steps(items, parts)
 
 
 def _row(items: list, order: list, page: int, sign: int) -> list:
@@ -372,8 +325,13 @@ def _extract(pages: list, settings: dict) -> tuple:
         mark_running(items_by_page, settings)
     rows, above, carried = [], settings.get("continuation") == "above", None
     titles = title_faces(items_by_page)
-    for page, items in enumerate(items_by_page):
-        parts, leading = _page_parts(items, settings, titles)
+    paged = [_page_parts(items, settings, titles) for items in items_by_page]
+    widest = max((s for *_, steps in paged for s, next_to in steps if next_to), default=0.0)
+    gap = settings["continuation_gap"] + 1e-6
+    for page, (items, (parts, leading, steps)) in enumerate(zip(items_by_page, paged)):
+        if not above:
+            first = min(parts, default=len(items))
+            leading = carried_over(items, leading, first, steps, widest, gap)
         if carried and any(item[5] == TITLE for item in items[:min(parts, default=0)]):
             carried = None  # a section starts over the page's first row: none goes on into it
         if leading and rows and settings.get("carry_rows", True) and not above:

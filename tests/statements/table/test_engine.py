@@ -388,6 +388,17 @@ class PageBreakTest(unittest.TestCase):
         self.assertEqual(descriptions([self.FIRST, carried], s),
                          ["Coffee shop London", "Tea", "Cake"])
 
+    def test_a_carried_line_as_far_off_as_rows_stand_elsewhere_continues_the_last_row(self):
+        # Rabobank sets some rows 21 pt apart, most 17: the rest of a row atop a page whose
+        # rows all stand 17 apart is 21 over the first, as its neighbours stood on the first
+        first = (HEADER + row(65, "01/02/24", "Coffee", "3.50", "96.50")
+                 + row(86, "01/02/24", "Cake", "2.00", "94.50"))
+        rows = (row(83, "02/02/24", "Tea", "1.50", "93.00") + row(100, "03/02/24", "Bun", "1.00")
+                + row(117, "04/02/24", "Jam", "1.00"))
+        second = HEADER + line(62, (100, "shop London")) + rows
+        self.assertEqual(descriptions([first, second], settings()),
+                         ["Coffee", "Cake shop London", "Tea", "Bun", "Jam"])
+
     def test_a_line_of_figures_under_the_last_row_continues_no_description(self):
         # a summary's values printed under the table, in the description's column
         figures = line(76, (100, "1,947.51 7,053.08 19"))
