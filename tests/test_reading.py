@@ -61,7 +61,24 @@ class GapTest(unittest.TestCase):
         self.assertEqual(texts(reading_words(glyphs(*out, size=12.0))), ["THE", "TECH"])
 
 
+    def test_a_glyph_drawn_apart_from_its_neighbour_and_standing_off_it_is_a_word_of_its_own(self):
+        # Word's math: ']' drawn after the limits under an integral, 0.36 pt past 'dy' (12 pt)
+        drawn_later = glyphs(("d", 10, 16), ("y", 16, 22), ("−", 100, 105), ("]", 22.36, 26),
+                             size=12.0)
+        self.assertEqual(texts(reading_words(drawn_later)), ["dy", "]", "−"])
+        in_turn = glyphs(("d", 10, 16), ("y", 16, 22), ("]", 22.36, 26), size=12.0)
+        self.assertEqual(texts(reading_words(in_turn)), ["dy]"])  # a kern, as typeset
+
+
 class MarkTest(unittest.TestCase):
+    def test_symbols_stepping_off_each_others_baseline_are_pieces_apart(self):
+        # a formula's radicals, each drawn 0.72 pt lower than the one before it
+        roots = glyphs(("√", 10, 22), ("√", 22, 34, 100.72), ("√", 34, 46, 101.44), size=12.0)
+        self.assertEqual(texts(reading_words(roots)), ["√", "√", "√"])
+        # TeX's logo lowers its E by half an ex: letters, one word
+        logo = glyphs(("T", 10, 17), ("E", 16, 22, 102.2), ("X", 21.5, 28))
+        self.assertEqual(texts(reading_words(logo)), ["TEX"])
+
     def test_a_footnote_mark_raised_at_a_smaller_size_is_a_word_of_its_own(self):
         chars = glyphs(("1", 10, 13, 97.0, 7.0), ("T", 13, 19), ("h", 19, 24), ("e", 24, 28))
         self.assertEqual(texts(reading_words(chars)), ["1", "The"])

@@ -6,7 +6,9 @@ out as ``thestandardstyles;``. This rule measures a gap against the glyphs' own 
 typesetter spaces them; it sets apart a mark raised or lowered at a smaller size (a
 footnote's number before a word), keeps an accent drawn over its letter with it, reads a
 mark set over or under a group of glyphs apart from them (an equation's wide hat, brace or
-arrow), and reads turned text in the order it was drawn. Over the reader's characters
+arrow), and reads turned text in the order it was drawn. A typesetter draws a word's glyphs
+one after the other: two drawn apart join only where they touch, and symbols of one font
+stepping off each other's baseline are a formula's pieces, not one word. Over the reader's characters
 (``chars``), standard library only; never copied into parsers.
 """
 from __future__ import annotations
@@ -32,6 +34,8 @@ SHIFT = 0.15
 # space there when it is SPACED times the narrowest.
 TRACKED = 6
 SPACED = 2.0
+STEP = 0.5  # points: symbols of one size whose baselines differ by more are pieces apart
+APART = 0.1  # of WORD_GAP: glyphs not drawn one after the other part this far off
 LAYERS = 8  # rows of marks over one another a line is searched for a mark's place
 ACROSS = 3.0  # points: a glyph further across the line than this starts a word (pdfplumber's)
 
@@ -85,7 +89,9 @@ def _cut(words: list, line: list, upright: bool, across: bool) -> None:
                 limit = WORD_GAP * (c[6] if c[6] > last[6] else last[6])
                 starts = gap > (limit if limit > least else least) or \
                     abs(c[3] - last[3]) > ACROSS or \
-                    (upright and c[6] != last[6] and _script(last, c))
+                    (upright and c[6] != last[6] and _script(last, c)) or \
+                    (c[8] != last[8] + 1 and gap > APART * limit) or \
+                    (c[6] == last[6] and abs(c[4] - last[4]) > STEP and _pieces(last, c))
             else:
                 gap = max(c[3] - last[4], last[3] - c[4])
                 starts = gap > WORD_GAP * max(c[2] - c[1], last[2] - last[1])
@@ -131,6 +137,12 @@ def _letter_spacing(line: list) -> float:
             return 0.0  # two letters touch: set text (most lines end here, at once)
         narrowest = gap if narrowest is None or gap < narrowest else narrowest
     return SPACED * narrowest
+
+
+def _pieces(last: list, c: list) -> bool:
+    """Two symbols of one font, as a formula builds a radical or a brace of pieces."""
+    return c[5] == last[5] and unicodedata.category(c[0][0])[0] == "S" and \
+        unicodedata.category(last[0][0])[0] == "S"
 
 
 def _script(last: list, c: list) -> bool:
