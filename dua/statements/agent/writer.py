@@ -20,6 +20,8 @@ import time
 from ..learning import analysis, evidence
 from ..table import dataframe, engine, sections, wordlines
 from ..verification import verify
+from . import signvariants
+from .signvariants import copy_with as _with
 
 # The engine's modules (the table stage's) in the order they are copied into a parser (each
 # needs the ones before).
@@ -223,8 +225,8 @@ class BuiltinWriter(Writer):
         distance, settings, result = self._best()
         if self.expected is not None or result["status"] != "unverified" or distance:
             return
-        for candidate in _sign_variants(settings) + sections.flipped(settings,
-                                                                      self.found.sections):
+        flipped = sections.flipped(settings, self.found.sections)
+        for candidate in signvariants.variants(settings, result) + flipped:
             if self.evaluate(candidate)["status"] == "passed":
                 return
 
@@ -276,12 +278,6 @@ class BuiltinWriter(Writer):
                 return  # no mutation helps: a local optimum
 
 
-def _with(settings: dict, **changes) -> dict:
-    s = copy.deepcopy(settings)
-    s.update(changes)
-    return s
-
-
 def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
     """Candidate settings worth trying next, the diagnostics' suggestions first."""
     diag = result.get("diagnostics") or {}
@@ -296,7 +292,8 @@ def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
         out += [_with(settings, date_pattern=p) for p in analysis.DATE_PATTERNS]
     touched = {kinds.get(d["column"]) for d in diag.get("first_differences", [])}
     if "amount" in touched or result.get("mode") == "intrinsic":
-        out += _sign_variants(settings) + sections.flipped(settings, found.sections)
+        out += signvariants.variants(settings, result) + \
+            sections.flipped(settings, found.sections)
     if "text" in touched or "date" in touched:
         out += [_with(settings, glue_gap=g) for g in (0.3, 1.5, 2.5, -1.0)]
         measured = found.settings.get("continuation_gap") or 12.0
@@ -308,7 +305,8 @@ def mutations(settings: dict, result: dict, found: analysis.Analysis) -> list:
     out += _boundary_variants(settings, {d["column"] for d in diag.get("first_differences", [])})
     for name in diag.get("dtype_differences", {}):
         out += _dtype_variants(settings, name)
-    out += _more_rows(settings) + _fewer_rows(settings, diag) + _sign_variants(settings)
+    out += _more_rows(settings) + _fewer_rows(settings, diag) + \
+        signvariants.variants(settings, result)
     return out
 
 
@@ -332,20 +330,6 @@ def _more_rows(settings: dict) -> list:
     for i in range(len(settings["skip_patterns"])):
         out.append(_with(settings, skip_patterns=settings["skip_patterns"][:i]
                          + settings["skip_patterns"][i + 1:]))
-    return out
-
-
-def _sign_variants(settings: dict) -> list:
-    out = [_with(settings, parens_negative=not settings.get("parens_negative", True)),
-           _with(settings, trailing_minus_negative=not settings.get("trailing_minus_negative", True))]
-    now = settings.get("drcr_signs", {})
-    learned = {m: now.get(m, 1) for m in settings.get("sign_marks") or ()}
-    if learned:  # the two codes printed after the amounts ('S', 'H'), each the other way
-        out.append(_with(settings, drcr_signs=dict(now, **{m: -v for m, v in learned.items()})))
-    for signs in ({"dr": 1, "cr": 1}, {"dr": -1, "cr": 1}, {"dr": 1, "cr": -1}):
-        signs = dict(signs, **learned)
-        if signs != now:
-            out.append(_with(settings, drcr_signs=signs))
     return out
 
 

@@ -288,6 +288,7 @@ def _signs(columns: list, by_col: list, settings: dict) -> None:
         signs = notation.drcr_signs(cells, settings) if col["kind"] == "amount" else None
         if signs and signs != settings["drcr_signs"]:
             col["drcr_signs"] = signs
+    notation.one_sided_ways(by_col, columns, settings)
     c, codes = notation.code_signs(by_col, columns, settings)
     if not codes:  # no balance says which code is money out: a guess the search flips,
         # and the verdict says so unless the statement's own figures tell the two ways apart

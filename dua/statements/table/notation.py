@@ -90,6 +90,52 @@ def drcr_signs(cells: list, settings: dict) -> dict | None:
     return {"dr": -1, "cr": 1}
 
 
+def one_sided_ways(by_col: list, columns: list, settings: dict) -> None:
+    """Where a column marks one way alone (Dr or Cr) and leaves the other way bare, the
+    running balance says which way each moves it: the column's amounts are then signed as
+    they move it. A card's lone 'Cr' is a payment that lowers the balance owed, negative;
+    a bank's lone 'Cr' (FNB's 'Kt' likewise) is money in that raises the balance held,
+    with its bare debits negative. ``drcr_signs`` alone guesses the first; this reads."""
+    for c, col in enumerate(columns):
+        signs = col.get("drcr_signs") or {}
+        if col["kind"] != "amount" or signs.get("dr") != signs.get("cr"):
+            continue  # no lone marker (or both): nothing to read
+        split = [_marked(cell, settings) for cell in by_col[c]]
+        marks = {code for _, code in split} - {"bare", None}
+        for b, other in enumerate(columns):
+            if b == c or other["kind"] != "amount" or len(marks) != 1:
+                continue
+            balances = [engine.parse_amount(cell, settings) if cell else None
+                        for cell in by_col[b]]
+            way = _lone_way(split, balances, marks.pop())
+            if way:  # the marked amounts parse negative: the bare ones go as the column
+                col["sign"] = way
+                return
+
+
+def _lone_way(split: list, balances: list, mark: str) -> int:
+    """The sign the bare amounts move the balance by (the marked ones the other way), in
+    printed order or the reverse: one way must reach some printed balances and the other
+    next to none. Rows the search for dated lines left out (a day's later rows) break some
+    runs for either way alike. 0 where the balances do not tell."""
+    fits = {}
+    for order in (1, -1):
+        pairs = list(zip(split, balances))[::order]
+        for bare in (1, -1):
+            fits[bare] = max(fits.get(bare, 0), _spans_fit(pairs, {mark: -bare, "bare": bare})[0])
+    way = max(fits, key=fits.get)
+    return way if fits[way] >= 3 and fits[-way] * 3 <= fits[way] else 0
+
+
+def _marked(cell: str, settings: dict) -> tuple:
+    """``(size, 'dr' | 'cr' | 'bare')`` of an amount cell; ``(None, None)`` when empty."""
+    if not cell:
+        return None, None
+    value = engine.parse_amount(cell, settings)
+    return (abs(value) if value is not None else None,
+            engine.amount_marker(cell, settings) or "bare")
+
+
 def code_signs(by_col: list, columns: list, settings: dict) -> tuple:
     """Without a key: ``(column, {word: sign})`` where two short words follow a column's
     amounts ('S' and 'H'), each giving the sign another column of money, read as the

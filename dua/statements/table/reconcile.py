@@ -145,7 +145,7 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
             totals = " but the tables' own totals" if any(
                 (openings or {}).get(t) for t in firsts) else ""
             return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
-                    "restarts": sorted(restarts + bad),
+                    "restarts": sorted(restarts + bad), "way": sign,
                     "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed "
                               f"in {bal_col!r} follow one from another by {what} (in printed "
                               f"order); {where} and no figure around it{totals}: as the first "
@@ -161,7 +161,7 @@ def reconcile(frame, openings: dict | None = None, tables: tuple = ()) -> dict:
         again = f"; they start again at row(s) {', '.join(map(str, restarts))} from the " \
             "opening balance their table prints" if restarts else ""
         return {"name": "balance_reconciles", "passed": True, "roles": [bal_col, what],
-                "restarts": restarts,
+                "restarts": restarts, "way": sign,
                 "detail": f"the {sum(not math.isnan(b) for b in bal)} balances printed in "
                           f"{bal_col!r} follow one from another "
                           f"by {what} ({order}){again}"}

@@ -1,5 +1,6 @@
 """Which way the amounts go where the reading signed them by a guess: sections' titles,
-or two codes after the amounts whose way no balance told. Both ways must be tried; where
+two codes after the amounts, or a lone Dr or Cr beside bare amounts, whose way no balance
+told. Both ways must be tried; where
 both add up, the balances a summary prints day by day say which is right, else the order
 an opening and a closing balance print in (the opening first, on rows printed oldest
 first); where neither tells, the verdict says so.
@@ -19,14 +20,31 @@ def signed_by_guess(frame, settings: dict) -> tuple:
         return [c["name"] for i, c in enumerate(columns) if c["kind"] == "amount" and i !=
                 settings.get("balance_column") and c["name"] in frame.columns], \
             f"the amounts, their codes {codes} read the other way, add up"
+    lone = [c["name"] for c in columns if lone_marker(c) and c["name"] in frame.columns]
+    if lone:
+        return lone, LONE
     return [c["name"] for c in columns if c.get("section_signed") and c.get("output", True)
             and c["name"] in frame.columns and settings.get("sections")], "the sections add up"
 
 
-def decide(result: dict, mirrored: dict, what: str, pairs: tuple = ((), ())) -> dict:
-    """The amounts' signs come from sections or codes, and both ways add up: the daily
-    balances decide, if any; else the order the two balances print in (``pairs``: the
-    balance pairs each way leads between, ``balance_pairs``)."""
+LONE = "the amounts, their lone Dr or Cr read the other way, add up"
+
+
+def lone_marker(column: dict) -> bool:
+    """A column of money that marks one way alone (a lone 'Cr') whose way no running
+    balance told the reading (``notation.one_sided_ways``): a card's payment, or a bank's
+    money in, by a guess; or one the search signed by a guess (``sign_guessed``)."""
+    signs = column.get("drcr_signs") or {}
+    return column.get("kind") == "amount" and (bool(column.get("sign_guessed")) or (
+        bool(signs) and signs.get("dr") == signs.get("cr") and "sign" not in column))
+
+
+def decide(result: dict, mirrored: dict, what: str, pairs: tuple = ((), ()),
+           opened: bool = False) -> dict:
+    """The amounts' signs come from sections, codes or a lone marker, and both ways add up:
+    the daily balances decide, if any; else the order the two balances print in
+    (``pairs``: the balance pairs each way leads between, ``balance_pairs``), or with
+    ``opened`` the balance the totals follow (``opened_pairs``)."""
     if not mirrored["passed"]:
         return with_running(result)
     mine = len((result.get("running") or {}).get("reached", []))
@@ -38,21 +56,40 @@ def decide(result: dict, mirrored: dict, what: str, pairs: tuple = ((), ())) -> 
                     detail=result["detail"] + f"; but signed the other way round the rows "
                     f"reach {theirs} of the daily balances printed, and {mine} as they stand")
     mine, theirs = ([p for p in way if p[2] is True] for way in pairs)
+    back = (lambda way: "from no balance the totals follow") if opened else _back
     if mine and not theirs:
         return with_running(dict(result, detail=result["detail"] + "; they lead from "
-                                 f"{_ahead(mine)}; signed the other way round, {_back(pairs[1])}"))
+                                 f"{_ahead(mine, opened)}; signed the other way round, "
+                                 f"{back(pairs[1])}"))
     if theirs and not mine:
         return dict(result, passed=False, bad_rows=1, detail=result["detail"] + "; but signed "
-                    f"the other way round they lead from {_ahead(theirs)}; as they stand, "
-                    + _back(pairs[0]))
+                    f"the other way round they lead from {_ahead(theirs, opened)}; as they "
+                    "stand, " + back(pairs[0]))
     return dict(result, passed=None, detail=result["detail"] + f"; but signed the other way "
                 f"round {what} as well, so the arithmetic cannot tell which way they move "
                 "the balance")
 
 
-def _ahead(pairs: list) -> str:
+def _ahead(pairs: list, opened: bool = False) -> str:
     a, b, _ = pairs[0]
+    if opened:
+        return f"the printed {a}, which the totals of their money follow, to the printed {b}"
     return f"the printed {a} to the {b} printed after it"
+
+
+def opened_pairs(frame, printed: list) -> list:
+    """``balance_pairs`` of the rows, ``forward`` True where ``p`` is printed right before
+    a total of their money (a summary's own sum: the balance it opens on, then what came in
+    and went out), else None. A card prints the balance due atop its first page, before the
+    previous balance: the order of the two alone would read it backwards."""
+    moves = net_moves(frame)
+    totals = halves(moves)
+    order = [round(v, 2) for v in printed]
+    after: dict = {}
+    for a, b in zip(order, order[1:]):
+        after.setdefault(a, set()).add(abs(b))
+    return [(p, t, True if after.get(p, set()) & totals else None)
+            for p, t, _ in balance_pairs(moves, printed)]
 
 
 def _back(pairs: list) -> str:

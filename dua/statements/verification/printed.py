@@ -67,6 +67,30 @@ def balances_as_printed(settings: dict, arithmetic: dict) -> dict | None:
                       "they stand in, not the one they print"}
 
 
+def signs_as_marked(rows: list, settings: dict, arithmetic: dict) -> dict | None:
+    """A failed check where the balance moves against the amounts as their Dr and Cr sign
+    them: a marker's way is a convention (a card's 'Cr' lowers the balance owed, a bank's
+    raises the balance held) that the running balance settles, so a column whose amounts
+    print Dr or Cr and no sign of their own moves it the way they are read, and so does one
+    the search signed by a guess. A column that prints its own minus keeps it, whichever
+    way the balance goes (a card's purchases printed negative beside a balance owed)."""
+    from ..table import amounts  # late: the engine's modules load with the verification
+
+    roles = arithmetic.get("roles") or []
+    names = [c["name"] for c in settings.get("columns") or []]
+    if arithmetic.get("way", 1) > 0 or len(roles) < 2 or roles[1][1:-1] not in names:
+        return None
+    column = names.index(roles[1][1:-1])
+    marks = {amounts.amount_marker(r[0][column], settings) for r in rows if r[0][column]}
+    guessed = settings["columns"][column].get("sign_guessed")
+    if not guessed and (not marks & {"dr", "cr"} or marks & {"-", "+", "()"}):
+        return None
+    return {"name": "signs_as_marked", "passed": False,
+            "detail": f"the balances in {roles[0]!r} move against {roles[1]} as its Dr and Cr "
+                      "sign them: read as the balance moves, the marked amounts go the other "
+                      "way"}
+
+
 def _count(lines: list, settings: dict, starts: list, closing: float,
            rows: int) -> int | None:
     """The one whole number a line of figures only prints beside both the rows' opening

@@ -252,15 +252,19 @@ def _arithmetic(frame, settings: dict, printed: list, openings: dict | None = No
                 "detail": f"{len(idle)} row(s) print no amount, as row {idle[0]} does: "
                           "every transaction moves money"}
     signed, what = direction.signed_by_guess(frame, settings)
+    if what == direction.LONE and result.get("way") is not None:
+        signed = []  # a running balance settles a marker's way (``signs_as_marked``)
     if result["passed"] and signed:
         mirrored = frame.copy()
         for name in signed:
             mirrored[name] = -mirrored[name]
-        pairs = ((), ())
-        if direction.oldest_first(frame, date):  # the page's order is then time's
+        pairs, opened = ((), ()), what == direction.LONE
+        if opened:  # a lone marker: the balance the summary's totals follow opens
+            pairs = tuple(direction.opened_pairs(f, printed) for f in (frame, mirrored))
+        elif direction.oldest_first(frame, date):  # the page's order is then time's
             pairs = tuple(direction.pairs_of(f, printed, result.get("restarts", ()))
                           for f in (frame, mirrored))
-        return direction.decide(result, check(mirrored), what, pairs)
+        return direction.decide(result, check(mirrored), what, pairs, opened)
     return direction.with_running(result)
 
 
@@ -330,6 +334,8 @@ def intrinsic(frame, pages: list, settings: dict, apart: list | None = None,
                                dated.check(*extraction, settings)) if c]
     signed = printed.balances_as_printed(settings, arithmetic)
     checks += [signed] if signed else []
+    marked = printed.signs_as_marked(extraction[0], settings, arithmetic) if same else None
+    checks += [marked] if marked else []
     cut_short = pagecount.missing(pages)
     if settings.get("columns") and len(frame):
         checks.append(printed.check(outside, settings, frame,

@@ -181,6 +181,22 @@ class SectionsTest(unittest.TestCase):
                        [(40, "02/02/24"), (100, "Rent"), (320, "50.00")], top=65))
 
 
+class LoneMarkerSearchTest(unittest.TestCase):
+    def test_a_lone_cr_the_summary_proves_money_in_is_read_as_money_in(self):
+        # 'Cr' on the salary alone, bare debits, no balance column: read as a card's
+        # credits, 1,000 leads nowhere; as money in, to 1,050, the totals right after it
+        page = (line(10, (40, "Opening"), (100, "1,000.00"), (160, "In"), (200, "100.00"),
+                     (250, "Out"), (300, "50.00"), (350, "Closing"), (420, "1,050.00"))
+                + line(50, (40, "Date"), (100, "Description"), (310, "Amount"))
+                + rows([(40, "01/02/24"), (100, "Salary"), (320, "100.00 Cr")],
+                       [(40, "02/02/24"), (100, "Rent"), (320, "30.00")],
+                       [(40, "03/02/24"), (100, "Coffee"), (320, "20.00")], top=65))
+        draft = writer.BuiltinWriter([page], analysis.analyze_pages([page])).write()
+        self.assertEqual(draft.in_process["status"], "passed", draft.in_process["summary"])
+        frame = dataframe.build_frame([page], draft.settings)
+        self.assertEqual(frame["Amount"].tolist(), [100.0, -30.0, -20.0])
+
+
 class CodedAmountsTest(unittest.TestCase):
     def page(self, opening: str, closing: str) -> list:
         # 'K' and 'D' after each amount, no balance column

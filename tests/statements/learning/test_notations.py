@@ -19,7 +19,7 @@ import pandas as pd
 
 from fixtures import make_notations
 from dua.statements.notation import columndates, datenotation, months
-from dua.statements.table import amounts, pagewords, wordlines
+from dua.statements.table import amounts, notation, pagewords, wordlines
 
 from ...support import FIXTURES, run_dua
 
@@ -457,6 +457,35 @@ class NumberNotationTest(unittest.TestCase):
                                      ("1'234.56", ".", 1234.56), ("1,23,456.78", ".", 123456.78),
                                      ("(1 234,56)", ",", -1234.56), ("1.234,56-", ",", -1234.56)):
             self.assertEqual(amounts.parse_amount(text, {"decimal": decimal}), value, text)
+
+
+class LoneMarkerTest(unittest.TestCase):
+    """A column that marks one way alone ('Cr') and leaves the other bare: the running
+    balance says which way each goes."""
+
+    def columns(self):
+        return [{"name": "Amount", "kind": "amount", "drcr_signs": {"dr": -1, "cr": -1}},
+                {"name": "Balance", "kind": "amount"}]
+
+    def test_a_banks_lone_cr_that_raises_the_balance_is_money_in(self):
+        cols = self.columns()
+        notation.one_sided_ways([["100.00 Cr", "30.00", "20.00 Cr", "5.00", "1.00"],
+                                 ["1,100.00", "1,070.00", "1,090.00", "1,085.00", "1,084.00"]],
+                                cols, {"decimal": "."})
+        self.assertEqual(cols[0]["sign"], -1)  # Cr parses negative, then the column turns
+
+    def test_a_cards_lone_cr_that_lowers_the_balance_owed_stays_negative(self):
+        cols = self.columns()
+        notation.one_sided_ways([["100.00", "30.00 Cr", "20.00", "5.00 Cr", "1.00"],
+                                 ["1,100.00", "1,070.00", "1,090.00", "1,085.00", "1,086.00"]],
+                                cols, {"decimal": "."})
+        self.assertEqual(cols[0]["sign"], 1)
+
+    def test_balances_that_follow_neither_way_leave_the_guess(self):
+        cols = self.columns()
+        notation.one_sided_ways([["100.00 Cr", "30.00", "20.00 Cr"], ["7.00", "9.00", "3.00"]],
+                                cols, {"decimal": "."})
+        self.assertNotIn("sign", cols[0])
 
 
 class ScriptTest(unittest.TestCase):

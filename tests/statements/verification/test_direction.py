@@ -109,3 +109,77 @@ class DailyBalancesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def lone_marker_statement(summary: list, rows: tuple, sign: int | None = None) -> tuple:
+    """Amounts that mark one way alone ('Cr') beside bare ones, no balance column, and the
+    figures ``summary`` prints (``(top, [(x, text), ...])`` each) around the table."""
+    s = settings()
+    s["columns"] = s["columns"][:3]
+    s["columns"][2]["drcr_signs"] = {"dr": -1, "cr": -1}  # a lone Cr: a card's, by a guess
+    if sign is not None:
+        s["columns"][2].update(sign=sign, sign_guessed=True)
+    page = [w for top, cells in summary for w in line(top, *cells)]
+    page += HEADER + [w for k, r in enumerate(rows) for w in row(65 + 12 * k, *r)]
+    return [page], s
+
+
+class LoneMarkerTest(unittest.TestCase):
+    # a bank's money in marked 'Cr', its money out bare: 1,000 + 100 - 30 - 20 = 1,050
+    BANK = (("01/02/24", "Salary", "100.00 Cr"), ("02/02/24", "Rent", "30.00"),
+            ("03/02/24", "Coffee", "20.00"))
+    OPEN_TOTALS_CLOSE = [(20, [(40, "Opening"), (100, "1,000.00"), (160, "In"), (200, "100.00"),
+                               (250, "Out"), (300, "50.00"), (350, "Closing"), (420, "1,050.00")])]
+
+    def test_read_as_a_cards_credits_a_banks_money_in_fails_where_the_summary_says_so(self):
+        result = verdict(*lone_marker_statement(self.OPEN_TOTALS_CLOSE, self.BANK))
+        self.assertEqual(result["status"], "failed", result["summary"])
+        self.assertIn("which the totals of their money follow", result["summary"])
+
+    def test_read_as_money_in_the_same_statement_passes(self):
+        result = verdict(*lone_marker_statement(self.OPEN_TOTALS_CLOSE, self.BANK, sign=-1))
+        self.assertEqual(result["status"], "passed", result["summary"])
+
+    def test_a_card_printing_its_balance_due_first_leads_from_the_balance_its_totals_follow(self):
+        # the due 1,050 atop the page, then 'Previous 1,000, Purchases 100, Credits 50 Cr':
+        # the order of the two balances alone would read the card backwards
+        card = (("01/02/24", "Shop", "100.00"), ("02/02/24", "Payment", "30.00 Cr"),
+                ("03/02/24", "Refund", "20.00 Cr"))
+        summary = [(8, [(40, "Due"), (100, "1,050.00")]),
+                   (20, [(40, "Previous"), (100, "1,000.00"), (160, "Purchases"),
+                         (230, "100.00"), (280, "Credits"), (340, "50.00 Cr")])]
+        result = verdict(*lone_marker_statement(summary, card))
+        self.assertEqual(result["status"], "passed", result["summary"])
+        self.assertIn("they lead from the printed 1000.0, which the totals", result["summary"])
+
+
+class MarkedWayTest(unittest.TestCase):
+    """A running balance settles the way of amounts signed by their Dr or Cr."""
+
+    def statement(self, amounts: tuple, balances: tuple, **column) -> tuple:
+        s = settings()
+        s["columns"][2].update(column)
+        page = HEADER + [w for k, (a, b) in enumerate(zip(amounts, balances))
+                         for w in row(65 + 12 * k, f"0{k + 1}/02/24", "Item", a, b)]
+        return [page], s
+
+    def test_amounts_read_against_the_way_their_cr_moves_the_balance_fail(self):
+        # a bank's lone 'Cr' raises the balance: read as a card's credit, every row moves
+        # the balance against its sign
+        pages, s = self.statement(("100.00 Cr", "30.00", "20.00"),
+                                  ("1,100.00", "1,070.00", "1,050.00"),
+                                  drcr_signs={"dr": 1, "cr": -1})
+        result = verdict(pages, s)
+        self.assertEqual(result["status"], "failed", result["summary"])
+        self.assertIn("signs_as_marked", result["summary"])
+        pages, s = self.statement(("100.00 Cr", "30.00", "20.00"),
+                                  ("1,100.00", "1,070.00", "1,050.00"), sign=-1,
+                                  drcr_signs={"dr": 1, "cr": -1}, sign_guessed=True)
+        self.assertEqual(verdict(pages, s)["status"], "passed")
+
+    def test_amounts_printing_their_own_minus_keep_it_whichever_way_the_balance_goes(self):
+        # a card's purchases printed negative beside the balance owed, which they raise
+        pages, s = self.statement(("-100.00", "-30.00", "20.00"),
+                                  ("1,100.00", "1,130.00", "1,110.00"))
+        result = verdict(pages, s)
+        self.assertEqual(result["status"], "passed", result["summary"])
