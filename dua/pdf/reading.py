@@ -8,8 +8,8 @@ footnote's number before a word), keeps an accent drawn over its letter with it,
 mark set over or under a group of glyphs apart from them (an equation's wide hat, brace or
 arrow), and reads turned text in the order it was drawn. A typesetter draws a word's glyphs
 one after the other: two drawn apart join only where they touch, and symbols of one font
-stepping off each other's baseline are a formula's pieces, not one word. Over the reader's characters
-(``chars``), standard library only; never copied into parsers.
+stepping off each other's baseline are a formula's pieces, not one word. Over the reader's
+characters (``chars``), standard library only; never copied into parsers.
 """
 from __future__ import annotations
 

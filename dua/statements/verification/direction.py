@@ -1,9 +1,9 @@
 """Which way the amounts go where the reading signed them by a guess: sections' titles,
 two codes after the amounts, or a lone Dr or Cr beside bare amounts, whose way no balance
-told. Both ways must be tried; where
-both add up, the balances a summary prints day by day say which is right, else the order
-an opening and a closing balance print in (the opening first, on rows printed oldest
-first); where neither tells, the verdict says so.
+told. Both ways must be tried; where both add up, the balances a summary prints day by day
+say which is right, else the order an opening and a closing balance print in (the opening
+first, on rows printed oldest first; for a lone marker, the one the totals follow); where
+neither tells, the verdict says so.
 """
 from __future__ import annotations
 
