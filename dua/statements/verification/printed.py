@@ -77,10 +77,11 @@ def signs_as_marked(rows: list, settings: dict, arithmetic: dict) -> dict | None
     from ..table import amounts  # late: the engine's modules load with the verification
 
     roles = arithmetic.get("roles") or []
-    names = [c["name"] for c in settings.get("columns") or []]
-    if arithmetic.get("way", 1) > 0 or len(roles) < 2 or roles[1][1:-1] not in names:
+    # one column moved the balance: the arithmetic names it as repr does
+    column = next((i for i, c in enumerate(settings.get("columns") or [])
+                   if len(roles) > 1 and repr(c["name"]) == roles[1]), None)
+    if arithmetic.get("way", 1) > 0 or column is None:
         return None
-    column = names.index(roles[1][1:-1])
     marks = {amounts.amount_marker(r[0][column], settings) for r in rows if r[0][column]}
     guessed = settings["columns"][column].get("sign_guessed")
     if not guessed and (not marks & {"dr", "cr"} or marks & {"-", "+", "()"}):
